@@ -1,0 +1,16 @@
+// Prints "N passed, N failed, N skipped" from vitest's JSON report (the last line CI reads).
+import { readFileSync } from 'node:fs';
+
+let report;
+try {
+  report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+} catch (err) {
+  console.log(`vitest report missing: ${err.message}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+const passed = report.numPassedTests ?? 0;
+const failed = (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
+const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

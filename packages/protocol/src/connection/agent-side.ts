@@ -1,0 +1,219 @@
+/**
+ * The agent's end of an ACP connection: handles the client's requests and calls the client.
+ */
+import type { RequestOptions } from '../jsonrpc/connection.js';
+import type * as T from '../schema/types.gen.js';
+import type { ByteChannel } from '../transport/types.js';
+import { assertClientSupports } from './capabilities.js';
+import { TypedConnection, type HandlerContext, type TypedConnectionOptions } from './typed-connection.js';
+
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * What an agent implements. Required: `initialize`, `newSession`, `promptSession`, `cancelSession`.
+ * Optional methods that are left out are answered with -32601 (method not found); advertise only
+ * what you implement.
+ */
+export interface AgentHandlers {
+  initialize(params: T.InitializeRequest, ctx: HandlerContext): MaybePromise<T.InitializeResponse>;
+  authenticate?(params: T.AuthenticateRequest, ctx: HandlerContext): MaybePromise<T.AuthenticateResponse>;
+  logout?(params: T.LogoutRequest, ctx: HandlerContext): MaybePromise<T.LogoutResponse>;
+  newSession(params: T.NewSessionRequest, ctx: HandlerContext): MaybePromise<T.NewSessionResponse>;
+  loadSession?(params: T.LoadSessionRequest, ctx: HandlerContext): MaybePromise<T.LoadSessionResponse>;
+  listSessions?(params: T.ListSessionsRequest, ctx: HandlerContext): MaybePromise<T.ListSessionsResponse>;
+  resumeSession?(params: T.ResumeSessionRequest, ctx: HandlerContext): MaybePromise<T.ResumeSessionResponse>;
+  closeSession?(params: T.CloseSessionRequest, ctx: HandlerContext): MaybePromise<T.CloseSessionResponse>;
+  deleteSession?(params: T.DeleteSessionRequest, ctx: HandlerContext): MaybePromise<T.DeleteSessionResponse>;
+  setSessionMode?(
+    params: T.SetSessionModeRequest,
+    ctx: HandlerContext,
+  ): MaybePromise<T.SetSessionModeResponse>;
+  setSessionConfigOption?(
+    params: T.SetSessionConfigOptionRequest,
+    ctx: HandlerContext,
+  ): MaybePromise<T.SetSessionConfigOptionResponse>;
+  promptSession(params: T.PromptRequest, ctx: HandlerContext): MaybePromise<T.PromptResponse>;
+  /** `session/cancel`: stop work on the session and answer its pending prompt with `cancelled`. */
+  cancelSession(params: T.CancelNotification): MaybePromise<void>;
+}
+
+/**
+ * The agent side of ACP over a byte channel.
+ *
+ * @example
+ * const conn = new AgentSideConnection(stdioChannel(), (conn) => ({
+ *   initialize: () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }),
+ *   newSession: () => ({ sessionId: 'abc' }),
+ *   promptSession: async ({ sessionId }) => {
+ *     await conn.sessionUpdate({ sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } });
+ *     return { stopReason: 'end_turn' };
+ *   },
+ *   cancelSession: () => {},
+ * }));
+ * conn.start();
+ */
+export class AgentSideConnection extends TypedConnection {
+  /** What the client advertised in `initialize` (undefined before it). */
+  clientCapabilities: T.ClientCapabilities | undefined;
+  /** Who the client said it is in `initialize`. */
+  clientInfo: T.Implementation | null | undefined;
+
+  constructor(
+    channel: ByteChannel,
+    handlers: AgentHandlers | ((connection: AgentSideConnection) => AgentHandlers),
+    options: TypedConnectionOptions = {},
+  ) {
+    super(channel, options, options.peerName ?? 'client');
+    const h = typeof handlers === 'function' ? handlers(this) : handlers;
+    this.handleRequest('initialize', (params: T.InitializeRequest, ctx: HandlerContext) => {
+      this.clientCapabilities = params.clientCapabilities ?? {};
+      this.clientInfo = params.clientInfo;
+      return h.initialize(params, ctx);
+    });
+    this.handleRequest('authenticate', h.authenticate?.bind(h));
+    this.handleRequest('logout', h.logout?.bind(h));
+    this.handleRequest('session/new', h.newSession.bind(h));
+    this.handleRequest('session/load', h.loadSession?.bind(h));
+    this.handleRequest('session/list', h.listSessions?.bind(h));
+    this.handleRequest('session/resume', h.resumeSession?.bind(h));
+    this.handleRequest('session/close', h.closeSession?.bind(h));
+    this.handleRequest('session/delete', h.deleteSession?.bind(h));
+    this.handleRequest('session/set_mode', h.setSessionMode?.bind(h));
+    this.handleRequest('session/set_config_option', h.setSessionConfigOption?.bind(h));
+    this.handleRequest('session/prompt', h.promptSession.bind(h));
+    this.handleNotification('session/cancel', h.cancelSession.bind(h));
+  }
+
+  /** Starts reading from the channel. Call once, after construction. */
+  start(): this {
+    this.rpc.start();
+    return this;
+  }
+
+  private guard(method: string, params: unknown): void {
+    assertClientSupports(this.clientCapabilities, method, params);
+  }
+
+  /**
+   * Streams a `session/update` to the client. Await it: it resolves once the frame is written and
+   * waits while the client reads slowly. `notice` and compaction updates need the client's capability.
+   */
+  async sessionUpdate(params: T.SessionNotification): Promise<void> {
+    const kind = params.update.sessionUpdate;
+    if (kind === 'notice' || kind === 'compaction_update' || kind === 'compaction_summary_chunk') {
+      this.guard('session/update', params);
+    }
+    return this.send('session/update', params);
+  }
+
+  /** Asks the user for permission. A `cancelled` outcome means: do not run the tool. */
+  async requestPermission(
+    params: T.RequestPermissionRequest,
+    options?: RequestOptions,
+  ): Promise<T.RequestPermissionResponse> {
+    return this.call('session/request_permission', params, options);
+  }
+
+  /** Reads a text file through the client (sees unsaved editor buffers). Needs `fs.readTextFile`. */
+  async readTextFile(
+    params: T.ReadTextFileRequest,
+    options?: RequestOptions,
+  ): Promise<T.ReadTextFileResponse> {
+    this.guard('fs/read_text_file', params);
+    return this.call('fs/read_text_file', params, options);
+  }
+
+  /** Writes a text file through the client. Needs `fs.writeTextFile`. */
+  async writeTextFile(
+    params: T.WriteTextFileRequest,
+    options?: RequestOptions,
+  ): Promise<T.WriteTextFileResponse> {
+    this.guard('fs/write_text_file', params);
+    return this.call('fs/write_text_file', params, options);
+  }
+
+  /**
+   * Starts a command in a client terminal. Needs `terminal`. Always release the handle.
+   *
+   * @example
+   * const term = await conn.createTerminal({ sessionId, command: 'npm', args: ['test'] });
+   * try { await term.waitForExit(); return (await term.output()).output; } finally { await term.release(); }
+   */
+  async createTerminal(params: T.CreateTerminalRequest, options?: RequestOptions): Promise<TerminalHandle> {
+    this.guard('terminal/create', params);
+    const res = await this.call<T.CreateTerminalResponse>('terminal/create', params, options);
+    return new TerminalHandle(this, params.sessionId, res.terminalId);
+  }
+
+  /** `terminal/output`. Needs `terminal`. */
+  async terminalOutput(
+    params: T.TerminalOutputRequest,
+    options?: RequestOptions,
+  ): Promise<T.TerminalOutputResponse> {
+    this.guard('terminal/output', params);
+    return this.call('terminal/output', params, options);
+  }
+
+  /** `terminal/wait_for_exit`. Needs `terminal`. */
+  async waitForTerminalExit(
+    params: T.WaitForTerminalExitRequest,
+    options?: RequestOptions,
+  ): Promise<T.WaitForTerminalExitResponse> {
+    this.guard('terminal/wait_for_exit', params);
+    return this.call('terminal/wait_for_exit', params, options);
+  }
+
+  /** `terminal/kill`: stops the command, keeps the terminal. Needs `terminal`. */
+  async killTerminal(
+    params: T.KillTerminalRequest,
+    options?: RequestOptions,
+  ): Promise<T.KillTerminalResponse> {
+    this.guard('terminal/kill', params);
+    return this.call('terminal/kill', params, options);
+  }
+
+  /** `terminal/release`: kills the command if running and frees the terminal. Needs `terminal`. */
+  async releaseTerminal(
+    params: T.ReleaseTerminalRequest,
+    options?: RequestOptions,
+  ): Promise<T.ReleaseTerminalResponse> {
+    this.guard('terminal/release', params);
+    return this.call('terminal/release', params, options);
+  }
+
+  /** Asks the user for structured input. Needs `elicitation.form` or `elicitation.url`. */
+  async createElicitation(
+    params: T.CreateElicitationRequest,
+    options?: RequestOptions,
+  ): Promise<T.CreateElicitationResponse> {
+    this.guard('elicitation/create', params);
+    return this.call('elicitation/create', params, options);
+  }
+
+  /** Tells the client a URL-mode elicitation finished. */
+  async completeElicitation(params: T.CompleteElicitationNotification): Promise<void> {
+    return this.send('elicitation/complete', params);
+  }
+}
+
+/** A terminal created with {@link AgentSideConnection.createTerminal}. */
+export class TerminalHandle {
+  constructor(
+    private readonly connection: AgentSideConnection,
+    readonly sessionId: string,
+    readonly id: string,
+  ) {}
+
+  output(): Promise<T.TerminalOutputResponse> {
+    return this.connection.terminalOutput({ sessionId: this.sessionId, terminalId: this.id });
+  }
+  waitForExit(options?: RequestOptions): Promise<T.WaitForTerminalExitResponse> {
+    return this.connection.waitForTerminalExit({ sessionId: this.sessionId, terminalId: this.id }, options);
+  }
+  kill(): Promise<T.KillTerminalResponse> {
+    return this.connection.killTerminal({ sessionId: this.sessionId, terminalId: this.id });
+  }
+  release(): Promise<T.ReleaseTerminalResponse> {
+    return this.connection.releaseTerminal({ sessionId: this.sessionId, terminalId: this.id });
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The client's end of an ACP connection: calls the agent and serves its fs, terminal and
+ * permission requests.
+ */
+import type { RequestOptions } from '../jsonrpc/connection.js';
+import { AcpKitError } from '../jsonrpc/errors.js';
+import type * as T from '../schema/types.gen.js';
+import type { ByteChannel } from '../transport/types.js';
+import { assertAgentSupports } from './capabilities.js';
+import { TypedConnection, type HandlerContext, type TypedConnectionOptions } from './typed-connection.js';
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** The ACP major version this library speaks. */
+export const PROTOCOL_VERSION = 1;
+
+/**
+ * What a client implements. Required: `sessionUpdate` and `requestPermission`. Optional methods
+ * left out answer -32601; advertise in `initialize` only what you implement.
+ */
+export interface ClientHandlers {
+  /** `session/update`. Runs in wire order; do not await a response from the agent in here. */
+  sessionUpdate(params: T.SessionNotification): MaybePromise<void>;
+  requestPermission(
+    params: T.RequestPermissionRequest,
+    ctx: HandlerContext,
+  ): MaybePromise<T.RequestPermissionResponse>;
+  readTextFile?(params: T.ReadTextFileRequest, ctx: HandlerContext): MaybePromise<T.ReadTextFileResponse>;
+  writeTextFile?(params: T.WriteTextFileRequest, ctx: HandlerContext): MaybePromise<T.WriteTextFileResponse>;
+  createTerminal?(
+    params: T.CreateTerminalRequest,
+    ctx: HandlerContext,
+  ): MaybePromise<T.CreateTerminalResponse>;
+  terminalOutput?(
+    params: T.TerminalOutputRequest,
+    ctx: HandlerContext,
+  ): MaybePromise<T.TerminalOutputResponse>;
+  waitForTerminalExit?(
+    params: T.WaitForTerminalExitRequest,
+    ctx: HandlerContext,
+  ): MaybePromise<T.WaitForTerminalExitResponse>;
+  killTerminal?(params: T.KillTerminalRequest, ctx: HandlerContext): MaybePromise<T.KillTerminalResponse>;
+  releaseTerminal?(
+    params: T.ReleaseTerminalRequest,
+    ctx: HandlerContext,
+  ): MaybePromise<T.ReleaseTerminalResponse>;
+  createElicitation?(
+    params: T.CreateElicitationRequest,
+    ctx: HandlerContext,
+  ): MaybePromise<T.CreateElicitationResponse>;
+  completeElicitation?(params: T.CompleteElicitationNotification): MaybePromise<void>;
+}
+
+/**
+ * The client side of ACP over a byte channel.
+ *
+ * @example
+ * const agent = spawnPeer('my-agent', ['--acp']);
+ * const conn = new ClientSideConnection(agent.channel, {
+ *   sessionUpdate: ({ update }) => render(update),
+ *   requestPermission: async ({ options }) => ({ outcome: { outcome: 'selected', optionId: options[0]!.optionId } }),
+ * }).start();
+ * await conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+ * const { sessionId } = await conn.newSession({ cwd: process.cwd(), mcpServers: [] });
+ * const { stopReason } = await conn.promptSession({ sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+ */
+export class ClientSideConnection extends TypedConnection {
+  /** The agent's answer to `initialize` (undefined before it). */
+  initializeResponse: T.InitializeResponse | undefined;
+
+  constructor(
+    channel: ByteChannel,
+    handlers: ClientHandlers | ((connection: ClientSideConnection) => ClientHandlers),
+    options: TypedConnectionOptions = {},
+  ) {
+    super(channel, options, options.peerName ?? 'agent');
+    const h = typeof handlers === 'function' ? handlers(this) : handlers;
+    this.handleNotification('session/update', h.sessionUpdate.bind(h));
+    this.handleRequest('session/request_permission', h.requestPermission.bind(h));
+    this.handleRequest('fs/read_text_file', h.readTextFile?.bind(h));
+    this.handleRequest('fs/write_text_file', h.writeTextFile?.bind(h));
+    this.handleRequest('terminal/create', h.createTerminal?.bind(h));
+    this.handleRequest('terminal/output', h.terminalOutput?.bind(h));
+    this.handleRequest('terminal/wait_for_exit', h.waitForTerminalExit?.bind(h));
+    this.handleRequest('terminal/kill', h.killTerminal?.bind(h));
+    this.handleRequest('terminal/release', h.releaseTerminal?.bind(h));
+    this.handleRequest('elicitation/create', h.createElicitation?.bind(h));
+    this.handleNotification('elicitation/complete', h.completeElicitation?.bind(h));
+  }
+
+  /** Starts reading from the channel. Call once, after construction. */
+  start(): this {
+    this.rpc.start();
+    return this;
+  }
+
+  /** What the agent advertised (empty before `initialize`). */
+  get agentCapabilities(): T.AgentCapabilities {
+    return this.initializeResponse?.agentCapabilities ?? {};
+  }
+
+  private guard(method: string, params: unknown): void {
+    assertAgentSupports(this.initializeResponse?.agentCapabilities, method, params);
+  }
+
+  /**
+   * `initialize`. Throws UNSUPPORTED_PROTOCOL_VERSION when the agent answers a version we do not
+   * speak; the caller should then disconnect and tell the user.
+   */
+  async initialize(params: T.InitializeRequest, options?: RequestOptions): Promise<T.InitializeResponse> {
+    const res = await this.call<T.InitializeResponse>('initialize', params, options);
+    if (res.protocolVersion !== PROTOCOL_VERSION) {
+      throw new AcpKitError(
+        'UNSUPPORTED_PROTOCOL_VERSION',
+        `The agent speaks ACP version ${String(res.protocolVersion)}; this client speaks version ${PROTOCOL_VERSION}`,
+        { agentVersion: res.protocolVersion, clientVersion: PROTOCOL_VERSION },
+      );
+    }
+    this.initializeResponse = res;
+    return res;
+  }
+
+  async authenticate(
+    params: T.AuthenticateRequest,
+    options?: RequestOptions,
+  ): Promise<T.AuthenticateResponse> {
+    return this.call('authenticate', params, options);
+  }
+
+  /** Needs `auth.logout`. */
+  async logout(params: T.LogoutRequest, options?: RequestOptions): Promise<T.LogoutResponse> {
+    this.guard('logout', params);
+    return this.call('logout', params, options);
+  }
+
+  /** HTTP/SSE MCP servers and additional directories need the matching capabilities. */
+  async newSession(params: T.NewSessionRequest, options?: RequestOptions): Promise<T.NewSessionResponse> {
+    this.guard('session/new', params);
+    return this.call('session/new', params, options);
+  }
+
+  /** Needs `loadSession`. The agent replays the history as `session/update`s before answering. */
+  async loadSession(params: T.LoadSessionRequest, options?: RequestOptions): Promise<T.LoadSessionResponse> {
+    this.guard('session/load', params);
+    return this.call('session/load', params, options);
+  }
+
+  /** Needs `sessionCapabilities.list`. */
+  async listSessions(
+    params: T.ListSessionsRequest,
+    options?: RequestOptions,
+  ): Promise<T.ListSessionsResponse> {
+    this.guard('session/list', params);
+    return this.call('session/list', params, options);
+  }
+
+  /** Needs `sessionCapabilities.resume`. No history is replayed. */
+  async resumeSession(
+    params: T.ResumeSessionRequest,
+    options?: RequestOptions,
+  ): Promise<T.ResumeSessionResponse> {
+    this.guard('session/resume', params);
+    return this.call('session/resume', params, options);
+  }
+
+  /** Needs `sessionCapabilities.close`. */
+  async closeSession(
+    params: T.CloseSessionRequest,
+    options?: RequestOptions,
+  ): Promise<T.CloseSessionResponse> {
+    this.guard('session/close', params);
+    return this.call('session/close', params, options);
+  }
+
+  /** Needs `sessionCapabilities.delete`. */
+  async deleteSession(
+    params: T.DeleteSessionRequest,
+    options?: RequestOptions,
+  ): Promise<T.DeleteSessionResponse> {
+    this.guard('session/delete', params);
+    return this.call('session/delete', params, options);
+  }
+
+  async setSessionMode(
+    params: T.SetSessionModeRequest,
+    options?: RequestOptions,
+  ): Promise<T.SetSessionModeResponse> {
+    return this.call('session/set_mode', params, options);
+  }
+
+  async setSessionConfigOption(
+    params: T.SetSessionConfigOptionRequest,
+    options?: RequestOptions,
+  ): Promise<T.SetSessionConfigOptionResponse> {
+    return this.call('session/set_config_option', params, options);
+  }
+
+  /** `session/prompt`. Images, audio and embedded resources need the matching prompt capabilities. */
+  async promptSession(params: T.PromptRequest, options?: RequestOptions): Promise<T.PromptResponse> {
+    this.guard('session/prompt', params);
+    return this.call('session/prompt', params, options);
+  }
+
+  /** `session/cancel`: the agent answers the pending prompt with `stopReason: "cancelled"`. */
+  async cancelSession(params: T.CancelNotification): Promise<void> {
+    return this.send('session/cancel', params);
+  }
+}

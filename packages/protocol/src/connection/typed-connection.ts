@@ -1,0 +1,249 @@
+/**
+ * The part both typed connections share: schema validation of everything received, typed
+ * registration of handlers, extension methods and the opt-in unstable surface.
+ */
+import {
+  JsonRpcConnection,
+  type JsonRpcConnectionOptions,
+  type RequestOptions,
+} from '../jsonrpc/connection.js';
+import { AcpKitError, ProtocolError } from '../jsonrpc/errors.js';
+import type { RequestId } from '../jsonrpc/types.js';
+import { METHOD_TABLE, type MethodInfo } from '../schema/methods.gen.js';
+import { METHOD_TABLE as UNSTABLE_METHOD_TABLE } from '../schema/unstable/methods.gen.js';
+import { FAIL, ParseContext, type Diagnostic, type ValidationIssue } from '../schema/runtime.js';
+import type { ByteChannel } from '../transport/types.js';
+
+/** What the application learns about a received message that needed leniency or was rejected. */
+export interface ValidationReport {
+  /** Method of the message. */
+  method: string;
+  /** `params` of a request or notification we received, or `result` of a response to our request. */
+  part: 'params' | 'result';
+  /** Repairs and unknown values that were kept. */
+  diagnostics: Diagnostic[];
+  /** Set when the message was rejected. */
+  error?: ValidationIssue;
+}
+
+export interface TypedConnectionOptions extends JsonRpcConnectionOptions {
+  /**
+   * Validate against the unstable schema (a superset) and enable the `unstable*` methods.
+   * Off by default: unstable features may change in any release.
+   */
+  unstable?: boolean;
+  /** Check what we send against the schema before sending (useful in tests; off by default). */
+  validateOutgoing?: boolean;
+  /** Called when a received message needed leniency or was rejected; use it to log once per kind. */
+  onValidation?: (report: ValidationReport) => void;
+}
+
+/** Context given to every request handler. */
+export interface HandlerContext {
+  /** Aborted when the peer sends `$/cancel_request` for this request or the connection closes. */
+  signal: AbortSignal;
+  /** The JSON-RPC id of the request. */
+  requestId: RequestId;
+}
+
+/** An extension method name: custom methods and notifications start with `_`. */
+export type ExtensionMethod = `_${string}`;
+
+type Handler = (params: never, ctx: HandlerContext) => unknown;
+
+/** Base of {@link AgentSideConnection} and {@link ClientSideConnection}. */
+export abstract class TypedConnection {
+  /** The JSON-RPC engine underneath, for tracing or advanced use. */
+  readonly rpc: JsonRpcConnection;
+  protected readonly options: TypedConnectionOptions;
+  private readonly table: ReadonlyMap<string, MethodInfo>;
+
+  protected constructor(channel: ByteChannel, options: TypedConnectionOptions, peerName: string) {
+    this.options = options;
+    this.table = options.unstable ? UNSTABLE_METHOD_TABLE : METHOD_TABLE;
+    this.rpc = new JsonRpcConnection(channel, { peerName, ...options });
+  }
+
+  /** Resolves with the reason when the connection ends (the peer exited, or {@link close} was called). */
+  get closed(): Promise<AcpKitError> {
+    return this.rpc.closed;
+  }
+
+  get isClosed(): boolean {
+    return this.rpc.isClosed;
+  }
+
+  /** Closes the connection; pending requests reject with CONNECTION_CLOSED. */
+  close(): Promise<void> {
+    return this.rpc.close();
+  }
+
+  /** Parses received params or results in place; reports diagnostics. Returns the value or throws. */
+  protected parseIncoming(method: string, part: 'params' | 'result', value: unknown): unknown {
+    const info = this.table.get(method);
+    const parse = part === 'params' ? info?.parseParams : info?.parseResult;
+    if (!parse) return value;
+    const ctx = new ParseContext();
+    let out = parse(value, ctx);
+    // Older peers answer `null` where the schema now has an empty object.
+    if (out === FAIL && part === 'result' && (value === null || value === undefined)) {
+      const retry = new ParseContext();
+      out = parse({}, retry);
+      if (out !== FAIL) ctx.error = undefined;
+    }
+    if (out === FAIL) {
+      const error = ctx.error ?? { path: '', message: 'invalid value' };
+      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics, error });
+      const path = error.path ? `${part}.${error.path}` : part;
+      if (part === 'params') {
+        throw ProtocolError.invalidParams({ path, message: error.message });
+      }
+      throw new AcpKitError('INVALID_RESPONSE', `Invalid ${method} response at ${path}: ${error.message}`, {
+        method,
+        path,
+        reason: error.message,
+      });
+    }
+    if (ctx.diagnostics.length > 0)
+      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics });
+    return out;
+  }
+
+  /** With `validateOutgoing`, throws INVALID_ARGUMENT when what we are about to send breaks the schema. */
+  private checkOutgoing(method: string, value: unknown, part: 'params' | 'result' = 'params'): void {
+    if (!this.options.validateOutgoing) return;
+    const info = this.table.get(method);
+    const check = part === 'params' ? info?.checkParams : info?.checkResult;
+    const parse = part === 'params' ? info?.parseParams : info?.parseResult;
+    if (!check || !parse || check(value)) return;
+    const ctx = new ParseContext();
+    parse(structuredClone(value), ctx);
+    const where = ctx.error ? ` at ${part}.${ctx.error.path}: ${ctx.error.message}` : ' (strict check)';
+    throw new AcpKitError('INVALID_ARGUMENT', `Invalid ${method} ${part}${where}`, { method });
+  }
+
+  /** Registers a handler for a request we receive; params are validated before it runs. */
+  protected handleRequest(method: string, handler: Handler | undefined): void {
+    if (!handler) return;
+    this.rpc.onRequest(method, (params, ctx) => {
+      const parsed = this.parseIncoming(method, 'params', params);
+      const result = (handler as (p: unknown, c: HandlerContext) => unknown)(parsed, {
+        signal: ctx.signal,
+        requestId: ctx.id,
+      });
+      if (!this.options.validateOutgoing) return result;
+      return Promise.resolve(result).then((value) => {
+        this.checkOutgoing(method, value, 'result');
+        return value;
+      });
+    });
+  }
+
+  /** Registers a handler for a notification we receive; invalid params are reported and dropped. */
+  protected handleNotification(method: string, handler: ((params: never) => unknown) | undefined): void {
+    if (!handler) return;
+    this.rpc.onNotification(method, (params) => {
+      let parsed: unknown;
+      try {
+        parsed = this.parseIncoming(method, 'params', params);
+      } catch {
+        // Notifications cannot be answered; onValidation has already reported it.
+        return undefined;
+      }
+      return (handler as (p: unknown) => unknown)(parsed);
+    });
+  }
+
+  /** Sends a request of the schema, validating what comes back. */
+  protected async call<R>(method: string, params: unknown, options?: RequestOptions): Promise<R> {
+    this.checkOutgoing(method, params);
+    const result = await this.rpc.request(method, params, options);
+    return this.parseIncoming(method, 'result', result) as R;
+  }
+
+  /** Sends a notification of the schema. */
+  protected send(method: string, params: unknown): Promise<void> {
+    this.checkOutgoing(method, params);
+    return this.rpc.notify(method, params);
+  }
+
+  // ------------------------------------------------------------ extensions
+
+  /**
+   * Sends an extension request (`_`-prefixed method).
+   *
+   * @example
+   * const info = await conn.extRequest('_zed/info', {});
+   */
+  extRequest(method: ExtensionMethod, params: unknown, options?: RequestOptions): Promise<unknown> {
+    assertExtension(method);
+    return this.rpc.request(method, params, options);
+  }
+
+  /** Sends an extension notification (`_`-prefixed method). */
+  extNotification(method: ExtensionMethod, params: unknown): Promise<void> {
+    assertExtension(method);
+    return this.rpc.notify(method, params);
+  }
+
+  /** Handles an extension request (`_`-prefixed method). */
+  onExtRequest(method: ExtensionMethod, handler: (params: unknown, ctx: HandlerContext) => unknown): void {
+    assertExtension(method);
+    this.rpc.onRequest(method, (params, ctx) => handler(params, { signal: ctx.signal, requestId: ctx.id }));
+  }
+
+  /** Handles an extension notification (`_`-prefixed method). */
+  onExtNotification(method: ExtensionMethod, handler: (params: unknown) => unknown): void {
+    assertExtension(method);
+    this.rpc.onNotification(method, (params) => handler(params));
+  }
+
+  // ------------------------------------------------------------ unstable surface
+
+  private assertUnstable(method: string): void {
+    if (!this.options.unstable) {
+      throw new AcpKitError(
+        'INVALID_ARGUMENT',
+        `${method} is unstable: create the connection with { unstable: true }`,
+        {
+          method,
+        },
+      );
+    }
+    if (!UNSTABLE_METHOD_TABLE.has(method)) {
+      throw new AcpKitError('INVALID_ARGUMENT', `${method} is not a method of the unstable schema`, {
+        method,
+      });
+    }
+  }
+
+  /** Sends a request of the unstable schema (needs `{ unstable: true }`); the result is validated. */
+  unstableRequest(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
+    this.assertUnstable(method);
+    return this.call(method, params, options);
+  }
+
+  /** Sends a notification of the unstable schema (needs `{ unstable: true }`). */
+  unstableNotification(method: string, params: unknown): Promise<void> {
+    this.assertUnstable(method);
+    return this.send(method, params);
+  }
+
+  /** Handles a request of the unstable schema (needs `{ unstable: true }`); params are validated. */
+  onUnstableRequest(method: string, handler: (params: unknown, ctx: HandlerContext) => unknown): void {
+    this.assertUnstable(method);
+    this.handleRequest(method, handler as Handler);
+  }
+
+  /** Handles a notification of the unstable schema (needs `{ unstable: true }`). */
+  onUnstableNotification(method: string, handler: (params: unknown) => unknown): void {
+    this.assertUnstable(method);
+    this.handleNotification(method, handler as (params: never) => unknown);
+  }
+}
+
+function assertExtension(method: string): void {
+  if (!method.startsWith('_')) {
+    throw new AcpKitError('INVALID_ARGUMENT', `Extension methods must start with "_": ${method}`, { method });
+  }
+}

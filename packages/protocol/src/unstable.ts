@@ -1,0 +1,18 @@
+/**
+ * The unstable ACP v1 schema: types, validators and method table. Opt in per connection with
+ * `{ unstable: true }`; unstable features may change in any release.
+ */
+export type * from './schema/unstable/types.gen.js';
+export {
+  AGENT_METHODS,
+  CLIENT_METHODS,
+  PROTOCOL_METHODS,
+  METHOD_TABLE,
+  SCHEMA_SOURCE,
+  type AgentRequests,
+  type AgentNotifications,
+  type ClientRequests,
+  type ClientNotifications,
+  type ProtocolNotifications,
+} from './schema/unstable/methods.gen.js';
+export * as validators from './schema/unstable/validators.gen.js';
