@@ -19,8 +19,9 @@ const own = dash === -1 ? argv : argv.slice(0, dash);
 const allow = own.includes('--allow');
 const promptText = own.filter((a) => a !== '--allow').join(' ') || 'Hello from the example client';
 const here = dirname(fileURLToPath(import.meta.url));
+// The echo agent runs the way this script runs (same Node flags, e.g. the tsx loader).
 const [command, ...args] =
-  dash === -1 ? [process.execPath, '--import', 'tsx', join(here, 'echo-agent.ts')] : argv.slice(dash + 1);
+  dash === -1 ? [process.execPath, ...process.execArgv, join(here, 'echo-agent.ts')] : argv.slice(dash + 1);
 if (!command) throw new Error('missing agent command after --');
 
 const cwd = mkdtempSync(join(tmpdir(), 'acp-echo-'));

@@ -33,7 +33,10 @@ export interface AgentHandlers {
     ctx: HandlerContext,
   ): MaybePromise<T.SetSessionConfigOptionResponse>;
   promptSession(params: T.PromptRequest, ctx: HandlerContext): MaybePromise<T.PromptResponse>;
-  /** `session/cancel`: stop work on the session and answer its pending prompt with `cancelled`. */
+  /**
+   * `session/cancel`: stop work on the session and answer its pending prompt with `cancelled`.
+   * It runs as soon as it arrives, without waiting for earlier handlers, and may await the turn's end.
+   */
   cancelSession(params: T.CancelNotification): MaybePromise<void>;
 }
 
@@ -81,7 +84,8 @@ export class AgentSideConnection extends TypedConnection {
     this.handleRequest('session/set_mode', h.setSessionMode?.bind(h));
     this.handleRequest('session/set_config_option', h.setSessionConfigOption?.bind(h));
     this.handleRequest('session/prompt', h.promptSession.bind(h));
-    this.handleNotification('session/cancel', h.cancelSession.bind(h));
+    // Not ordered: a cancel handler may wait for the turn to end, which needs later messages.
+    this.handleNotification('session/cancel', h.cancelSession.bind(h), false);
   }
 
   /** Starts reading from the channel. Call once, after construction. */

@@ -139,8 +139,16 @@ export abstract class TypedConnection {
     });
   }
 
-  /** Registers a handler for a notification we receive; invalid params are reported and dropped. */
-  protected handleNotification(method: string, handler: ((params: never) => unknown) | undefined): void {
+  /**
+   * Registers a handler for a notification we receive; invalid params are reported and dropped.
+   * With `ordered: false` the inbound queue does not wait for the handler's promise: right for
+   * `session/cancel`, whose handler may wait for the turn to end, which needs later messages.
+   */
+  protected handleNotification(
+    method: string,
+    handler: ((params: never) => unknown) | undefined,
+    ordered = true,
+  ): void {
     if (!handler) return;
     this.rpc.onNotification(method, (params) => {
       let parsed: unknown;
@@ -150,7 +158,14 @@ export abstract class TypedConnection {
         // Notifications cannot be answered; onValidation has already reported it.
         return undefined;
       }
-      return (handler as (p: unknown) => unknown)(parsed);
+      const result = (handler as (p: unknown) => unknown)(parsed);
+      if (ordered) return result;
+      Promise.resolve(result).catch((err: unknown) => {
+        this.options.logger?.log('error', `${method} handler failed`, {
+          error: err instanceof Error ? err.message : String(err),
+        });
+      });
+      return undefined;
     });
   }
 

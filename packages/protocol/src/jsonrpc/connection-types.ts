@@ -1,0 +1,39 @@
+/** The public types of {@link JsonRpcConnection}'s API: options, handler signatures, contexts. */
+import type { FrameTrace, Logger, RequestId } from './types.js';
+
+export interface JsonRpcConnectionOptions {
+  /** Diagnostics sink; off by default. Never receives frame contents (only lengths, ids, methods). */
+  logger?: Logger;
+  /** Called with every frame in and out, as text. */
+  trace?: FrameTrace;
+  /** Largest inbound message in bytes (default 64 MiB); a bigger one closes the connection. */
+  maxMessageBytes?: number;
+  /** Accept LSP-style `Content-Length` framing when the peer starts with it, and answer in kind (default false). */
+  detectContentLength?: boolean;
+  /** How the peer is named in errors: `'agent'`, `'client'`, or `'peer'` (default). */
+  peerName?: string;
+  /** Timeout of every outgoing request unless a request sets its own (default: none). */
+  requestTimeoutMs?: number;
+  /** Pause reading when more inbound items than this wait for slow handlers (default 1024); resume at half. */
+  maxQueuedInbound?: number;
+}
+
+/** What a request handler learns about its request. */
+export interface RequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Aborted when the peer sends `$/cancel_request` for this request (reason: `ProtocolError` -32800) or the connection ends. */
+  readonly signal: AbortSignal;
+}
+
+/** Answers a request: return (or resolve) the result, or throw a `ProtocolError`. */
+export type RequestHandler = (params: unknown, ctx: RequestContext) => unknown;
+/** Handles a notification; a returned promise is awaited before the next inbound message. */
+export type NotificationHandler = (params: unknown, ctx: { readonly method: string }) => unknown;
+
+export interface RequestOptions {
+  /** Aborting sends `$/cancel_request` to the peer and rejects with `REQUEST_ABORTED`. */
+  signal?: AbortSignal;
+  /** Gives up after this long: sends `$/cancel_request` and rejects with `REQUEST_TIMEOUT`. */
+  timeoutMs?: number;
+}

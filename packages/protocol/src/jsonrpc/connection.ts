@@ -1,0 +1,471 @@
+/**
+ * The JSON-RPC 2.0 engine: requests, notifications and responses over a {@link ByteChannel}.
+ * Runtime-neutral (browsers, Deno, Node): no Node APIs here.
+ */
+import type { ByteChannel, ByteSink } from '../transport/types.js';
+import type {
+  JsonRpcConnectionOptions,
+  NotificationHandler,
+  RequestHandler,
+  RequestOptions,
+} from './connection-types.js';
+import { AcpKitError, ProtocolError, truncate, type CloseDetails } from './errors.js';
+import { FrameDecoder, encodeFrame, type FrameDecoderSink } from './framing.js';
+import { InboundQueue } from './inbound-queue.js';
+import { InboundRequest } from './inbound-request.js';
+import { PendingRequests, abortedError, type PendingRequest } from './pending-requests.js';
+import type { FrameTrace, LogLevel, Logger, RequestId } from './types.js';
+import {
+  badMethod,
+  closeError,
+  encodeError,
+  encodeNotification,
+  encodeRequest,
+  encodeResult,
+  invalidRequest,
+  isParams,
+  isRequestId,
+  isThenable,
+  readResponse,
+} from './wire.js';
+
+export type {
+  JsonRpcConnectionOptions,
+  NotificationHandler,
+  RequestContext,
+  RequestHandler,
+  RequestOptions,
+} from './connection-types.js';
+
+/** The notification either side sends to cancel one of its requests; handled by the engine itself. */
+export const CANCEL_REQUEST_METHOD = '$/cancel_request';
+
+const DEFAULT_MAX_QUEUED_INBOUND = 1024;
+const RESOLVED: Promise<void> = Promise.resolve();
+
+type InboundItem = InboundRequest | Record<string, unknown>;
+
+interface NotificationEntry {
+  handler: NotificationHandler;
+  context: { readonly method: string };
+}
+
+/**
+ * A JSON-RPC 2.0 connection over a byte channel, symmetric: both sides send and handle requests.
+ *
+ * Ordering: inbound messages go through one queue. A notification handler's promise is awaited
+ * before the next message; a request handler is started in order but not awaited; a response
+ * settles its request only after the handlers of earlier notifications finished. Consequence: a
+ * notification handler must not await a response from the peer (it would wait behind itself).
+ *
+ * @example
+ * const connection = new JsonRpcConnection(channel, { peerName: 'agent' });
+ * connection.onNotification('session/update', (params) => render(params));
+ * connection.start();
+ * const result = await connection.request('initialize', { protocolVersion: 1 }, { timeoutMs: 10_000 });
+ */
+export class JsonRpcConnection {
+  /** Resolves (never rejects) with the reason once the connection has ended. */
+  readonly closed: Promise<AcpKitError>;
+
+  private readonly channel: ByteChannel;
+  private readonly logger: Logger | undefined;
+  private readonly trace: FrameTrace | undefined;
+  private readonly peerName: string;
+  private readonly requestTimeoutMs: number | undefined;
+  private readonly decoder: FrameDecoder;
+  private readonly queue: InboundQueue<InboundItem>;
+  private readonly pending: PendingRequests;
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationEntry>();
+  /** Inbound requests from arrival (queued or running) until answered, to spot duplicate ids. */
+  private readonly inFlight = new Map<RequestId, InboundRequest>();
+  private unhandledRequest: RequestHandler | undefined;
+  private unhandledNotification: NotificationHandler | undefined;
+  private nextId = 1;
+  private started = false;
+  private closeReason: AcpKitError | undefined;
+  private resolveClosed!: (reason: AcpKitError) => void;
+  private drainWait: Promise<void> | undefined;
+  /** Method of the notification whose handler the queue is awaiting (for error logs). */
+  private awaitedMethod = '';
+
+  constructor(channel: ByteChannel, options: JsonRpcConnectionOptions = {}) {
+    this.channel = channel;
+    this.logger = options.logger;
+    this.trace = options.trace;
+    this.peerName = options.peerName ?? 'peer';
+    this.requestTimeoutMs = options.requestTimeoutMs;
+    this.closed = new Promise((resolve) => {
+      this.resolveClosed = resolve;
+    });
+    const decoderSink: FrameDecoderSink = {
+      frame: (text) => this.onFrame(text),
+      fatal: (error) => {
+        this.log('error', 'inbound message too large, closing the connection', { ...error.details });
+        this.terminate(error, false);
+      },
+    };
+    this.decoder = new FrameDecoder(decoderSink, {
+      maxMessageBytes: options.maxMessageBytes,
+      detectContentLength: options.detectContentLength,
+    });
+    this.queue = new InboundQueue<InboundItem>((item) => this.dispatch(item), {
+      highWater: options.maxQueuedInbound ?? DEFAULT_MAX_QUEUED_INBOUND,
+      onPause: () => {
+        this.log('debug', 'inbound queue full, pausing reads');
+        this.channel.pause();
+      },
+      onResume: () => this.channel.resume(),
+      onAsyncError: (error) => this.notificationFailed(this.awaitedMethod, error),
+    });
+    this.pending = new PendingRequests((request) => this.sendCancel(request));
+  }
+
+  /** True once the connection has ended (locally or because the peer went away). */
+  get isClosed(): boolean {
+    return this.closeReason !== undefined;
+  }
+
+  /** Handles requests for `method` (replaces any previous handler). */
+  onRequest(method: string, handler: RequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  /** Handles notifications for `method` (replaces any previous handler). `$/cancel_request` is handled by the engine. */
+  onNotification(method: string, handler: NotificationHandler): void {
+    this.notificationHandlers.set(method, { handler, context: Object.freeze({ method }) });
+  }
+
+  /** Fallback for requests without a handler; by default they are answered -32601. */
+  onUnhandledRequest(handler: RequestHandler | undefined): void {
+    this.unhandledRequest = handler;
+  }
+
+  /** Fallback for notifications without a handler; by default they are ignored. */
+  onUnhandledNotification(handler: NotificationHandler | undefined): void {
+    this.unhandledNotification = handler;
+  }
+
+  /** Starts reading from the channel. Register handlers first. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const sink: ByteSink = {
+      data: (chunk) => {
+        if (this.closeReason === undefined) this.decoder.feed(chunk);
+      },
+      end: (details) => this.onChannelEnd(details),
+    };
+    this.channel.start(sink);
+  }
+
+  /**
+   * Sends a request and resolves with the peer's result. Rejects with a `ProtocolError` when the
+   * peer answers with an error, or an `AcpKitError` (`REQUEST_ABORTED`, `REQUEST_TIMEOUT`,
+   * `PEER_EXITED`, `CONNECTION_CLOSED`, `INVALID_RESPONSE`, `INVALID_ARGUMENT`).
+   */
+  request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
+    if (this.closeReason) return Promise.reject(this.closeReason);
+    if (typeof method !== 'string') return Promise.reject(badMethod());
+    const { signal } = options;
+    // Nothing was sent yet, so there is nothing to cancel on the peer.
+    if (signal?.aborted) return Promise.reject(abortedError(method, undefined, signal.reason));
+    const id = this.nextId++;
+    let frame: string;
+    try {
+      frame = encodeRequest(id, method, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    return new Promise((resolve, reject) => {
+      this.pending.add(id, method, resolve, reject, { signal, timeoutMs });
+      this.writeFrame(frame);
+    });
+  }
+
+  /** Sends a notification; resolves once the channel accepted it (waiting for drain under backpressure). */
+  notify(method: string, params?: unknown): Promise<void> {
+    if (this.closeReason) return Promise.reject(this.closeReason);
+    if (typeof method !== 'string') return Promise.reject(badMethod());
+    let frame: string;
+    try {
+      frame = encodeNotification(method, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.writeFrame(frame) ? RESOLVED : this.waitForDrain();
+  }
+
+  /** Closes locally: pending requests reject with `CONNECTION_CLOSED`, handlers' signals abort. */
+  close(): Promise<void> {
+    this.terminate(new AcpKitError('CONNECTION_CLOSED', `connection to ${this.peerName} was closed`), true);
+    return RESOLVED;
+  }
+
+  // ---- inbound ----
+
+  private onFrame(text: string): void {
+    if (this.closeReason) return;
+    if (this.trace) this.trace('in', text);
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.log('debug', 'unparseable frame', { length: text.length });
+      this.replyError(null, ProtocolError.parseError());
+      return;
+    }
+    if (typeof message !== 'object' || message === null) {
+      this.replyError(null, invalidRequest('a message must be a JSON object'));
+      return;
+    }
+    if (Array.isArray(message)) {
+      this.replyError(null, invalidRequest('batches are not supported'));
+      return;
+    }
+    const frame = message as Record<string, unknown>;
+    const method = frame.method;
+    if (typeof method === 'string') {
+      if (frame.id === undefined) this.onNotificationFrame(frame, method);
+      else this.onRequestFrame(frame, method);
+    } else if (method !== undefined) {
+      this.replyError(isRequestId(frame.id) ? frame.id : null, invalidRequest('method must be a string'));
+    } else if (frame.id !== undefined || 'result' in frame || 'error' in frame) {
+      // Response-shaped frames are never answered, so two peers cannot ping-pong errors.
+      this.queue.push(frame);
+    } else {
+      this.replyError(null, invalidRequest('not a request, notification or response'));
+    }
+  }
+
+  private onNotificationFrame(frame: Record<string, unknown>, method: string): void {
+    if (frame.jsonrpc !== '2.0') return this.replyError(null, invalidRequest('jsonrpc must be "2.0"'));
+    if (!isParams(frame.params))
+      return this.replyError(null, invalidRequest('params must be an object or array'));
+    // Bypasses the queue: the request it targets may be running while the queue waits.
+    if (method === CANCEL_REQUEST_METHOD) return this.onCancelRequest(frame.params);
+    this.queue.push(frame);
+  }
+
+  private onRequestFrame(frame: Record<string, unknown>, method: string): void {
+    const id = frame.id;
+    if (!isRequestId(id)) return this.replyError(null, invalidRequest('id must be a string or a number'));
+    if (frame.jsonrpc !== '2.0') return this.replyError(id, invalidRequest('jsonrpc must be "2.0"'));
+    if (!isParams(frame.params))
+      return this.replyError(id, invalidRequest('params must be an object or array'));
+    if (this.inFlight.has(id)) {
+      this.log('warn', 'duplicate request id from peer', { id, method: truncate(method, 200) });
+      return this.replyError(id, invalidRequest('duplicate request id'));
+    }
+    const request = new InboundRequest(id, method, frame.params);
+    this.inFlight.set(id, request);
+    this.queue.push(request);
+  }
+
+  private onCancelRequest(params: unknown): void {
+    const requestId =
+      typeof params === 'object' && params !== null
+        ? (params as { requestId?: unknown }).requestId
+        : undefined;
+    const request = isRequestId(requestId) ? this.inFlight.get(requestId) : undefined;
+    if (!request) {
+      this.log('debug', 'cancel for an unknown or finished request', {
+        requestId: isRequestId(requestId) ? requestId : null,
+      });
+      return;
+    }
+    request.abort(ProtocolError.requestCancelled());
+  }
+
+  /** Processes one queued item; returns a promise only for an asynchronous notification handler. */
+  private dispatch(item: InboundItem): PromiseLike<unknown> | undefined {
+    if (item instanceof InboundRequest) {
+      this.startRequest(item);
+      return undefined;
+    }
+    const method = item.method;
+    if (typeof method === 'string') return this.runNotification(item, method);
+    this.settleResponse(item);
+    return undefined;
+  }
+
+  private runNotification(frame: Record<string, unknown>, method: string): PromiseLike<unknown> | undefined {
+    let result: unknown;
+    try {
+      const entry = this.notificationHandlers.get(method);
+      if (entry) {
+        result = entry.handler(frame.params, entry.context);
+      } else if (this.unhandledNotification) {
+        result = this.unhandledNotification(frame.params, { method });
+      } else {
+        this.log('debug', 'ignored notification without handler', { method: truncate(method, 200) });
+        return undefined;
+      }
+    } catch (error) {
+      this.notificationFailed(method, error);
+      return undefined;
+    }
+    if (!isThenable(result)) return undefined;
+    this.awaitedMethod = method;
+    return result;
+  }
+
+  private notificationFailed(method: string, error: unknown): void {
+    this.log('warn', 'notification handler failed', { method: truncate(method, 200), error });
+  }
+
+  private startRequest(request: InboundRequest): void {
+    // The peer is gone: nobody could read the answer.
+    if (this.closeReason) return;
+    const handler = this.requestHandlers.get(request.method) ?? this.unhandledRequest;
+    if (!handler) {
+      this.release(request);
+      this.replyError(request.id, ProtocolError.methodNotFound(request.method));
+      return;
+    }
+    try {
+      const result = handler(request.params, request);
+      if (isThenable(result)) {
+        result.then(
+          (value) => this.answer(request, value),
+          (error: unknown) => this.fail(request, error),
+        );
+      } else {
+        this.answer(request, result);
+      }
+    } catch (error) {
+      this.fail(request, error);
+    }
+  }
+
+  private answer(request: InboundRequest, value: unknown): void {
+    if (!this.release(request)) return;
+    let frame: string;
+    try {
+      frame = encodeResult(request.id, value);
+    } catch {
+      this.log('warn', 'request handler returned a value that is not JSON-serialisable', {
+        method: truncate(request.method, 200),
+        id: request.id,
+      });
+      frame = encodeError(
+        request.id,
+        ProtocolError.internalError({ note: 'result is not JSON-serialisable' }),
+      );
+    }
+    this.writeFrame(frame);
+  }
+
+  private fail(request: InboundRequest, error: unknown): void {
+    if (!this.release(request)) return;
+    let reply: ProtocolError;
+    if (request.aborted) {
+      reply = ProtocolError.requestCancelled();
+    } else if (error instanceof ProtocolError) {
+      reply = error;
+    } else {
+      this.log('warn', 'request handler failed', {
+        method: truncate(request.method, 200),
+        id: request.id,
+        error,
+      });
+      reply = ProtocolError.internalError();
+    }
+    this.writeFrame(encodeError(request.id, reply));
+  }
+
+  /** Forgets an answered request; false when the answer must not be sent (closed, or answered already). */
+  private release(request: InboundRequest): boolean {
+    if (this.inFlight.get(request.id) !== request) return false;
+    this.inFlight.delete(request.id);
+    return this.closeReason === undefined;
+  }
+
+  private settleResponse(frame: Record<string, unknown>): void {
+    const id = frame.id;
+    let entry = this.pending.take(id);
+    // Our ids are integers; tolerate a peer that echoes them as strings.
+    if (!entry && typeof id === 'string' && /^\d{1,15}$/.test(id)) entry = this.pending.take(Number(id));
+    if (entry) {
+      const outcome = readResponse(frame, entry.method);
+      if (outcome.ok) entry.resolve(outcome.result);
+      else entry.reject(outcome.error);
+    } else if (id === null && typeof frame.error === 'object' && frame.error !== null) {
+      const code = (frame.error as { code?: unknown }).code;
+      this.log('warn', 'peer reported an error about an unidentified message', { code });
+    } else {
+      this.log('debug', 'dropped response for an unknown request id', { id: isRequestId(id) ? id : null });
+    }
+  }
+
+  private onChannelEnd(details: CloseDetails | undefined): void {
+    if (this.closeReason) return;
+    // A last line without a newline still counts.
+    this.decoder.end();
+    if (this.closeReason) return;
+    this.terminate(closeError(this.peerName, details), false);
+  }
+
+  // ---- outbound ----
+
+  private writeFrame(json: string): boolean {
+    if (this.trace) this.trace('out', json);
+    return this.channel.write(
+      this.decoder.mode === 'content-length' ? encodeFrame(json, 'content-length') : json + '\n',
+    );
+  }
+
+  private replyError(id: RequestId | null, error: ProtocolError): void {
+    this.writeFrame(encodeError(id, error));
+  }
+
+  private sendCancel(request: PendingRequest): void {
+    if (this.closeReason) return;
+    this.log('debug', 'cancelling request', { method: request.method, id: request.id });
+    this.writeFrame(encodeNotification(CANCEL_REQUEST_METHOD, { requestId: request.id }));
+  }
+
+  private waitForDrain(): Promise<void> {
+    this.drainWait ??= this.channel.drain().then(
+      () => {
+        this.drainWait = undefined;
+        if (this.closeReason) throw this.closeReason;
+      },
+      (error: unknown) => {
+        this.drainWait = undefined;
+        throw this.closeReason ?? error;
+      },
+    );
+    return this.drainWait;
+  }
+
+  // ---- closing ----
+
+  /** Ends the connection once: settles requests, aborts handlers, resolves `closed`. */
+  private terminate(reason: AcpKitError, local: boolean): void {
+    if (this.closeReason) return;
+    this.closeReason = reason;
+    let keep: Set<unknown> | undefined;
+    if (local) {
+      this.queue.clear();
+    } else {
+      // Responses that already arrived still settle their requests, in queue order.
+      keep = new Set();
+      for (const item of this.queue.pendingItems()) {
+        if (!(item instanceof InboundRequest) && item.method === undefined) keep.add(item.id);
+      }
+    }
+    this.pending.rejectAll(reason, keep);
+    for (const request of this.inFlight.values()) request.abort(reason);
+    this.inFlight.clear();
+    this.log(local ? 'debug' : 'info', 'connection closed', { code: reason.code });
+    this.resolveClosed(reason);
+    this.channel.close();
+  }
+
+  private log(level: LogLevel, message: string, fields?: Record<string, unknown>): void {
+    if (this.logger) this.logger.log(level, message, fields);
+  }
+}

@@ -1,0 +1,407 @@
+/**
+ * Message framing: splitting an inbound byte stream into JSON texts, and wrapping outbound JSON.
+ *
+ * ACP frames are newline-delimited JSON (one object per line). For interoperability with
+ * LSP-style peers, the decoder can optionally detect `Content-Length:` header framing.
+ * Runtime-neutral: no Node APIs.
+ */
+import { AcpKitError } from './errors.js';
+
+/** Default largest inbound message: 64 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** `ndjson`: one JSON text per line. `content-length`: LSP-style `Content-Length: N\r\n\r\n` + N bytes. */
+export type FramingMode = 'ndjson' | 'content-length';
+
+/** Receives what a {@link FrameDecoder} finds in the stream. */
+export interface FrameDecoderSink {
+  /** One complete frame (JSON text, not yet parsed), in stream order. */
+  frame(text: string): void;
+  /** A fatal framing error (today only `MESSAGE_TOO_LARGE`); the decoder ignores input afterwards. */
+  fatal(error: AcpKitError): void;
+}
+
+export interface FrameDecoderOptions {
+  /** Largest accepted frame in bytes (default {@link DEFAULT_MAX_MESSAGE_BYTES}). */
+  maxMessageBytes?: number;
+  /** Switch to `Content-Length` framing when the stream starts with that header (default false). */
+  detectContentLength?: boolean;
+  /** Decodes a complete UTF-8 byte range; defaults to a `TextDecoder` (invalid bytes become U+FFFD). */
+  decodeUtf8?: (bytes: Uint8Array) => string;
+}
+
+const NEWLINE = 10;
+const CARRIAGE_RETURN = 13;
+const BOM = [0xef, 0xbb, 0xbf] as const;
+const CONTENT_LENGTH_PREFIX = 'content-length:';
+/** Header blocks are a few dozen bytes; anything this large is not a header. */
+const MAX_HEADER_BYTES = 8 * 1024;
+
+const enum Stage {
+  Bom,
+  Detect,
+  Running,
+  Failed,
+}
+
+/**
+ * Incremental decoder: feed it chunks as they arrive, it calls `sink.frame` for each complete frame.
+ *
+ * Lines are found with `Uint8Array#indexOf` and each chunk's run of complete lines is decoded with
+ * ONE `TextDecoder` call, then split as a string: much faster than decoding line by line, and safe
+ * because byte 0x0A never occurs inside a multi-byte UTF-8 sequence. Partial lines are kept as a
+ * list of chunks and joined once, so cost stays linear in message size.
+ *
+ * @example
+ * const decoder = new FrameDecoder({ frame: (text) => handle(JSON.parse(text)), fatal: (err) => fail(err) });
+ * decoder.feed(new TextEncoder().encode('{"jsonrpc":"2.0","method":"x"}\n'));
+ */
+export class FrameDecoder {
+  private readonly sink: FrameDecoderSink;
+  private readonly maxBytes: number;
+  private readonly detect: boolean;
+  private readonly decode: (bytes: Uint8Array) => string;
+  private stage = Stage.Bom;
+  private currentMode: FramingMode | undefined;
+  /** Bytes held back while the BOM / framing detection is undecided (a few bytes at most). */
+  private head: Uint8Array | undefined;
+  /** Pieces of the current incomplete line (NDJSON) or header/body (Content-Length). */
+  private parts: Uint8Array[] = [];
+  private partBytes = 0;
+  /** Content-Length mode: body length being collected, or -1 while reading headers. */
+  private bodyLength = -1;
+
+  constructor(sink: FrameDecoderSink, options: FrameDecoderOptions = {}) {
+    this.sink = sink;
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.detect = options.detectContentLength ?? false;
+    if (options.decodeUtf8) {
+      this.decode = options.decodeUtf8;
+    } else {
+      // ignoreBOM keeps decoding a pure function of the bytes; the stream-start BOM is handled here.
+      const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+      this.decode = (bytes) => decoder.decode(bytes);
+    }
+  }
+
+  /** The framing in use, or `undefined` while detection has not seen enough bytes. */
+  get mode(): FramingMode | undefined {
+    return this.currentMode;
+  }
+
+  /** True after a fatal error: further input is ignored. */
+  get failed(): boolean {
+    return this.stage === Stage.Failed;
+  }
+
+  /** Processes one chunk of the stream (any size, including empty). */
+  feed(chunk: Uint8Array): void {
+    if (this.stage !== Stage.Running) {
+      if (this.stage === Stage.Failed) return;
+      const rest = this.consumeHead(chunk);
+      if (rest === undefined || rest.length === 0) return;
+      chunk = rest;
+    }
+    if (this.currentMode === 'content-length') this.feedContentLength(chunk);
+    else this.feedLines(chunk);
+  }
+
+  /** Marks the end of the stream: a last line without a trailing newline is still delivered. */
+  end(): void {
+    if (this.stage === Stage.Failed) return;
+    if (this.stage !== Stage.Running) {
+      const held = this.head;
+      this.head = undefined;
+      this.stage = Stage.Running;
+      this.currentMode = 'ndjson';
+      if (held) this.feedLines(held);
+    }
+    if (this.currentMode === 'ndjson' && this.partBytes > 0 && this.stage === Stage.Running) {
+      const bytes = this.takeParts();
+      this.emitLine(this.decode(bytes));
+    }
+    this.parts = [];
+    this.partBytes = 0;
+  }
+
+  /** Handles the stream-start BOM and framing detection; returns the bytes left to frame. */
+  private consumeHead(chunk: Uint8Array): Uint8Array | undefined {
+    let bytes = chunk;
+    if (this.head) {
+      bytes = concat([this.head, chunk], this.head.length + chunk.length);
+      this.head = undefined;
+    }
+    if (this.stage === Stage.Bom) {
+      const n = Math.min(3, bytes.length);
+      let matched = 0;
+      while (matched < n && bytes[matched] === BOM[matched]) matched++;
+      if (matched === n && n < 3) {
+        this.head = bytes;
+        return undefined;
+      }
+      if (matched === 3) bytes = bytes.subarray(3);
+      this.stage = Stage.Detect;
+    }
+    if (!this.detect) {
+      this.stage = Stage.Running;
+      this.currentMode = 'ndjson';
+      return bytes;
+    }
+    // Leading whitespace produces no frame in either mode, so it can be dropped while undecided.
+    let start = 0;
+    while (start < bytes.length && isWhitespace(bytes[start] as number)) start++;
+    bytes = bytes.subarray(start);
+    const n = Math.min(CONTENT_LENGTH_PREFIX.length, bytes.length);
+    for (let i = 0; i < n; i++) {
+      if (lowerAscii(bytes[i] as number) !== CONTENT_LENGTH_PREFIX.charCodeAt(i)) {
+        this.stage = Stage.Running;
+        this.currentMode = 'ndjson';
+        return bytes;
+      }
+    }
+    if (n < CONTENT_LENGTH_PREFIX.length) {
+      if (n > 0) this.head = bytes;
+      return undefined;
+    }
+    this.stage = Stage.Running;
+    this.currentMode = 'content-length';
+    return bytes;
+  }
+
+  private feedLines(chunk: Uint8Array): void {
+    const first = chunk.indexOf(NEWLINE);
+    if (first === -1) {
+      this.pushPart(chunk);
+      return;
+    }
+    let start = 0;
+    if (this.partBytes > 0) {
+      // Finish the line that began in earlier chunks: join its pieces once.
+      this.parts.push(chunk.subarray(0, first));
+      const total = this.partBytes + first;
+      const bytes = this.takeParts(total);
+      if (total > this.maxBytes) return this.fail(total);
+      this.emitLine(this.decode(bytes));
+      if (this.stage === Stage.Failed) return;
+      start = first + 1;
+    }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last > start) {
+      // One decode for every complete line in this chunk, then split the string.
+      const text = this.decode(chunk.subarray(start, last));
+      const checkSize = last - start > this.maxBytes;
+      let from = 0;
+      let newline: number;
+      while ((newline = text.indexOf('\n', from)) !== -1) {
+        if (!this.emitChecked(text, from, newline, checkSize)) return;
+        from = newline + 1;
+      }
+      if (!this.emitChecked(text, from, text.length, checkSize)) return;
+    }
+    if (last + 1 < chunk.length) this.pushPart(chunk.subarray(last + 1));
+  }
+
+  /** Emits `text[from, to)`, first checking its byte size when the run could hold an oversized line. */
+  private emitChecked(text: string, from: number, to: number, checkSize: boolean): boolean {
+    if (from === to) return true;
+    const line = text.slice(from, to);
+    if (checkSize) {
+      // UTF-16 units never outnumber UTF-8 bytes, and one unit is at most 3 bytes.
+      if (line.length > this.maxBytes) {
+        this.fail(line.length);
+        return false;
+      }
+      if (line.length * 3 > this.maxBytes) {
+        const bytes = utf8ByteLength(line);
+        if (bytes > this.maxBytes) {
+          this.fail(bytes);
+          return false;
+        }
+      }
+    }
+    this.emitLine(line);
+    return this.stage !== Stage.Failed;
+  }
+
+  private emitLine(line: string): void {
+    let end = line.length;
+    if (end > 0 && line.charCodeAt(end - 1) === CARRIAGE_RETURN) end--;
+    if (end === 0) return;
+    const text = end === line.length ? line : line.slice(0, end);
+    // Whitespace-only lines are blank lines too; only look when the line starts with whitespace.
+    if (text.charCodeAt(0) <= 32 && text.trim() === '') return;
+    this.sink.frame(text);
+  }
+
+  private feedContentLength(chunk: Uint8Array): void {
+    let offset = 0;
+    while (offset < chunk.length && this.stage !== Stage.Failed) {
+      if (this.bodyLength < 0) {
+        offset = this.readHeader(chunk, offset);
+      } else {
+        const need = this.bodyLength - this.partBytes;
+        const take = Math.min(need, chunk.length - offset);
+        this.parts.push(chunk.subarray(offset, offset + take));
+        this.partBytes += take;
+        offset += take;
+        if (this.partBytes === this.bodyLength) {
+          const text = this.decode(this.takeParts());
+          this.bodyLength = -1;
+          this.sink.frame(text);
+        }
+      }
+    }
+  }
+
+  /** Accumulates header bytes from `offset`; returns the offset after what it consumed. */
+  private readHeader(chunk: Uint8Array, offset: number): number {
+    if (this.partBytes === 0) {
+      // Tolerate newlines between messages.
+      while (offset < chunk.length && isWhitespace(chunk[offset] as number)) offset++;
+      if (offset === chunk.length) return offset;
+    }
+    const previous = this.partBytes;
+    const bytes = previous > 0 ? concat([...this.parts, chunk.subarray(offset)]) : chunk.subarray(offset);
+    const end = findHeaderEnd(bytes, Math.max(0, previous - 3));
+    if (end === -1) {
+      if (bytes.length > MAX_HEADER_BYTES) {
+        this.fail(bytes.length);
+        return chunk.length;
+      }
+      this.parts = [bytes.slice()];
+      this.partBytes = bytes.length;
+      return chunk.length;
+    }
+    this.parts = [];
+    this.partBytes = 0;
+    const header = latin1(bytes.subarray(0, end.start)).trimEnd();
+    const length = parseContentLength(header);
+    if (length === undefined) {
+      // Not a usable header: hand it on as a frame so the engine reports a parse error.
+      this.sink.frame(header);
+    } else if (length > this.maxBytes) {
+      this.fail(length);
+    } else if (length === 0) {
+      this.sink.frame('');
+    } else {
+      this.bodyLength = length;
+    }
+    return offset + end.next - previous;
+  }
+
+  private pushPart(piece: Uint8Array): void {
+    if (piece.length === 0) return;
+    this.parts.push(piece);
+    this.partBytes += piece.length;
+    // Fail as soon as the partial line is too big, instead of buffering it whole first.
+    if (this.partBytes > this.maxBytes) this.fail(this.partBytes);
+  }
+
+  private takeParts(total = this.partBytes): Uint8Array {
+    const parts = this.parts;
+    this.parts = [];
+    this.partBytes = 0;
+    return parts.length === 1 ? (parts[0] as Uint8Array) : concat(parts, total);
+  }
+
+  private fail(size: number): void {
+    this.stage = Stage.Failed;
+    this.parts = [];
+    this.partBytes = 0;
+    this.head = undefined;
+    this.sink.fatal(
+      new AcpKitError(
+        'MESSAGE_TOO_LARGE',
+        `inbound message exceeds the ${this.maxBytes}-byte limit (at least ${size} bytes)`,
+        { limit: this.maxBytes, size },
+      ),
+    );
+  }
+}
+
+/**
+ * Wraps one JSON text for the wire in the given framing.
+ *
+ * @example
+ * channel.write(encodeFrame(JSON.stringify(message), 'ndjson'));
+ */
+export function encodeFrame(json: string, mode: FramingMode = 'ndjson'): string {
+  if (mode === 'ndjson') return json + '\n';
+  return `Content-Length: ${utf8ByteLength(json)}\r\n\r\n${json}`;
+}
+
+/**
+ * Number of bytes `text` takes in UTF-8 (lone surrogates count as U+FFFD, 3 bytes).
+ *
+ * @example
+ * utf8ByteLength('é€😀'); // 9
+ */
+export function utf8ByteLength(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) {
+      bytes += 1;
+    } else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        // A pair: 2 units, 4 bytes.
+        bytes += 2;
+        i++;
+      } else {
+        bytes += 2;
+      }
+    } else {
+      bytes += 2;
+    }
+  }
+  return bytes;
+}
+
+function concat(parts: readonly Uint8Array[], total?: number): Uint8Array {
+  const size = total ?? parts.reduce((sum, part) => sum + part.length, 0);
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+function isWhitespace(byte: number): boolean {
+  return byte === 32 || byte === 10 || byte === 13 || byte === 9;
+}
+
+function lowerAscii(byte: number): number {
+  return byte >= 65 && byte <= 90 ? byte + 32 : byte;
+}
+
+/** Finds the blank line ending a header block (`\r\n\r\n` or `\n\n`), searching from `from`. */
+function findHeaderEnd(bytes: Uint8Array, from: number): { start: number; next: number } | -1 {
+  let i = bytes.indexOf(NEWLINE, from);
+  while (i !== -1) {
+    if (bytes[i + 1] === NEWLINE) return { start: i, next: i + 2 };
+    if (bytes[i + 1] === CARRIAGE_RETURN && bytes[i + 2] === NEWLINE) return { start: i, next: i + 3 };
+    i = bytes.indexOf(NEWLINE, i + 1);
+  }
+  return -1;
+}
+
+function latin1(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return text;
+}
+
+function parseContentLength(header: string): number | undefined {
+  for (const line of header.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon === -1) continue;
+    if (line.slice(0, colon).trim().toLowerCase() !== 'content-length') continue;
+    const value = line.slice(colon + 1).trim();
+    return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,29 @@
+/** An inbound request's bookkeeping, which doubles as its handler's context. */
+import type { RequestContext } from './connection-types.js';
+import type { RequestId } from './types.js';
+
+/** An inbound request from its arrival until it is answered; also the handler's context. */
+export class InboundRequest implements RequestContext {
+  private controller: AbortController | undefined;
+
+  constructor(
+    readonly id: RequestId,
+    readonly method: string,
+    readonly params: unknown,
+  ) {}
+
+  // Created on first use: most handlers never look at their signal.
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.controller?.signal.aborted ?? false;
+  }
+
+  abort(reason: unknown): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Encoding of outbound JSON-RPC frames and checks on inbound envelopes. Frames are built by
+ * concatenating `JSON.stringify` of the parts: one pass, no intermediate envelope object.
+ */
+import { AcpKitError, ErrorCodes, ProtocolError, describeClose, type CloseDetails } from './errors.js';
+import type { RequestId } from './types.js';
+
+/** Ids longer than this are refused: echoing a huge id back would echo the frame. */
+export const MAX_ID_LENGTH = 1024;
+
+/** True for a usable JSON-RPC id: a string (bounded) or a finite number. */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'number'
+    ? Number.isFinite(value)
+    : typeof value === 'string' && value.length <= MAX_ID_LENGTH;
+}
+
+/** Serialises a value or throws `INVALID_ARGUMENT` (BigInt, cycles, functions…). */
+export function stringifyValue(value: unknown, what: string): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    throw new AcpKitError('INVALID_ARGUMENT', `${what} is not JSON-serialisable`, {}, error);
+  }
+  if (json === undefined) throw new AcpKitError('INVALID_ARGUMENT', `${what} is not JSON-serialisable`);
+  return json;
+}
+
+export function encodeRequest(id: number, method: string, params: unknown): string {
+  const head = '{"jsonrpc":"2.0","id":' + id + ',"method":' + JSON.stringify(method);
+  return params === undefined ? head + '}' : head + ',"params":' + stringifyValue(params, 'params') + '}';
+}
+
+export function encodeNotification(method: string, params: unknown): string {
+  const head = '{"jsonrpc":"2.0","method":' + JSON.stringify(method);
+  return params === undefined ? head + '}' : head + ',"params":' + stringifyValue(params, 'params') + '}';
+}
+
+/** A success frame; throws when the result cannot be serialised. `undefined` becomes `null`. */
+export function encodeResult(id: RequestId, result: unknown): string {
+  const json = result === undefined ? 'null' : stringifyValue(result, 'result');
+  return '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":' + json + '}';
+}
+
+/** An error frame; `data` is capped by `ProtocolError#toJSON`. Never throws. */
+export function encodeError(id: RequestId | null, error: ProtocolError): string {
+  let body: string;
+  try {
+    body = JSON.stringify(error.toJSON());
+  } catch {
+    body = JSON.stringify({ code: error.code, message: 'Internal error' });
+  }
+  return '{"jsonrpc":"2.0","id":' + (id === null ? 'null' : JSON.stringify(id)) + ',"error":' + body + '}';
+}
+
+/**
+ * Reads a response envelope for a pending request: the result, or the error to reject with.
+ * `error: null` is read as absent (some JSON-RPC 1.0-style peers send it next to `result`).
+ */
+export function readResponse(
+  message: Record<string, unknown>,
+  method: string,
+): { ok: true; result: unknown } | { ok: false; error: Error } {
+  const invalid = (reason: string) =>
+    ({
+      ok: false,
+      error: new AcpKitError('INVALID_RESPONSE', `invalid response to ${method}: ${reason}`, {
+        method,
+        id: message.id,
+      }),
+    }) as const;
+  if (message.jsonrpc !== '2.0') return invalid('jsonrpc must be "2.0"');
+  const hasResult = 'result' in message;
+  const hasError = message.error !== undefined && message.error !== null;
+  if (hasResult && hasError) return invalid('it has both result and error');
+  if (hasResult) return { ok: true, result: message.result };
+  if (!hasError) return invalid('it has neither result nor error');
+  const error = message.error;
+  if (typeof error !== 'object' || error === null || Array.isArray(error)) return invalid('malformed error');
+  const { code, message: text, data } = error as Record<string, unknown>;
+  if (typeof code !== 'number' || !Number.isInteger(code)) return invalid('error code is not an integer');
+  const usableText = typeof text === 'string' ? text : `peer error ${code}`;
+  return { ok: false, error: new ProtocolError(code, usableText, data) };
+}
+
+/** The `-32600` sent for an envelope that is not a valid request. */
+export function invalidRequest(note: string): ProtocolError {
+  return new ProtocolError(ErrorCodes.InvalidRequest, 'Invalid request', { note });
+}
+
+/** The error pending work fails with when the channel ends with `details`. */
+export function closeError(peerName: string, details: CloseDetails | undefined): AcpKitError {
+  const cause = details?.cause;
+  let code: AcpKitError['code'] = 'CONNECTION_CLOSED';
+  if (cause instanceof AcpKitError) code = cause.code;
+  else if (details && (typeof details.exitCode === 'number' || details.signal)) code = 'PEER_EXITED';
+  return new AcpKitError(code, describeClose(peerName, details), { ...details }, cause);
+}
+
+export function badMethod(): AcpKitError {
+  return new AcpKitError('INVALID_ARGUMENT', 'method must be a string');
+}
+
+/** `params`, when present, must be structured; `null` is tolerated as "no params". */
+export function isParams(params: unknown): boolean {
+  return params === undefined || params === null || typeof params === 'object';
+}
+
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}

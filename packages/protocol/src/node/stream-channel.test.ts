@@ -1,0 +1,159 @@
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
+import { AcpKitError, type CloseDetails } from '../jsonrpc/errors.js';
+import { deferred } from '../jsonrpc/test-support/raw-peer.js';
+import { nodeStreamChannel } from './stream-channel.js';
+
+function sink() {
+  const chunks: Uint8Array[] = [];
+  const ended = deferred<CloseDetails | undefined>();
+  return {
+    chunks,
+    ended,
+    data: (c: Uint8Array) => void chunks.push(c),
+    end: (d?: CloseDetails) => ended.resolve(d),
+  };
+}
+
+/** A writable that records each underlying write and can be told to fail. */
+function recordingWritable(options: { highWaterMark?: number; fail?: Error } = {}) {
+  const writes: string[] = [];
+  let release: (() => void) | undefined;
+  const writable = new Writable({
+    highWaterMark: options.highWaterMark ?? 16 * 1024,
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, callback) {
+      if (options.fail) return callback(options.fail);
+      writes.push(String(chunk));
+      // Hold the callback while `stall` is set, to simulate a slow reader.
+      if (stall.on) release = () => callback();
+      else callback();
+    },
+  });
+  const stall = { on: false, release: () => release?.() };
+  return { writable, writes, stall };
+}
+
+describe('nodeStreamChannel', () => {
+  it('delivers readable chunks as bytes and ends the sink when the readable ends', async () => {
+    const readable = new PassThrough();
+    const channel = nodeStreamChannel(readable, new PassThrough());
+    const s = sink();
+    channel.start(s);
+    readable.write('abc');
+    readable.end('def');
+    await expect(s.ended.promise).resolves.toBeUndefined();
+    expect(Buffer.concat(s.chunks).toString()).toBe('abcdef');
+    expect(s.chunks[0]).toBeInstanceOf(Uint8Array);
+  });
+
+  it('turns string chunks (readable with an encoding) into bytes', async () => {
+    const readable = new PassThrough();
+    readable.setEncoding('utf8');
+    const channel = nodeStreamChannel(readable, new PassThrough());
+    const s = sink();
+    channel.start(s);
+    readable.end('héllo');
+    await s.ended.promise;
+    expect(new TextDecoder().decode(s.chunks[0])).toBe('héllo');
+  });
+
+  it('coalesces writes made in one tick into one underlying write', async () => {
+    const { writable, writes } = recordingWritable();
+    const channel = nodeStreamChannel(new PassThrough(), writable);
+    for (let i = 0; i < 100; i++) channel.write(`{"i":${i}}\n`);
+    expect(writes).toHaveLength(0);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]?.split('\n')).toHaveLength(101);
+  });
+
+  it('returns false past the high-water mark and resolves drain once the writable caught up', async () => {
+    const { writable, stall } = recordingWritable({ highWaterMark: 1024 });
+    stall.on = true;
+    const channel = nodeStreamChannel(new PassThrough(), writable);
+    const big = 'x'.repeat(40 * 1024) + '\n';
+    expect(channel.write(big)).toBe(true);
+    expect(channel.write(big)).toBe(false);
+    let drained = false;
+    const drain = channel.drain().then(() => (drained = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drained).toBe(false);
+    stall.on = false;
+    stall.release();
+    await drain;
+    await expect(channel.drain()).resolves.toBeUndefined();
+  });
+
+  it('never surfaces EPIPE: it stops writing and ends with a clear cause once the readable ends', async () => {
+    const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+    const { writable } = recordingWritable({ fail: epipe });
+    const readable = new PassThrough();
+    const channel = nodeStreamChannel(readable, writable);
+    const s = sink();
+    channel.start(s);
+    channel.write('x\n');
+    await new Promise((resolve) => writable.once('error', resolve));
+    expect(channel.write('more\n')).toBe(true);
+    await expect(channel.drain()).resolves.toBeUndefined();
+    readable.end();
+    const details = await s.ended.promise;
+    expect(details?.cause).toBeInstanceOf(AcpKitError);
+    expect((details?.cause as AcpKitError).code).toBe('CONNECTION_CLOSED');
+    expect((details?.cause as Error).message).not.toContain('EPIPE');
+  });
+
+  it('after a write error, ends anyway when the readable stays open too long', async () => {
+    const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+    const { writable } = recordingWritable({ fail: epipe });
+    const channel = nodeStreamChannel(new PassThrough(), writable, { readableGraceMs: 20 });
+    const s = sink();
+    channel.start(s);
+    channel.write('x\n');
+    await expect(s.ended.promise).resolves.toMatchObject({ cause: expect.any(AcpKitError) });
+  });
+
+  it('asks closeDetails for the end details', async () => {
+    const readable = new PassThrough();
+    const closeDetails = vi.fn(async () => ({ exitCode: 7 }));
+    const channel = nodeStreamChannel(readable, new PassThrough(), { closeDetails });
+    const s = sink();
+    channel.start(s);
+    readable.end();
+    await expect(s.ended.promise).resolves.toEqual({ exitCode: 7 });
+    expect(closeDetails).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports an end that happened before start', async () => {
+    const readable = new PassThrough();
+    const channel = nodeStreamChannel(readable, new PassThrough());
+    readable.destroy();
+    await new Promise((resolve) => setImmediate(resolve));
+    const s = sink();
+    channel.start(s);
+    await expect(s.ended.promise).resolves.toBeUndefined();
+  });
+
+  it('close() flushes and ends the writable; later writes are no-ops', async () => {
+    const writable = new PassThrough();
+    const channel = nodeStreamChannel(new PassThrough(), writable);
+    channel.write('a\n');
+    channel.close();
+    channel.close();
+    expect(channel.write('b\n')).toBe(true);
+    const chunks: Buffer[] = [];
+    writable.on('data', (c: Buffer) => chunks.push(c));
+    await new Promise((resolve) => writable.once('end', resolve));
+    expect(Buffer.concat(chunks).toString()).toBe('a\n');
+  });
+
+  it('pauses and resumes the readable', () => {
+    const readable = new PassThrough();
+    const channel = nodeStreamChannel(readable, new PassThrough());
+    channel.start(sink());
+    channel.pause();
+    expect(readable.isPaused()).toBe(true);
+    channel.resume();
+    expect(readable.isPaused()).toBe(false);
+  });
+});

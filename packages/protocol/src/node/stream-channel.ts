@@ -1,0 +1,236 @@
+/**
+ * A {@link ByteChannel} over a Node readable + writable pair (pipes, sockets, stdio).
+ */
+import type { Readable, Writable } from 'node:stream';
+import { AcpKitError, type CloseDetails } from '../jsonrpc/errors.js';
+import type { ByteChannel, ByteSink } from '../transport/types.js';
+
+export interface NodeStreamChannelOptions {
+  /**
+   * Computes the details passed to the sink's `end()` once the readable ended (or failed), e.g. by
+   * waiting for a process exit. `cause` is the stream error, if any. Called once.
+   */
+  closeDetails?: (cause: Error | undefined) => CloseDetails | undefined | Promise<CloseDetails | undefined>;
+  /** Whether `close()` ends the writable (default true). */
+  endWritableOnClose?: boolean;
+  /** Extra work for `close()`, after the writable was flushed (and ended). */
+  onClose?: () => void;
+  /** After a write error, how long to let the readable deliver what is left before ending (default 2000 ms). */
+  readableGraceMs?: number;
+}
+
+const DEFAULT_READABLE_GRACE_MS = 2000;
+/** Coalesce at least this much text per write: fewer, larger writes are much cheaper. */
+const MIN_BATCH_CHARS = 64 * 1024;
+
+/**
+ * Node streams as a channel. Writes made in one tick are coalesced into one string and written on
+ * the next tick (or once 64 KiB are pending): thousands of small frames become a few large writes.
+ * This beats `cork`/`uncork`, whose per-chunk `writev` bookkeeping measured ~1.7x slower. `write()`
+ * returns false once pending + buffered text reaches max(64 KiB, the writable's high-water mark),
+ * and `drain()` resolves when it is back under it. Stream errors are never
+ * thrown: a write error (EPIPE, destroyed stream) stops writing and ends the channel with the
+ * details from `closeDetails`, not with "write EPIPE".
+ *
+ * @example
+ * const socket = net.connect(port);
+ * const connection = new JsonRpcConnection(nodeStreamChannel(socket, socket));
+ */
+export class NodeStreamChannel implements ByteChannel {
+  private readonly readable: Readable;
+  private readonly writable: Writable;
+  private readonly options: NodeStreamChannelOptions;
+  private sink: ByteSink | undefined;
+  /** Text written this tick, flushed as one write on the next tick (a rope: concatenation is cheap). */
+  private pendingText = '';
+  private pendingLength = 0;
+  private flushScheduled = false;
+  /** The last write() returned false: drain() waits. */
+  private needDrain = false;
+  private readonly highWaterMark: number;
+  private closed = false;
+  /** Writing is no longer possible (error, or the writable ended). */
+  private writeDead = false;
+  private writeError: Error | undefined;
+  private finishing = false;
+  private ended = false;
+  private endDetails: CloseDetails | undefined;
+  private drainPromise: Promise<void> | undefined;
+  private releaseDrain: (() => void) | undefined;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readable: Readable, writable: Writable, options: NodeStreamChannelOptions = {}) {
+    this.readable = readable;
+    this.writable = writable;
+    this.options = options;
+    this.highWaterMark = Math.max(writable.writableHighWaterMark, MIN_BATCH_CHARS);
+    // Listeners go on at once: an unhandled 'error' event would crash the process.
+    writable.on('error', this.onWriteError);
+    writable.on('close', this.onWritableClose);
+    writable.on('drain', this.onDrain);
+    readable.on('error', this.onReadError);
+  }
+
+  /** Characters written but not yet taken by the OS: our pending batch plus the writable's buffer. */
+  get bufferedLength(): number {
+    return this.pendingLength + this.writable.writableLength;
+  }
+
+  start(sink: ByteSink): void {
+    if (this.sink) return;
+    this.sink = sink;
+    this.readable.on('data', this.onData);
+    this.readable.on('end', this.onReadEnd);
+    this.readable.on('close', this.onReadEnd);
+    if (this.readable.readableEnded || this.readable.destroyed) this.finish(undefined);
+    if (this.ended) queueMicrotask(() => sink.end(this.endDetails));
+  }
+
+  write(text: string): boolean {
+    if (this.writeDead || this.closed) return true;
+    if (this.writable.destroyed || this.writable.writableEnded) {
+      this.writeDead = true;
+      return true;
+    }
+    this.pendingText += text;
+    this.pendingLength += text.length;
+    if (this.pendingLength >= this.highWaterMark) {
+      this.flush();
+    } else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      process.nextTick(this.flush);
+    }
+    if (this.pendingLength + this.writable.writableLength < this.highWaterMark) return true;
+    this.needDrain = true;
+    return false;
+  }
+
+  drain(): Promise<void> {
+    if (this.writeDead || this.closed || !this.needDrain) return Promise.resolve();
+    this.drainPromise ??= new Promise<void>((resolve) => {
+      this.releaseDrain = resolve;
+    });
+    return this.drainPromise;
+  }
+
+  pause(): void {
+    this.readable.pause();
+  }
+
+  resume(): void {
+    // Only flowing once started: resume() before start would drop data with no listener.
+    if (this.sink) this.readable.resume();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.flush();
+    if ((this.options.endWritableOnClose ?? true) && !this.writeDead && !this.writable.writableEnded) {
+      this.writable.end();
+    }
+    this.onDrain();
+    this.options.onClose?.();
+  }
+
+  /** Ends inbound delivery now (e.g. the process exited but a grandchild still holds the pipe). */
+  terminate(cause?: Error): void {
+    this.readable.off('data', this.onData);
+    this.readable.destroy();
+    this.finish(cause);
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    if (this.pendingLength === 0) return;
+    const text = this.pendingText;
+    this.pendingText = '';
+    this.pendingLength = 0;
+    if (this.writeDead) return;
+    if (this.writable.write(text) && this.needDrain) this.onDrain();
+  };
+
+  private readonly onData = (chunk: Uint8Array | string): void => {
+    if (this.ended) return;
+    // A readable with an encoding set delivers strings; the sink wants bytes.
+    this.sink?.data(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
+  };
+
+  private readonly onDrain = (): void => {
+    if (this.pendingLength > 0 && !this.writeDead && !this.closed) return;
+    this.needDrain = false;
+    const release = this.releaseDrain;
+    this.releaseDrain = undefined;
+    this.drainPromise = undefined;
+    release?.();
+  };
+
+  private readonly onWriteError = (error: Error): void => {
+    this.writeDead = true;
+    this.writeError ??= error;
+    this.onDrain();
+    // The peer stopped reading; let the readable deliver its last frames, within bounds.
+    this.graceTimer ??= setTimeout(
+      () => this.terminate(this.writeError),
+      this.options.readableGraceMs ?? DEFAULT_READABLE_GRACE_MS,
+    );
+    this.graceTimer.unref();
+  };
+
+  private readonly onWritableClose = (): void => {
+    this.writeDead = true;
+    this.onDrain();
+  };
+
+  private readonly onReadError = (error: Error): void => {
+    this.finish(error);
+  };
+
+  private readonly onReadEnd = (): void => {
+    this.finish(this.writeError);
+  };
+
+  private finish(cause: Error | undefined): void {
+    if (this.finishing) return;
+    this.finishing = true;
+    if (this.graceTimer !== undefined) clearTimeout(this.graceTimer);
+    const wrapped = cause === undefined ? undefined : describeStreamError(cause);
+    void Promise.resolve()
+      .then(() => this.options.closeDetails?.(wrapped))
+      .then(
+        (details) => details ?? (wrapped ? { cause: wrapped } : undefined),
+        () => (wrapped ? { cause: wrapped } : undefined),
+      )
+      .then((details) => {
+        this.ended = true;
+        this.endDetails = details;
+        this.flush();
+        this.onDrain();
+        this.sink?.end(details);
+      });
+  }
+}
+
+/** Adapts Node streams to a {@link ByteChannel}; see {@link NodeStreamChannel}. */
+export function nodeStreamChannel(
+  readable: Readable,
+  writable: Writable,
+  options?: NodeStreamChannelOptions,
+): NodeStreamChannel {
+  return new NodeStreamChannel(readable, writable, options);
+}
+
+/** Replaces low-level stream errors with a readable cause, keeping the original as `cause`. */
+function describeStreamError(error: Error): Error {
+  if (error instanceof AcpKitError) return error;
+  const code = (error as { code?: unknown }).code;
+  if (
+    code === 'EPIPE' ||
+    code === 'ERR_STREAM_DESTROYED' ||
+    code === 'ECONNRESET' ||
+    code === 'ERR_STREAM_WRITE_AFTER_END'
+  ) {
+    return new AcpKitError('CONNECTION_CLOSED', 'the peer stopped reading its input', { code }, error);
+  }
+  return error;
+}
