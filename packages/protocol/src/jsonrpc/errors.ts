@@ -47,7 +47,9 @@ export class ProtocolError extends Error {
     return new ProtocolError(ErrorCodes.InvalidRequest, 'Invalid request', data);
   }
   static methodNotFound(method: string): ProtocolError {
-    return new ProtocolError(ErrorCodes.MethodNotFound, 'Method not found', { method: truncate(method, 200) });
+    return new ProtocolError(ErrorCodes.MethodNotFound, 'Method not found', {
+      method: truncate(method, 200),
+    });
   }
   static invalidParams(data?: unknown): ProtocolError {
     return new ProtocolError(ErrorCodes.InvalidParams, 'Invalid params', data);
@@ -122,7 +124,12 @@ export class AcpKitError extends Error {
   readonly code: AcpKitErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(code: AcpKitErrorCode, message: string, details: Record<string, unknown> = {}, cause?: unknown) {
+  constructor(
+    code: AcpKitErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    cause?: unknown,
+  ) {
     super(message, cause === undefined ? undefined : { cause });
     this.code = code;
     this.details = details;
