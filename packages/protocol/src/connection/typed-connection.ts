@@ -79,8 +79,15 @@ export abstract class TypedConnection {
   }
 
   /** Parses received params or results in place; reports diagnostics. Returns the value or throws. */
-  protected parseIncoming(method: string, part: 'params' | 'result', value: unknown): unknown {
-    const info = this.table.get(method);
+  protected parseIncoming(
+    method: string,
+    part: 'params' | 'result',
+    value: unknown,
+    asNotification = false,
+  ): unknown {
+    const entry = this.table.get(method);
+    // A few unstable methods exist both as a request and as a notification.
+    const info = asNotification && entry?.kind === 'request' ? (entry.notification ?? entry) : entry;
     const parse = part === 'params' ? info?.parseParams : info?.parseResult;
     if (!parse) return value;
     const ctx = new ParseContext();
@@ -110,9 +117,15 @@ export abstract class TypedConnection {
   }
 
   /** With `validateOutgoing`, throws INVALID_ARGUMENT when what we are about to send breaks the schema. */
-  private checkOutgoing(method: string, value: unknown, part: 'params' | 'result' = 'params'): void {
+  private checkOutgoing(
+    method: string,
+    value: unknown,
+    part: 'params' | 'result' = 'params',
+    asNotification = false,
+  ): void {
     if (!this.options.validateOutgoing) return;
-    const info = this.table.get(method);
+    const entry = this.table.get(method);
+    const info = asNotification && entry?.kind === 'request' ? (entry.notification ?? entry) : entry;
     const check = part === 'params' ? info?.checkParams : info?.checkResult;
     const parse = part === 'params' ? info?.parseParams : info?.parseResult;
     if (!check || !parse || check(value)) return;
@@ -153,7 +166,7 @@ export abstract class TypedConnection {
     this.rpc.onNotification(method, (params) => {
       let parsed: unknown;
       try {
-        parsed = this.parseIncoming(method, 'params', params);
+        parsed = this.parseIncoming(method, 'params', params, true);
       } catch {
         // Notifications cannot be answered; onValidation has already reported it.
         return undefined;
@@ -178,7 +191,7 @@ export abstract class TypedConnection {
 
   /** Sends a notification of the schema. */
   protected send(method: string, params: unknown): Promise<void> {
-    this.checkOutgoing(method, params);
+    this.checkOutgoing(method, params, 'params', true);
     return this.rpc.notify(method, params);
   }
 

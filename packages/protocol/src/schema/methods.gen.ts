@@ -107,6 +107,11 @@ export interface MethodInfo {
   checkParams: Checker;
   parseResult?: Parser;
   checkResult?: Checker;
+  /**
+   * Set when the method is also a notification (unstable `mcp/message`, `proxy/successor`): how to
+   * validate a frame without an id. The entry itself then describes the request.
+   */
+  notification?: MethodInfo;
 }
 
 /** Every method of the schema, by name. */

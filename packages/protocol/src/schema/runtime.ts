@@ -38,7 +38,11 @@ export function isUnknownVariant<V>(value: V): value is Extract<V, { readonly [U
 
 /** What leniency did to a value: a replaced field, a skipped item, or an unknown variant/value kept. */
 export interface Diagnostic {
-  kind: 'defaulted' | 'skipped-item' | 'unknown-variant' | 'unknown-value';
+  /**
+   * `defaulted`/`skipped-item`: the schema's leniency annotations; `unknown-*`: kept values a newer
+   * schema defines; `tolerated`: a known real-world deviation kept as sent (e.g. `usage_update.used: null`).
+   */
+  kind: 'defaulted' | 'skipped-item' | 'unknown-variant' | 'unknown-value' | 'tolerated';
   /** Where, as `a.b[2].c` relative to the validated value. */
   path: string;
   message: string;
@@ -52,24 +56,43 @@ export interface ValidationIssue {
 
 type Segment = string | number;
 
+function formatSegment(s: Segment, first: boolean): string {
+  if (typeof s === 'number') return `[${s}]`;
+  if (/^[A-Za-z_$][\w$]*$/.test(s)) return first ? s : `.${s}`;
+  return `[${JSON.stringify(s.length > 64 ? `${s.slice(0, 63)}…` : s)}]`;
+}
+
 function formatPath(segments: readonly Segment[]): string {
   let out = '';
-  for (const s of segments) {
-    if (typeof s === 'number') out += `[${s}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(s)) out += out === '' ? s : `.${s}`;
-    else out += `[${JSON.stringify(s.length > 64 ? `${s.slice(0, 63)}…` : s)}]`;
-  }
+  for (const s of segments) out += formatSegment(s, out === '');
   return out;
 }
 
-/** Mutable state of one parse: the current path, diagnostics and the first error. */
+/** `segment` followed by an already formatted path. */
+function prefixPath(segment: Segment, path: string): string {
+  const head = formatSegment(segment, true);
+  if (path === '') return head;
+  return path.startsWith('[') ? head + path : `${head}.${path}`;
+}
+
+/**
+ * Mutable state of one parse: diagnostics and the first error.
+ *
+ * Generated parsers build paths only when something is reported: a parser records an error or a
+ * diagnostic relative to the value it is looking at, and each enclosing parser prefixes its own
+ * key on the way out ({@link failedIn}, {@link notedIn}). A valid value is parsed without
+ * allocating anything.
+ */
 export class ParseContext {
-  /** Path segments of the value being parsed; generated code pushes and pops. */
+  /**
+   * Segments prepended to what {@link fail} and {@link note} record. Generated parsers leave it
+   * empty (see {@link failedIn}); it is for hand-written callers that report their own findings.
+   */
   readonly path: Segment[] = [];
   readonly diagnostics: Diagnostic[] = [];
   error: ValidationIssue | undefined;
 
-  /** Records the first error (at the current path, plus `key`) and returns {@link FAIL}. */
+  /** Records the first error (at {@link path} plus `key`) and returns {@link FAIL}. */
   fail(message: string, key?: Segment): Fail {
     if (this.error === undefined) {
       this.error = {
@@ -80,7 +103,7 @@ export class ParseContext {
     return FAIL;
   }
 
-  /** Records a diagnostic at the current path, plus `key`. */
+  /** Records a diagnostic at {@link path} plus `key`. */
   note(kind: Diagnostic['kind'], message: string, key?: Segment): void {
     // Bounded: a hostile peer cannot grow this without limit.
     if (this.diagnostics.length >= 100) return;
@@ -89,6 +112,18 @@ export class ParseContext {
       path: formatPath(key === undefined ? this.path : [...this.path, key]),
       message,
     });
+  }
+
+  /** Generated code: the value under `key` failed. Prefixes the error's path with `key`; returns {@link FAIL}. */
+  failedIn(key: Segment): Fail {
+    if (this.error !== undefined) this.error.path = prefixPath(key, this.error.path);
+    return FAIL;
+  }
+
+  /** Generated code: the diagnostics from index `mark` on were recorded under `key`; prefixes their paths. */
+  notedIn(mark: number, key: Segment): void {
+    const d = this.diagnostics;
+    for (let i = mark; i < d.length; i++) d[i]!.path = prefixPath(key, d[i]!.path);
   }
 }
 
@@ -162,12 +197,15 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-/** Number formats used by the schema (Rust integer widths). */
+/**
+ * Number formats used by the schema (Rust integer widths). The 64-bit bounds are the nearest doubles:
+ * `JSON.parse("9223372036854775807")` is 2^63, and is accepted as int64.
+ */
 export const NUMBER_FORMATS: Record<string, (n: number) => boolean> = {
   int32: (n) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647,
   uint16: (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
   uint32: (n) => Number.isInteger(n) && n >= 0 && n <= 4294967295,
-  int64: (n) => Number.isInteger(n) && n >= -9223372036854775808 && n <= 9223372036854775807,
-  uint64: (n) => Number.isInteger(n) && n >= 0 && n <= 18446744073709551615,
+  int64: (n) => Number.isInteger(n) && n >= -(2 ** 63) && n <= 2 ** 63,
+  uint64: (n) => Number.isInteger(n) && n >= 0 && n <= 2 ** 64,
   double: (n) => Number.isFinite(n),
 };

@@ -28,6 +28,41 @@ function parseNever(_x: unknown, c: ParseContext): unknown {
   return c.fail('no value is allowed here');
 }
 
+const S41: ReadonlySet<string> = new Set([
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+]);
+
+const S44: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed', 'failed']);
+
+const S59: ReadonlySet<string> = new Set(['assistant', 'user']);
+
+const S92: ReadonlySet<string> = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+
+const S133: ReadonlySet<string> = new Set(['object']);
+
+const S143: ReadonlySet<string> = new Set(['email', 'uri', 'date', 'date-time']);
+
+const S292: ReadonlySet<string> = new Set([
+  'end_turn',
+  'max_tokens',
+  'max_turn_requests',
+  'refusal',
+  'cancelled',
+]);
+
+const S340: ReadonlySet<string> = new Set(['high', 'medium', 'low']);
+
+const S343: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed']);
+
 /** Strict check of {@link T.AgentRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentRequest(x: unknown): boolean {
   return c1(x);
@@ -35,6512 +70,5112 @@ export function checkAgentRequest(x: unknown): boolean {
 
 /** Lenient parse of {@link T.AgentRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentRequest(x: unknown, c: ParseContext): unknown {
-  return p17(x, c);
+  return p6(x, c);
 }
 
 /** Strict check of {@link T.RequestId}: agrees with JSON Schema on valid/invalid. */
 export function checkRequestId(x: unknown): boolean {
-  return c32(x);
+  return c10(x);
 }
 
 /** Lenient parse of {@link T.RequestId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRequestId(x: unknown, c: ParseContext): unknown {
-  return p36(x, c);
+  return p12(x, c);
 }
 
 /** Strict check of {@link T.WriteTextFileRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkWriteTextFileRequest(x: unknown): boolean {
-  return c40(x);
+  return c15(x);
 }
 
 /** Lenient parse of {@link T.WriteTextFileRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseWriteTextFileRequest(x: unknown, c: ParseContext): unknown {
-  return p43(x, c);
+  return p17(x, c);
 }
 
 /** Strict check of {@link T.SessionId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.ReadTextFileRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkReadTextFileRequest(x: unknown): boolean {
-  return c46(x);
+  return c19(x);
 }
 
 /** Lenient parse of {@link T.ReadTextFileRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseReadTextFileRequest(x: unknown, c: ParseContext): unknown {
-  return p48(x, c);
+  return p21(x, c);
 }
 
 /** Strict check of {@link T.RequestPermissionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkRequestPermissionRequest(x: unknown): boolean {
-  return c50(x);
+  return c23(x);
 }
 
 /** Lenient parse of {@link T.RequestPermissionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRequestPermissionRequest(x: unknown, c: ParseContext): unknown {
-  return p53(x, c);
+  return p25(x, c);
 }
 
 /** Strict check of {@link T.ToolCallUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallUpdate(x: unknown): boolean {
-  return c56(x);
+  return c27(x);
 }
 
 /** Lenient parse of {@link T.ToolCallUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallUpdate(x: unknown, c: ParseContext): unknown {
-  return p64(x, c);
+  return p33(x, c);
 }
 
 /** Strict check of {@link T.ToolCallId}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.ToolCallId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.ToolKind}: agrees with JSON Schema on valid/invalid. */
 export function checkToolKind(x: unknown): boolean {
-  return c73(x);
+  return c40(x);
 }
 
 /** Lenient parse of {@link T.ToolKind}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolKind(x: unknown, c: ParseContext): unknown {
-  return p84(x, c);
+  return p42(x, c);
 }
 
 /** Strict check of {@link T.ToolCallStatus}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallStatus(x: unknown): boolean {
-  return c85(x);
+  return c43(x);
 }
 
 /** Lenient parse of {@link T.ToolCallStatus}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallStatus(x: unknown, c: ParseContext): unknown {
-  return p90(x, c);
+  return p45(x, c);
 }
 
 /** Strict check of {@link T.ToolCallContent}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallContent(x: unknown): boolean {
-  return c91(x);
+  return c46(x);
 }
 
 /** Lenient parse of {@link T.ToolCallContent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallContent(x: unknown, c: ParseContext): unknown {
-  return p98(x, c);
+  return p48(x, c);
 }
 
 /** Strict check of {@link T.ContentBlock}: agrees with JSON Schema on valid/invalid. */
 export function checkContentBlock(x: unknown): boolean {
-  return c105(x);
+  return c49(x);
 }
 
 /** Lenient parse of {@link T.ContentBlock}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseContentBlock(x: unknown, c: ParseContext): unknown {
-  return p116(x, c);
+  return p51(x, c);
 }
 
 /** Strict check of {@link T.Annotations}: agrees with JSON Schema on valid/invalid. */
 export function checkAnnotations(x: unknown): boolean {
-  return c127(x);
+  return c52(x);
 }
 
 /** Lenient parse of {@link T.Annotations}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAnnotations(x: unknown, c: ParseContext): unknown {
-  return p130(x, c);
+  return p55(x, c);
 }
 
 /** Strict check of {@link T.Role}: agrees with JSON Schema on valid/invalid. */
 export function checkRole(x: unknown): boolean {
-  return c133(x);
+  return c58(x);
 }
 
 /** Lenient parse of {@link T.Role}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRole(x: unknown, c: ParseContext): unknown {
-  return p136(x, c);
+  return p60(x, c);
 }
 
 /** Strict check of {@link T.TextContent}: agrees with JSON Schema on valid/invalid. */
 export function checkTextContent(x: unknown): boolean {
-  return c137(x);
+  return c61(x);
 }
 
 /** Lenient parse of {@link T.TextContent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTextContent(x: unknown, c: ParseContext): unknown {
-  return p139(x, c);
+  return p63(x, c);
 }
 
 /** Strict check of {@link T.ImageContent}: agrees with JSON Schema on valid/invalid. */
 export function checkImageContent(x: unknown): boolean {
-  return c141(x);
+  return c65(x);
 }
 
 /** Lenient parse of {@link T.ImageContent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseImageContent(x: unknown, c: ParseContext): unknown {
-  return p142(x, c);
+  return p66(x, c);
 }
 
 /** Strict check of {@link T.AudioContent}: agrees with JSON Schema on valid/invalid. */
 export function checkAudioContent(x: unknown): boolean {
-  return c143(x);
+  return c67(x);
 }
 
 /** Lenient parse of {@link T.AudioContent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAudioContent(x: unknown, c: ParseContext): unknown {
-  return p144(x, c);
+  return p68(x, c);
 }
 
 /** Strict check of {@link T.ResourceLink}: agrees with JSON Schema on valid/invalid. */
 export function checkResourceLink(x: unknown): boolean {
-  return c145(x);
+  return c69(x);
 }
 
 /** Lenient parse of {@link T.ResourceLink}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseResourceLink(x: unknown, c: ParseContext): unknown {
-  return p147(x, c);
+  return p71(x, c);
 }
 
 /** Strict check of {@link T.EmbeddedResourceResource}: agrees with JSON Schema on valid/invalid. */
 export function checkEmbeddedResourceResource(x: unknown): boolean {
-  return c149(x);
+  return c73(x);
 }
 
 /** Lenient parse of {@link T.EmbeddedResourceResource}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseEmbeddedResourceResource(x: unknown, c: ParseContext): unknown {
-  return p152(x, c);
+  return p74(x, c);
 }
 
 /** Strict check of {@link T.TextResourceContents}: agrees with JSON Schema on valid/invalid. */
 export function checkTextResourceContents(x: unknown): boolean {
-  return c155(x);
+  return c75(x);
 }
 
 /** Lenient parse of {@link T.TextResourceContents}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTextResourceContents(x: unknown, c: ParseContext): unknown {
-  return p156(x, c);
+  return p76(x, c);
 }
 
 /** Strict check of {@link T.BlobResourceContents}: agrees with JSON Schema on valid/invalid. */
 export function checkBlobResourceContents(x: unknown): boolean {
-  return c157(x);
+  return c77(x);
 }
 
 /** Lenient parse of {@link T.BlobResourceContents}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseBlobResourceContents(x: unknown, c: ParseContext): unknown {
-  return p158(x, c);
+  return p78(x, c);
 }
 
 /** Strict check of {@link T.EmbeddedResource}: agrees with JSON Schema on valid/invalid. */
 export function checkEmbeddedResource(x: unknown): boolean {
-  return c159(x);
+  return c79(x);
 }
 
 /** Lenient parse of {@link T.EmbeddedResource}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseEmbeddedResource(x: unknown, c: ParseContext): unknown {
-  return p161(x, c);
+  return p80(x, c);
 }
 
 /** Strict check of {@link T.Content}: agrees with JSON Schema on valid/invalid. */
 export function checkContent(x: unknown): boolean {
-  return c163(x);
+  return c81(x);
 }
 
 /** Lenient parse of {@link T.Content}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseContent(x: unknown, c: ParseContext): unknown {
-  return p165(x, c);
+  return p82(x, c);
 }
 
 /** Strict check of {@link T.Diff}: agrees with JSON Schema on valid/invalid. */
 export function checkDiff(x: unknown): boolean {
-  return c167(x);
+  return c83(x);
 }
 
 /** Lenient parse of {@link T.Diff}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseDiff(x: unknown, c: ParseContext): unknown {
-  return p168(x, c);
+  return p84(x, c);
 }
 
 /** Strict check of {@link T.TerminalId}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminalId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.TerminalId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminalId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.Terminal}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminal(x: unknown): boolean {
-  return c169(x);
+  return c85(x);
 }
 
 /** Lenient parse of {@link T.Terminal}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminal(x: unknown, c: ParseContext): unknown {
-  return p171(x, c);
+  return p86(x, c);
 }
 
 /** Strict check of {@link T.ToolCallLocation}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallLocation(x: unknown): boolean {
-  return c173(x);
+  return c87(x);
 }
 
 /** Lenient parse of {@link T.ToolCallLocation}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallLocation(x: unknown, c: ParseContext): unknown {
-  return p175(x, c);
+  return p88(x, c);
 }
 
 /** Strict check of {@link T.PermissionOption}: agrees with JSON Schema on valid/invalid. */
 export function checkPermissionOption(x: unknown): boolean {
-  return c177(x);
+  return c89(x);
 }
 
 /** Lenient parse of {@link T.PermissionOption}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePermissionOption(x: unknown, c: ParseContext): unknown {
-  return p180(x, c);
+  return p90(x, c);
 }
 
 /** Strict check of {@link T.PermissionOptionId}: agrees with JSON Schema on valid/invalid. */
 export function checkPermissionOptionId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.PermissionOptionId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePermissionOptionId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.PermissionOptionKind}: agrees with JSON Schema on valid/invalid. */
 export function checkPermissionOptionKind(x: unknown): boolean {
-  return c183(x);
+  return c91(x);
 }
 
 /** Lenient parse of {@link T.PermissionOptionKind}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePermissionOptionKind(x: unknown, c: ParseContext): unknown {
-  return p188(x, c);
+  return p93(x, c);
 }
 
 /** Strict check of {@link T.CreateTerminalRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkCreateTerminalRequest(x: unknown): boolean {
-  return c189(x);
+  return c94(x);
 }
 
 /** Lenient parse of {@link T.CreateTerminalRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCreateTerminalRequest(x: unknown, c: ParseContext): unknown {
-  return p194(x, c);
+  return p98(x, c);
 }
 
 /** Strict check of {@link T.EnvVariable}: agrees with JSON Schema on valid/invalid. */
 export function checkEnvVariable(x: unknown): boolean {
-  return c199(x);
+  return c102(x);
 }
 
 /** Lenient parse of {@link T.EnvVariable}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseEnvVariable(x: unknown, c: ParseContext): unknown {
-  return p200(x, c);
+  return p103(x, c);
 }
 
 /** Strict check of {@link T.TerminalOutputRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminalOutputRequest(x: unknown): boolean {
-  return c201(x);
+  return c104(x);
 }
 
 /** Lenient parse of {@link T.TerminalOutputRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminalOutputRequest(x: unknown, c: ParseContext): unknown {
-  return p202(x, c);
+  return p105(x, c);
 }
 
 /** Strict check of {@link T.ReleaseTerminalRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkReleaseTerminalRequest(x: unknown): boolean {
-  return c201(x);
+  return c106(x);
 }
 
 /** Lenient parse of {@link T.ReleaseTerminalRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseReleaseTerminalRequest(x: unknown, c: ParseContext): unknown {
-  return p202(x, c);
+  return p107(x, c);
 }
 
 /** Strict check of {@link T.WaitForTerminalExitRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkWaitForTerminalExitRequest(x: unknown): boolean {
-  return c201(x);
+  return c108(x);
 }
 
 /** Lenient parse of {@link T.WaitForTerminalExitRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseWaitForTerminalExitRequest(x: unknown, c: ParseContext): unknown {
-  return p202(x, c);
+  return p109(x, c);
 }
 
 /** Strict check of {@link T.KillTerminalRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkKillTerminalRequest(x: unknown): boolean {
-  return c201(x);
+  return c110(x);
 }
 
 /** Lenient parse of {@link T.KillTerminalRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseKillTerminalRequest(x: unknown, c: ParseContext): unknown {
-  return p202(x, c);
+  return p111(x, c);
 }
 
 /** Strict check of {@link T.CreateElicitationRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkCreateElicitationRequest(x: unknown): boolean {
-  return c203(x);
+  return c112(x);
 }
 
 /** Lenient parse of {@link T.CreateElicitationRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCreateElicitationRequest(x: unknown, c: ParseContext): unknown {
-  return p214(x, c);
+  return p117(x, c);
 }
 
 /** Strict check of {@link T.ElicitationSessionScope}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationSessionScope(x: unknown): boolean {
-  return c222(x);
+  return c120(x);
 }
 
 /** Lenient parse of {@link T.ElicitationSessionScope}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationSessionScope(x: unknown, c: ParseContext): unknown {
-  return p224(x, c);
+  return p122(x, c);
 }
 
 /** Strict check of {@link T.ElicitationRequestScope}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationRequestScope(x: unknown): boolean {
-  return c226(x);
+  return c124(x);
 }
 
 /** Lenient parse of {@link T.ElicitationRequestScope}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationRequestScope(x: unknown, c: ParseContext): unknown {
-  return p227(x, c);
+  return p125(x, c);
 }
 
 /** Strict check of {@link T.ElicitationSchema}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationSchema(x: unknown): boolean {
-  return c228(x);
+  return c126(x);
 }
 
 /** Lenient parse of {@link T.ElicitationSchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationSchema(x: unknown, c: ParseContext): unknown {
-  return p232(x, c);
+  return p129(x, c);
 }
 
 /** Strict check of {@link T.ElicitationSchemaType}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationSchemaType(x: unknown): boolean {
-  return c236(x);
+  return c132(x);
 }
 
 /** Lenient parse of {@link T.ElicitationSchemaType}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationSchemaType(x: unknown, c: ParseContext): unknown {
-  return p238(x, c);
+  return p134(x, c);
 }
 
 /** Strict check of {@link T.ElicitationPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationPropertySchema(x: unknown): boolean {
-  return c239(x);
+  return c135(x);
 }
 
 /** Lenient parse of {@link T.ElicitationPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p257(x, c);
+  return p140(x, c);
 }
 
 /** Strict check of {@link T.StringFormat}: agrees with JSON Schema on valid/invalid. */
 export function checkStringFormat(x: unknown): boolean {
-  return c269(x);
+  return c142(x);
 }
 
 /** Lenient parse of {@link T.StringFormat}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseStringFormat(x: unknown, c: ParseContext): unknown {
-  return p274(x, c);
+  return p144(x, c);
 }
 
 /** Strict check of {@link T.EnumOption}: agrees with JSON Schema on valid/invalid. */
 export function checkEnumOption(x: unknown): boolean {
-  return c275(x);
+  return c145(x);
 }
 
 /** Lenient parse of {@link T.EnumOption}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseEnumOption(x: unknown, c: ParseContext): unknown {
-  return p276(x, c);
+  return p146(x, c);
 }
 
 /** Strict check of {@link T.StringPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkStringPropertySchema(x: unknown): boolean {
-  return c277(x);
+  return c147(x);
 }
 
 /** Lenient parse of {@link T.StringPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseStringPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p280(x, c);
+  return p150(x, c);
 }
 
 /** Strict check of {@link T.NumberPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkNumberPropertySchema(x: unknown): boolean {
-  return c283(x);
+  return c153(x);
 }
 
 /** Lenient parse of {@link T.NumberPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNumberPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p285(x, c);
+  return p154(x, c);
 }
 
 /** Strict check of {@link T.IntegerPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkIntegerPropertySchema(x: unknown): boolean {
-  return c287(x);
+  return c155(x);
 }
 
 /** Lenient parse of {@link T.IntegerPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseIntegerPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p289(x, c);
+  return p156(x, c);
 }
 
 /** Strict check of {@link T.BooleanPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkBooleanPropertySchema(x: unknown): boolean {
-  return c291(x);
+  return c157(x);
 }
 
 /** Lenient parse of {@link T.BooleanPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseBooleanPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p293(x, c);
+  return p159(x, c);
 }
 
 /** Strict check of {@link T.MultiSelectItems}: agrees with JSON Schema on valid/invalid. */
 export function checkMultiSelectItems(x: unknown): boolean {
-  return c295(x);
+  return c161(x);
 }
 
 /** Lenient parse of {@link T.MultiSelectItems}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMultiSelectItems(x: unknown, c: ParseContext): unknown {
-  return p300(x, c);
+  return p166(x, c);
 }
 
 /** Strict check of {@link T.StringMultiSelectItems}: agrees with JSON Schema on valid/invalid. */
 export function checkStringMultiSelectItems(x: unknown): boolean {
-  return c304(x);
+  return c172(x);
 }
 
 /** Lenient parse of {@link T.StringMultiSelectItems}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseStringMultiSelectItems(x: unknown, c: ParseContext): unknown {
-  return p306(x, c);
+  return p173(x, c);
 }
 
 /** Strict check of {@link T.TitledMultiSelectItems}: agrees with JSON Schema on valid/invalid. */
 export function checkTitledMultiSelectItems(x: unknown): boolean {
-  return c308(x);
+  return c174(x);
 }
 
 /** Lenient parse of {@link T.TitledMultiSelectItems}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTitledMultiSelectItems(x: unknown, c: ParseContext): unknown {
-  return p310(x, c);
+  return p176(x, c);
 }
 
 /** Strict check of {@link T.MultiSelectPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkMultiSelectPropertySchema(x: unknown): boolean {
-  return c312(x);
+  return c178(x);
 }
 
 /** Lenient parse of {@link T.MultiSelectPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMultiSelectPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p315(x, c);
+  return p179(x, c);
 }
 
 /** Strict check of {@link T.ElicitationFormMode}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationFormMode(x: unknown): boolean {
-  return c318(x);
+  return c181(x);
 }
 
 /** Lenient parse of {@link T.ElicitationFormMode}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationFormMode(x: unknown, c: ParseContext): unknown {
-  return p320(x, c);
+  return p182(x, c);
 }
 
 /** Strict check of {@link T.ElicitationId}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.ElicitationId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.ElicitationUrlMode}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationUrlMode(x: unknown): boolean {
-  return c322(x);
+  return c183(x);
 }
 
 /** Lenient parse of {@link T.ElicitationUrlMode}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationUrlMode(x: unknown, c: ParseContext): unknown {
-  return p325(x, c);
+  return p185(x, c);
 }
 
 /** Strict check of {@link T.ExtRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkExtRequest(x: unknown): boolean {
-  return c328(x);
+  return alwaysTrue(x);
 }
 
 /** Lenient parse of {@link T.ExtRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseExtRequest(x: unknown, c: ParseContext): unknown {
-  return p329(x, c);
+  return parseAny(x, c);
 }
 
 /** Strict check of {@link T.AgentResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentResponse(x: unknown): boolean {
-  return c330(x);
+  return c187(x);
 }
 
 /** Lenient parse of {@link T.AgentResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentResponse(x: unknown, c: ParseContext): unknown {
-  return p348(x, c);
+  return p191(x, c);
 }
 
 /** Strict check of {@link T.InitializeResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkInitializeResponse(x: unknown): boolean {
-  return c366(x);
+  return c195(x);
 }
 
 /** Lenient parse of {@link T.InitializeResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseInitializeResponse(x: unknown, c: ParseContext): unknown {
-  return p371(x, c);
+  return p198(x, c);
 }
 
 /** Strict check of {@link T.ProtocolVersion}: agrees with JSON Schema on valid/invalid. */
 export function checkProtocolVersion(x: unknown): boolean {
-  return c377(x);
+  return c202(x);
 }
 
 /** Lenient parse of {@link T.ProtocolVersion}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProtocolVersion(x: unknown, c: ParseContext): unknown {
-  return p378(x, c);
+  return p203(x, c);
 }
 
 /** Strict check of {@link T.AgentCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentCapabilities(x: unknown): boolean {
-  return c379(x);
+  return c204(x);
 }
 
 /** Lenient parse of {@link T.AgentCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentCapabilities(x: unknown, c: ParseContext): unknown {
-  return p385(x, c);
+  return p206(x, c);
 }
 
 /** Strict check of {@link T.PromptCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkPromptCapabilities(x: unknown): boolean {
-  return c391(x);
+  return c208(x);
 }
 
 /** Lenient parse of {@link T.PromptCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePromptCapabilities(x: unknown, c: ParseContext): unknown {
-  return p392(x, c);
+  return p209(x, c);
 }
 
 /** Strict check of {@link T.McpCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpCapabilities(x: unknown): boolean {
-  return c393(x);
+  return c210(x);
 }
 
 /** Lenient parse of {@link T.McpCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpCapabilities(x: unknown, c: ParseContext): unknown {
-  return p394(x, c);
+  return p211(x, c);
 }
 
 /** Strict check of {@link T.SessionCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionCapabilities(x: unknown): boolean {
-  return c395(x);
+  return c212(x);
 }
 
 /** Lenient parse of {@link T.SessionCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionCapabilities(x: unknown, c: ParseContext): unknown {
-  return p401(x, c);
+  return p218(x, c);
 }
 
 /** Strict check of {@link T.SessionListCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionListCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.SessionListCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionListCapabilities(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.SessionDeleteCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionDeleteCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.SessionDeleteCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionDeleteCapabilities(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.SessionAdditionalDirectoriesCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionAdditionalDirectoriesCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.SessionAdditionalDirectoriesCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionAdditionalDirectoriesCapabilities(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.SessionResumeCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionResumeCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.SessionResumeCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionResumeCapabilities(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.SessionCloseCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionCloseCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.SessionCloseCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionCloseCapabilities(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.AgentAuthCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentAuthCapabilities(x: unknown): boolean {
-  return c409(x);
+  return c226(x);
 }
 
 /** Lenient parse of {@link T.AgentAuthCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentAuthCapabilities(x: unknown, c: ParseContext): unknown {
-  return p411(x, c);
+  return p228(x, c);
 }
 
 /** Strict check of {@link T.LogoutCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkLogoutCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.LogoutCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLogoutCapabilities(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.AuthMethod}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthMethod(x: unknown): boolean {
-  return c413(x);
+  return c230(x);
 }
 
 /** Lenient parse of {@link T.AuthMethod}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthMethod(x: unknown, c: ParseContext): unknown {
-  return p416(x, c);
+  return p232(x, c);
 }
 
 /** Strict check of {@link T.AuthMethodId}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthMethodId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.AuthMethodId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthMethodId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.AuthMethodTerminal}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthMethodTerminal(x: unknown): boolean {
-  return c419(x);
+  return c233(x);
 }
 
 /** Lenient parse of {@link T.AuthMethodTerminal}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthMethodTerminal(x: unknown, c: ParseContext): unknown {
-  return p422(x, c);
+  return p235(x, c);
 }
 
 /** Strict check of {@link T.AuthMethodAgent}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthMethodAgent(x: unknown): boolean {
-  return c425(x);
+  return c237(x);
 }
 
 /** Lenient parse of {@link T.AuthMethodAgent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthMethodAgent(x: unknown, c: ParseContext): unknown {
-  return p426(x, c);
+  return p238(x, c);
 }
 
 /** Strict check of {@link T.Implementation}: agrees with JSON Schema on valid/invalid. */
 export function checkImplementation(x: unknown): boolean {
-  return c427(x);
+  return c239(x);
 }
 
 /** Lenient parse of {@link T.Implementation}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseImplementation(x: unknown, c: ParseContext): unknown {
-  return p428(x, c);
+  return p240(x, c);
 }
 
 /** Strict check of {@link T.AuthenticateResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthenticateResponse(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.AuthenticateResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthenticateResponse(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.LogoutResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkLogoutResponse(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.LogoutResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLogoutResponse(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.NewSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkNewSessionResponse(x: unknown): boolean {
-  return c429(x);
+  return c241(x);
 }
 
 /** Lenient parse of {@link T.NewSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNewSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p432(x, c);
+  return p244(x, c);
 }
 
 /** Strict check of {@link T.SessionModeState}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionModeState(x: unknown): boolean {
-  return c435(x);
+  return c247(x);
 }
 
 /** Lenient parse of {@link T.SessionModeState}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionModeState(x: unknown, c: ParseContext): unknown {
-  return p438(x, c);
+  return p249(x, c);
 }
 
 /** Strict check of {@link T.SessionModeId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionModeId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionModeId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionModeId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.SessionMode}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionMode(x: unknown): boolean {
-  return c442(x);
+  return c251(x);
 }
 
 /** Lenient parse of {@link T.SessionMode}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionMode(x: unknown, c: ParseContext): unknown {
-  return p443(x, c);
+  return p252(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigOption}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigOption(x: unknown): boolean {
-  return c444(x);
+  return c253(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigOption}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigOption(x: unknown, c: ParseContext): unknown {
-  return p450(x, c);
+  return p256(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigOptionCategory}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigOptionCategory(x: unknown): boolean {
-  return c456(x);
+  return c258(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigOptionCategory}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigOptionCategory(x: unknown, c: ParseContext): unknown {
-  return p462(x, c);
+  return p259(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigValueId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigValueId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigValueId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigValueId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigSelectOptions}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigSelectOptions(x: unknown): boolean {
-  return c463(x);
+  return c260(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigSelectOptions}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigSelectOptions(x: unknown, c: ParseContext): unknown {
-  return p466(x, c);
+  return p263(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigSelectOption}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigSelectOption(x: unknown): boolean {
-  return c469(x);
+  return c266(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigSelectOption}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigSelectOption(x: unknown, c: ParseContext): unknown {
-  return p471(x, c);
+  return p267(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigSelectGroup}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigSelectGroup(x: unknown): boolean {
-  return c473(x);
+  return c268(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigSelectGroup}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigSelectGroup(x: unknown, c: ParseContext): unknown {
-  return p476(x, c);
+  return p269(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigGroupId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigGroupId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigGroupId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigGroupId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigSelect}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigSelect(x: unknown): boolean {
-  return c479(x);
+  return c271(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigSelect}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigSelect(x: unknown, c: ParseContext): unknown {
-  return p481(x, c);
+  return p272(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigBoolean}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigBoolean(x: unknown): boolean {
-  return c483(x);
+  return c273(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigBoolean}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigBoolean(x: unknown, c: ParseContext): unknown {
-  return p485(x, c);
+  return p274(x, c);
 }
 
 /** Strict check of {@link T.LoadSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkLoadSessionResponse(x: unknown): boolean {
-  return c487(x);
+  return c275(x);
 }
 
 /** Lenient parse of {@link T.LoadSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLoadSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p488(x, c);
+  return p276(x, c);
 }
 
 /** Strict check of {@link T.ListSessionsResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkListSessionsResponse(x: unknown): boolean {
-  return c490(x);
+  return c278(x);
 }
 
 /** Lenient parse of {@link T.ListSessionsResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseListSessionsResponse(x: unknown, c: ParseContext): unknown {
-  return p492(x, c);
+  return p280(x, c);
 }
 
 /** Strict check of {@link T.SessionInfo}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionInfo(x: unknown): boolean {
-  return c494(x);
+  return c282(x);
 }
 
 /** Lenient parse of {@link T.SessionInfo}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionInfo(x: unknown, c: ParseContext): unknown {
-  return p496(x, c);
+  return p283(x, c);
 }
 
 /** Strict check of {@link T.DeleteSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkDeleteSessionResponse(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.DeleteSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseDeleteSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.ResumeSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkResumeSessionResponse(x: unknown): boolean {
-  return c487(x);
+  return c275(x);
 }
 
 /** Lenient parse of {@link T.ResumeSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseResumeSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p488(x, c);
+  return p276(x, c);
 }
 
 /** Strict check of {@link T.CloseSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkCloseSessionResponse(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.CloseSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCloseSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.SetSessionModeResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionModeResponse(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.SetSessionModeResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionModeResponse(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.SetSessionConfigOptionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionConfigOptionResponse(x: unknown): boolean {
-  return c498(x);
+  return c285(x);
 }
 
 /** Lenient parse of {@link T.SetSessionConfigOptionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionConfigOptionResponse(x: unknown, c: ParseContext): unknown {
-  return p500(x, c);
+  return p287(x, c);
 }
 
 /** Strict check of {@link T.PromptResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkPromptResponse(x: unknown): boolean {
-  return c502(x);
+  return c289(x);
 }
 
 /** Lenient parse of {@link T.PromptResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePromptResponse(x: unknown, c: ParseContext): unknown {
-  return p504(x, c);
+  return p290(x, c);
 }
 
 /** Strict check of {@link T.StopReason}: agrees with JSON Schema on valid/invalid. */
 export function checkStopReason(x: unknown): boolean {
-  return c506(x);
+  return c291(x);
 }
 
 /** Lenient parse of {@link T.StopReason}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseStopReason(x: unknown, c: ParseContext): unknown {
-  return p512(x, c);
+  return p293(x, c);
 }
 
 /** Strict check of {@link T.ExtResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkExtResponse(x: unknown): boolean {
-  return c328(x);
+  return alwaysTrue(x);
 }
 
 /** Lenient parse of {@link T.ExtResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseExtResponse(x: unknown, c: ParseContext): unknown {
-  return p329(x, c);
+  return parseAny(x, c);
 }
 
 /** Strict check of {@link T.Error}: agrees with JSON Schema on valid/invalid. */
 export function checkError(x: unknown): boolean {
-  return c513(x);
+  return c294(x);
 }
 
 /** Lenient parse of {@link T.Error}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseError(x: unknown, c: ParseContext): unknown {
-  return p515(x, c);
+  return p295(x, c);
 }
 
 /** Strict check of {@link T.ErrorCode}: agrees with JSON Schema on valid/invalid. */
 export function checkErrorCode(x: unknown): boolean {
-  return c517(x);
+  return c296(x);
 }
 
 /** Lenient parse of {@link T.ErrorCode}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseErrorCode(x: unknown, c: ParseContext): unknown {
-  return p527(x, c);
+  return p306(x, c);
 }
 
 /** Strict check of {@link T.AgentNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentNotification(x: unknown): boolean {
-  return c537(x);
+  return c316(x);
 }
 
 /** Lenient parse of {@link T.AgentNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentNotification(x: unknown, c: ParseContext): unknown {
-  return p543(x, c);
+  return p319(x, c);
 }
 
 /** Strict check of {@link T.SessionNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionNotification(x: unknown): boolean {
-  return c549(x);
+  return c322(x);
 }
 
 /** Lenient parse of {@link T.SessionNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionNotification(x: unknown, c: ParseContext): unknown {
-  return p551(x, c);
+  return p323(x, c);
 }
 
 /** Strict check of {@link T.SessionUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionUpdate(x: unknown): boolean {
-  return c553(x);
+  return c324(x);
 }
 
 /** Lenient parse of {@link T.SessionUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionUpdate(x: unknown, c: ParseContext): unknown {
-  return p582(x, c);
+  return p326(x, c);
 }
 
 /** Strict check of {@link T.MessageId}: agrees with JSON Schema on valid/invalid. */
 export function checkMessageId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.MessageId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMessageId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.ContentChunk}: agrees with JSON Schema on valid/invalid. */
 export function checkContentChunk(x: unknown): boolean {
-  return c611(x);
+  return c327(x);
 }
 
 /** Lenient parse of {@link T.ContentChunk}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseContentChunk(x: unknown, c: ParseContext): unknown {
-  return p613(x, c);
+  return p329(x, c);
 }
 
 /** Strict check of {@link T.ToolCall}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCall(x: unknown): boolean {
-  return c615(x);
+  return c331(x);
 }
 
 /** Lenient parse of {@link T.ToolCall}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCall(x: unknown, c: ParseContext): unknown {
-  return p620(x, c);
+  return p334(x, c);
 }
 
 /** Strict check of {@link T.PlanEntry}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanEntry(x: unknown): boolean {
-  return c625(x);
+  return c337(x);
 }
 
 /** Lenient parse of {@link T.PlanEntry}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanEntry(x: unknown, c: ParseContext): unknown {
-  return p628(x, c);
+  return p338(x, c);
 }
 
 /** Strict check of {@link T.PlanEntryPriority}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanEntryPriority(x: unknown): boolean {
-  return c631(x);
+  return c339(x);
 }
 
 /** Lenient parse of {@link T.PlanEntryPriority}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanEntryPriority(x: unknown, c: ParseContext): unknown {
-  return p635(x, c);
+  return p341(x, c);
 }
 
 /** Strict check of {@link T.PlanEntryStatus}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanEntryStatus(x: unknown): boolean {
-  return c636(x);
+  return c342(x);
 }
 
 /** Lenient parse of {@link T.PlanEntryStatus}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanEntryStatus(x: unknown, c: ParseContext): unknown {
-  return p637(x, c);
+  return p344(x, c);
 }
 
 /** Strict check of {@link T.Plan}: agrees with JSON Schema on valid/invalid. */
 export function checkPlan(x: unknown): boolean {
-  return c638(x);
+  return c345(x);
 }
 
 /** Lenient parse of {@link T.Plan}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlan(x: unknown, c: ParseContext): unknown {
-  return p640(x, c);
+  return p347(x, c);
 }
 
 /** Strict check of {@link T.AvailableCommand}: agrees with JSON Schema on valid/invalid. */
 export function checkAvailableCommand(x: unknown): boolean {
-  return c642(x);
+  return c349(x);
 }
 
 /** Lenient parse of {@link T.AvailableCommand}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAvailableCommand(x: unknown, c: ParseContext): unknown {
-  return p644(x, c);
+  return p351(x, c);
 }
 
 /** Strict check of {@link T.AvailableCommandInput}: agrees with JSON Schema on valid/invalid. */
 export function checkAvailableCommandInput(x: unknown): boolean {
-  return c646(x);
+  return c353(x);
 }
 
 /** Lenient parse of {@link T.AvailableCommandInput}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAvailableCommandInput(x: unknown, c: ParseContext): unknown {
-  return p648(x, c);
+  return p354(x, c);
 }
 
 /** Strict check of {@link T.UnstructuredCommandInput}: agrees with JSON Schema on valid/invalid. */
 export function checkUnstructuredCommandInput(x: unknown): boolean {
-  return c650(x);
+  return c355(x);
 }
 
 /** Lenient parse of {@link T.UnstructuredCommandInput}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseUnstructuredCommandInput(x: unknown, c: ParseContext): unknown {
-  return p651(x, c);
+  return p356(x, c);
 }
 
 /** Strict check of {@link T.AvailableCommandsUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkAvailableCommandsUpdate(x: unknown): boolean {
-  return c652(x);
+  return c357(x);
 }
 
 /** Lenient parse of {@link T.AvailableCommandsUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAvailableCommandsUpdate(x: unknown, c: ParseContext): unknown {
-  return p654(x, c);
+  return p359(x, c);
 }
 
 /** Strict check of {@link T.CurrentModeUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkCurrentModeUpdate(x: unknown): boolean {
-  return c656(x);
+  return c361(x);
 }
 
 /** Lenient parse of {@link T.CurrentModeUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCurrentModeUpdate(x: unknown, c: ParseContext): unknown {
-  return p657(x, c);
+  return p362(x, c);
 }
 
 /** Strict check of {@link T.ConfigOptionUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkConfigOptionUpdate(x: unknown): boolean {
-  return c498(x);
+  return c285(x);
 }
 
 /** Lenient parse of {@link T.ConfigOptionUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseConfigOptionUpdate(x: unknown, c: ParseContext): unknown {
-  return p500(x, c);
+  return p287(x, c);
 }
 
 /** Strict check of {@link T.SessionInfoUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionInfoUpdate(x: unknown): boolean {
-  return c658(x);
+  return c363(x);
 }
 
 /** Lenient parse of {@link T.SessionInfoUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionInfoUpdate(x: unknown, c: ParseContext): unknown {
-  return p659(x, c);
+  return p364(x, c);
 }
 
 /** Strict check of {@link T.Cost}: agrees with JSON Schema on valid/invalid. */
 export function checkCost(x: unknown): boolean {
-  return c660(x);
+  return c365(x);
 }
 
 /** Lenient parse of {@link T.Cost}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCost(x: unknown, c: ParseContext): unknown {
-  return p662(x, c);
+  return p367(x, c);
 }
 
 /** Strict check of {@link T.UsageUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkUsageUpdate(x: unknown): boolean {
-  return c664(x);
+  return c369(x);
 }
 
 /** Lenient parse of {@link T.UsageUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseUsageUpdate(x: unknown, c: ParseContext): unknown {
-  return p667(x, c);
+  return p372(x, c);
 }
 
 /** Strict check of {@link T.NoticeSeverity}: agrees with JSON Schema on valid/invalid. */
 export function checkNoticeSeverity(x: unknown): boolean {
-  return c670(x);
+  return c375(x);
 }
 
 /** Lenient parse of {@link T.NoticeSeverity}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNoticeSeverity(x: unknown, c: ParseContext): unknown {
-  return p674(x, c);
+  return p376(x, c);
 }
 
 /** Strict check of {@link T.Notice}: agrees with JSON Schema on valid/invalid. */
 export function checkNotice(x: unknown): boolean {
-  return c675(x);
+  return c377(x);
 }
 
 /** Lenient parse of {@link T.Notice}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNotice(x: unknown, c: ParseContext): unknown {
-  return p678(x, c);
+  return p379(x, c);
 }
 
 /** Strict check of {@link T.CompactionId}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.CompactionId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionId(x: unknown, c: ParseContext): unknown {
-  return p19(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.CompactionStatus}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionStatus(x: unknown): boolean {
-  return c681(x);
+  return c381(x);
 }
 
 /** Lenient parse of {@link T.CompactionStatus}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionStatus(x: unknown, c: ParseContext): unknown {
-  return p682(x, c);
+  return p382(x, c);
 }
 
 /** Strict check of {@link T.CompactionUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionUpdate(x: unknown): boolean {
-  return c683(x);
+  return c383(x);
 }
 
 /** Lenient parse of {@link T.CompactionUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionUpdate(x: unknown, c: ParseContext): unknown {
-  return p687(x, c);
+  return p385(x, c);
 }
 
 /** Strict check of {@link T.CompactionSummaryChunk}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionSummaryChunk(x: unknown): boolean {
-  return c691(x);
+  return c387(x);
 }
 
 /** Lenient parse of {@link T.CompactionSummaryChunk}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionSummaryChunk(x: unknown, c: ParseContext): unknown {
-  return p692(x, c);
+  return p388(x, c);
 }
 
 /** Strict check of {@link T.CompleteElicitationNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkCompleteElicitationNotification(x: unknown): boolean {
-  return c693(x);
+  return c389(x);
 }
 
 /** Lenient parse of {@link T.CompleteElicitationNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompleteElicitationNotification(x: unknown, c: ParseContext): unknown {
-  return p694(x, c);
+  return p390(x, c);
 }
 
 /** Strict check of {@link T.ExtNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkExtNotification(x: unknown): boolean {
-  return c328(x);
+  return alwaysTrue(x);
 }
 
 /** Lenient parse of {@link T.ExtNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseExtNotification(x: unknown, c: ParseContext): unknown {
-  return p329(x, c);
+  return parseAny(x, c);
 }
 
 /** Strict check of {@link T.ClientRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkClientRequest(x: unknown): boolean {
-  return c695(x);
+  return c391(x);
 }
 
 /** Lenient parse of {@link T.ClientRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientRequest(x: unknown, c: ParseContext): unknown {
-  return p710(x, c);
+  return p394(x, c);
 }
 
 /** Strict check of {@link T.InitializeRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkInitializeRequest(x: unknown): boolean {
-  return c725(x);
+  return c397(x);
 }
 
 /** Lenient parse of {@link T.InitializeRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseInitializeRequest(x: unknown, c: ParseContext): unknown {
-  return p727(x, c);
+  return p398(x, c);
 }
 
 /** Strict check of {@link T.ClientCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkClientCapabilities(x: unknown): boolean {
-  return c729(x);
+  return c399(x);
 }
 
 /** Lenient parse of {@link T.ClientCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientCapabilities(x: unknown, c: ParseContext): unknown {
-  return p734(x, c);
+  return p402(x, c);
 }
 
 /** Strict check of {@link T.FileSystemCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkFileSystemCapabilities(x: unknown): boolean {
-  return c739(x);
+  return c405(x);
 }
 
 /** Lenient parse of {@link T.FileSystemCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseFileSystemCapabilities(x: unknown, c: ParseContext): unknown {
-  return p740(x, c);
+  return p406(x, c);
 }
 
 /** Strict check of {@link T.ClientSessionCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkClientSessionCapabilities(x: unknown): boolean {
-  return c741(x);
+  return c407(x);
 }
 
 /** Lenient parse of {@link T.ClientSessionCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientSessionCapabilities(x: unknown, c: ParseContext): unknown {
-  return p745(x, c);
+  return p411(x, c);
 }
 
 /** Strict check of {@link T.CompactionCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionCapabilities(x: unknown): boolean {
-  return c749(x);
+  return c415(x);
 }
 
 /** Lenient parse of {@link T.CompactionCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionCapabilities(x: unknown, c: ParseContext): unknown {
-  return p750(x, c);
+  return p416(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigOptionsCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigOptionsCapabilities(x: unknown): boolean {
-  return c751(x);
+  return c417(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigOptionsCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigOptionsCapabilities(x: unknown, c: ParseContext): unknown {
-  return p753(x, c);
+  return p419(x, c);
 }
 
 /** Strict check of {@link T.BooleanConfigOptionCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkBooleanConfigOptionCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.BooleanConfigOptionCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseBooleanConfigOptionCapabilities(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.NoticeCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkNoticeCapabilities(x: unknown): boolean {
-  return c749(x);
+  return c415(x);
 }
 
 /** Lenient parse of {@link T.NoticeCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNoticeCapabilities(x: unknown, c: ParseContext): unknown {
-  return p750(x, c);
+  return p416(x, c);
 }
 
 /** Strict check of {@link T.AuthCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthCapabilities(x: unknown): boolean {
-  return c755(x);
+  return c421(x);
 }
 
 /** Lenient parse of {@link T.AuthCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthCapabilities(x: unknown, c: ParseContext): unknown {
-  return p756(x, c);
+  return p422(x, c);
 }
 
 /** Strict check of {@link T.ElicitationCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationCapabilities(x: unknown): boolean {
-  return c757(x);
+  return c423(x);
 }
 
 /** Lenient parse of {@link T.ElicitationCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationCapabilities(x: unknown, c: ParseContext): unknown {
-  return p760(x, c);
+  return p426(x, c);
 }
 
 /** Strict check of {@link T.ElicitationFormCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationFormCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c429(x);
 }
 
 /** Lenient parse of {@link T.ElicitationFormCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationFormCapabilities(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p430(x, c);
 }
 
 /** Strict check of {@link T.ElicitationUrlCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationUrlCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c429(x);
 }
 
 /** Lenient parse of {@link T.ElicitationUrlCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationUrlCapabilities(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p430(x, c);
 }
 
 /** Strict check of {@link T.AuthenticateRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthenticateRequest(x: unknown): boolean {
-  return c763(x);
+  return c431(x);
 }
 
 /** Lenient parse of {@link T.AuthenticateRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthenticateRequest(x: unknown, c: ParseContext): unknown {
-  return p764(x, c);
+  return p432(x, c);
 }
 
 /** Strict check of {@link T.LogoutRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkLogoutRequest(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.LogoutRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLogoutRequest(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.NewSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkNewSessionRequest(x: unknown): boolean {
-  return c765(x);
+  return c433(x);
 }
 
 /** Lenient parse of {@link T.NewSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNewSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p767(x, c);
+  return p435(x, c);
 }
 
 /** Strict check of {@link T.McpServer}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServer(x: unknown): boolean {
-  return c769(x);
+  return c437(x);
 }
 
 /** Lenient parse of {@link T.McpServer}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServer(x: unknown, c: ParseContext): unknown {
-  return p775(x, c);
+  return p439(x, c);
 }
 
 /** Strict check of {@link T.HttpHeader}: agrees with JSON Schema on valid/invalid. */
 export function checkHttpHeader(x: unknown): boolean {
-  return c199(x);
+  return c440(x);
 }
 
 /** Lenient parse of {@link T.HttpHeader}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseHttpHeader(x: unknown, c: ParseContext): unknown {
-  return p200(x, c);
+  return p441(x, c);
 }
 
 /** Strict check of {@link T.McpServerHttp}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServerHttp(x: unknown): boolean {
-  return c781(x);
+  return c442(x);
 }
 
 /** Lenient parse of {@link T.McpServerHttp}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServerHttp(x: unknown, c: ParseContext): unknown {
-  return p783(x, c);
+  return p444(x, c);
 }
 
 /** Strict check of {@link T.McpServerSse}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServerSse(x: unknown): boolean {
-  return c781(x);
+  return c442(x);
 }
 
 /** Lenient parse of {@link T.McpServerSse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServerSse(x: unknown, c: ParseContext): unknown {
-  return p783(x, c);
+  return p444(x, c);
 }
 
 /** Strict check of {@link T.McpServerStdio}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServerStdio(x: unknown): boolean {
-  return c785(x);
+  return c446(x);
 }
 
 /** Lenient parse of {@link T.McpServerStdio}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServerStdio(x: unknown, c: ParseContext): unknown {
-  return p786(x, c);
+  return p447(x, c);
 }
 
 /** Strict check of {@link T.LoadSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkLoadSessionRequest(x: unknown): boolean {
-  return c787(x);
+  return c448(x);
 }
 
 /** Lenient parse of {@link T.LoadSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLoadSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p788(x, c);
+  return p449(x, c);
 }
 
 /** Strict check of {@link T.ListSessionsRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkListSessionsRequest(x: unknown): boolean {
-  return c789(x);
+  return c450(x);
 }
 
 /** Lenient parse of {@link T.ListSessionsRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseListSessionsRequest(x: unknown, c: ParseContext): unknown {
-  return p790(x, c);
+  return p451(x, c);
 }
 
 /** Strict check of {@link T.DeleteSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkDeleteSessionRequest(x: unknown): boolean {
-  return c791(x);
+  return c452(x);
 }
 
 /** Lenient parse of {@link T.DeleteSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseDeleteSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p792(x, c);
+  return p453(x, c);
 }
 
 /** Strict check of {@link T.ResumeSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkResumeSessionRequest(x: unknown): boolean {
-  return c793(x);
+  return c454(x);
 }
 
 /** Lenient parse of {@link T.ResumeSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseResumeSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p794(x, c);
+  return p455(x, c);
 }
 
 /** Strict check of {@link T.CloseSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkCloseSessionRequest(x: unknown): boolean {
-  return c791(x);
+  return c456(x);
 }
 
 /** Lenient parse of {@link T.CloseSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCloseSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p792(x, c);
+  return p457(x, c);
 }
 
 /** Strict check of {@link T.SetSessionModeRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionModeRequest(x: unknown): boolean {
-  return c795(x);
+  return c458(x);
 }
 
 /** Lenient parse of {@link T.SetSessionModeRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionModeRequest(x: unknown, c: ParseContext): unknown {
-  return p796(x, c);
+  return p459(x, c);
 }
 
 /** Strict check of {@link T.SetSessionConfigOptionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionConfigOptionRequest(x: unknown): boolean {
-  return c797(x);
+  return c460(x);
 }
 
 /** Lenient parse of {@link T.SetSessionConfigOptionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionConfigOptionRequest(x: unknown, c: ParseContext): unknown {
-  return p800(x, c);
+  return p464(x, c);
 }
 
 /** Strict check of {@link T.PromptRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkPromptRequest(x: unknown): boolean {
-  return c803(x);
+  return c467(x);
 }
 
 /** Lenient parse of {@link T.PromptRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePromptRequest(x: unknown, c: ParseContext): unknown {
-  return p805(x, c);
+  return p469(x, c);
 }
 
 /** Strict check of {@link T.ClientResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkClientResponse(x: unknown): boolean {
-  return c807(x);
+  return c471(x);
 }
 
 /** Lenient parse of {@link T.ClientResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientResponse(x: unknown, c: ParseContext): unknown {
-  return p819(x, c);
+  return p474(x, c);
 }
 
 /** Strict check of {@link T.WriteTextFileResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkWriteTextFileResponse(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.WriteTextFileResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseWriteTextFileResponse(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.ReadTextFileResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkReadTextFileResponse(x: unknown): boolean {
-  return c831(x);
+  return c477(x);
 }
 
 /** Lenient parse of {@link T.ReadTextFileResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseReadTextFileResponse(x: unknown, c: ParseContext): unknown {
-  return p832(x, c);
+  return p478(x, c);
 }
 
 /** Strict check of {@link T.RequestPermissionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkRequestPermissionResponse(x: unknown): boolean {
-  return c833(x);
+  return c479(x);
 }
 
 /** Lenient parse of {@link T.RequestPermissionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRequestPermissionResponse(x: unknown, c: ParseContext): unknown {
-  return p835(x, c);
+  return p480(x, c);
 }
 
 /** Strict check of {@link T.RequestPermissionOutcome}: agrees with JSON Schema on valid/invalid. */
 export function checkRequestPermissionOutcome(x: unknown): boolean {
-  return c837(x);
+  return c481(x);
 }
 
 /** Lenient parse of {@link T.RequestPermissionOutcome}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRequestPermissionOutcome(x: unknown, c: ParseContext): unknown {
-  return p841(x, c);
+  return p483(x, c);
 }
 
 /** Strict check of {@link T.SelectedPermissionOutcome}: agrees with JSON Schema on valid/invalid. */
 export function checkSelectedPermissionOutcome(x: unknown): boolean {
-  return c846(x);
+  return c484(x);
 }
 
 /** Lenient parse of {@link T.SelectedPermissionOutcome}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSelectedPermissionOutcome(x: unknown, c: ParseContext): unknown {
-  return p847(x, c);
+  return p485(x, c);
 }
 
 /** Strict check of {@link T.CreateTerminalResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkCreateTerminalResponse(x: unknown): boolean {
-  return c169(x);
+  return c486(x);
 }
 
 /** Lenient parse of {@link T.CreateTerminalResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCreateTerminalResponse(x: unknown, c: ParseContext): unknown {
-  return p171(x, c);
+  return p487(x, c);
 }
 
 /** Strict check of {@link T.TerminalOutputResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminalOutputResponse(x: unknown): boolean {
-  return c848(x);
+  return c488(x);
 }
 
 /** Lenient parse of {@link T.TerminalOutputResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminalOutputResponse(x: unknown, c: ParseContext): unknown {
-  return p850(x, c);
+  return p490(x, c);
 }
 
 /** Strict check of {@link T.TerminalExitStatus}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminalExitStatus(x: unknown): boolean {
-  return c852(x);
+  return c492(x);
 }
 
 /** Lenient parse of {@link T.TerminalExitStatus}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminalExitStatus(x: unknown, c: ParseContext): unknown {
-  return p853(x, c);
+  return p493(x, c);
 }
 
 /** Strict check of {@link T.ReleaseTerminalResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkReleaseTerminalResponse(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.ReleaseTerminalResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseReleaseTerminalResponse(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.WaitForTerminalExitResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkWaitForTerminalExitResponse(x: unknown): boolean {
-  return c852(x);
+  return c492(x);
 }
 
 /** Lenient parse of {@link T.WaitForTerminalExitResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseWaitForTerminalExitResponse(x: unknown, c: ParseContext): unknown {
-  return p853(x, c);
+  return p493(x, c);
 }
 
 /** Strict check of {@link T.KillTerminalResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkKillTerminalResponse(x: unknown): boolean {
-  return c407(x);
+  return c224(x);
 }
 
 /** Lenient parse of {@link T.KillTerminalResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseKillTerminalResponse(x: unknown, c: ParseContext): unknown {
-  return p408(x, c);
+  return p225(x, c);
 }
 
 /** Strict check of {@link T.CreateElicitationResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkCreateElicitationResponse(x: unknown): boolean {
-  return c854(x);
+  return c494(x);
 }
 
 /** Lenient parse of {@link T.CreateElicitationResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCreateElicitationResponse(x: unknown, c: ParseContext): unknown {
-  return p864(x, c);
+  return p499(x, c);
 }
 
 /** Strict check of {@link T.ElicitationContentValue}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationContentValue(x: unknown): boolean {
-  return c872(x);
+  return c501(x);
 }
 
 /** Lenient parse of {@link T.ElicitationContentValue}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationContentValue(x: unknown, c: ParseContext): unknown {
-  return p878(x, c);
+  return p502(x, c);
 }
 
 /** Strict check of {@link T.ElicitationAcceptAction}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationAcceptAction(x: unknown): boolean {
-  return c884(x);
+  return c503(x);
 }
 
 /** Lenient parse of {@link T.ElicitationAcceptAction}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationAcceptAction(x: unknown, c: ParseContext): unknown {
-  return p886(x, c);
+  return p505(x, c);
 }
 
 /** Strict check of {@link T.ClientNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkClientNotification(x: unknown): boolean {
-  return c888(x);
+  return c507(x);
 }
 
 /** Lenient parse of {@link T.ClientNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientNotification(x: unknown, c: ParseContext): unknown {
-  return p892(x, c);
+  return p510(x, c);
 }
 
 /** Strict check of {@link T.CancelNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkCancelNotification(x: unknown): boolean {
-  return c791(x);
+  return c513(x);
 }
 
 /** Lenient parse of {@link T.CancelNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCancelNotification(x: unknown, c: ParseContext): unknown {
-  return p792(x, c);
+  return p514(x, c);
 }
 
 /** Strict check of {@link T.CancelRequestNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkCancelRequestNotification(x: unknown): boolean {
-  return c896(x);
+  return c515(x);
 }
 
 /** Lenient parse of {@link T.CancelRequestNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCancelRequestNotification(x: unknown, c: ParseContext): unknown {
-  return p897(x, c);
+  return p516(x, c);
 }
 
 function c2(x: any): boolean {
-  if (!checkRequestId(x)) return false;
-  return true;
-}
-
-function c3(x: any): boolean {
   if (!(typeof x === 'string')) return false;
   return true;
 }
 
-function c6(x: any): boolean {
-  if (!checkWriteTextFileRequest(x)) return false;
-  return true;
-}
-
-function c7(x: any): boolean {
-  if (!checkReadTextFileRequest(x)) return false;
-  return true;
-}
-
-function c8(x: any): boolean {
-  if (!checkRequestPermissionRequest(x)) return false;
-  return true;
-}
-
-function c9(x: any): boolean {
-  if (!checkCreateTerminalRequest(x)) return false;
-  return true;
-}
-
-function c10(x: any): boolean {
-  if (!checkTerminalOutputRequest(x)) return false;
-  return true;
-}
-
-function c11(x: any): boolean {
-  if (!checkReleaseTerminalRequest(x)) return false;
-  return true;
-}
-
-function c12(x: any): boolean {
-  if (!checkWaitForTerminalExitRequest(x)) return false;
-  return true;
-}
-
-function c13(x: any): boolean {
-  if (!checkKillTerminalRequest(x)) return false;
-  return true;
-}
-
-function c14(x: any): boolean {
-  if (!checkCreateElicitationRequest(x)) return false;
-  return true;
-}
-
-function c15(x: any): boolean {
-  if (!checkExtRequest(x)) return false;
-  return true;
-}
-
-function c5(x: any): boolean {
-  if (!(c6(x) || c7(x) || c8(x) || c9(x) || c10(x) || c11(x) || c12(x) || c13(x) || c14(x) || c15(x)))
+function c4(x: any): boolean {
+  if (!(
+    checkWriteTextFileRequest(x) ||
+    checkReadTextFileRequest(x) ||
+    checkRequestPermissionRequest(x) ||
+    checkCreateTerminalRequest(x) ||
+    checkTerminalOutputRequest(x) ||
+    checkReleaseTerminalRequest(x) ||
+    checkWaitForTerminalExitRequest(x) ||
+    checkKillTerminalRequest(x) ||
+    checkCreateElicitationRequest(x) ||
+    checkExtRequest(x)
+  ))
     return false;
   return true;
 }
 
-function c16(x: any): boolean {
+function c5(x: any): boolean {
   if (!(x === null)) return false;
   return true;
 }
 
-function c4(x: any): boolean {
-  if (!(c5(x) || c16(x))) return false;
+function c3(x: any): boolean {
+  if (!(c4(x) || c5(x))) return false;
   return true;
 }
 
 function c1(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.method === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c4(x.params)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.method === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c3(x.params)) return false;
   return true;
 }
 
-function p18(x: any, c: ParseContext): unknown {
-  x = parseRequestId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p19(x: any, c: ParseContext): unknown {
+function p7(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   return x;
 }
 
-function p22(x: any, c: ParseContext): unknown {
-  x = parseWriteTextFileRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p23(x: any, c: ParseContext): unknown {
-  x = parseReadTextFileRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p24(x: any, c: ParseContext): unknown {
-  x = parseRequestPermissionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p25(x: any, c: ParseContext): unknown {
-  x = parseCreateTerminalRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p26(x: any, c: ParseContext): unknown {
-  x = parseTerminalOutputRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p27(x: any, c: ParseContext): unknown {
-  x = parseReleaseTerminalRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p28(x: any, c: ParseContext): unknown {
-  x = parseWaitForTerminalExitRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p29(x: any, c: ParseContext): unknown {
-  x = parseKillTerminalRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p30(x: any, c: ParseContext): unknown {
-  x = parseCreateElicitationRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p31(x: any, c: ParseContext): unknown {
-  x = parseExtRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p21(x: any, c: ParseContext): unknown {
-  if (c6(x)) return p22(x, c);
-  if (c7(x)) return p23(x, c);
-  if (c8(x)) return p24(x, c);
-  if (c9(x)) return p25(x, c);
-  if (c10(x)) return p26(x, c);
-  if (c11(x)) return p27(x, c);
-  if (c12(x)) return p28(x, c);
-  if (c13(x)) return p29(x, c);
-  if (c14(x)) return p30(x, c);
-  if (c15(x)) return p31(x, c);
+function p9(x: any, c: ParseContext): unknown {
+  if (checkWriteTextFileRequest(x)) return parseWriteTextFileRequest(x, c);
+  if (checkReadTextFileRequest(x)) return parseReadTextFileRequest(x, c);
+  if (checkRequestPermissionRequest(x)) return parseRequestPermissionRequest(x, c);
+  if (checkCreateTerminalRequest(x)) return parseCreateTerminalRequest(x, c);
+  if (checkTerminalOutputRequest(x)) return parseTerminalOutputRequest(x, c);
+  if (checkReleaseTerminalRequest(x)) return parseReleaseTerminalRequest(x, c);
+  if (checkWaitForTerminalExitRequest(x)) return parseWaitForTerminalExitRequest(x, c);
+  if (checkKillTerminalRequest(x)) return parseKillTerminalRequest(x, c);
+  if (checkCreateElicitationRequest(x)) return parseCreateElicitationRequest(x, c);
+  if (checkExtRequest(x)) return parseExtRequest(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p22(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p23(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p24(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p25(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p26(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p27(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p28(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p29(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p30(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p31(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseWriteTextFileRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseReadTextFileRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseRequestPermissionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCreateTerminalRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseTerminalOutputRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseReleaseTerminalRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseWaitForTerminalExitRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseKillTerminalRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCreateElicitationRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p20(x: any, c: ParseContext): unknown {
+function p8(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p21(x, c);
-  return x;
+  return p9(x, c);
 }
 
-function p17(x: any, c: ParseContext): unknown {
+function p6(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p18(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p19(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p20(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p8(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
   }
   return x;
 }
 
-function c33(x: any): boolean {
-  if (!(x === null)) return false;
-  return true;
-}
-
-function c34(x: any): boolean {
+function c11(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return false;
   return true;
 }
 
-function c35(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
+function c10(x: any): boolean {
+  if (!(c5(x) || c11(x) || c2(x))) return false;
   return true;
 }
 
-function c32(x: any): boolean {
-  if (!(c33(x) || c34(x) || c35(x))) return false;
-  return true;
-}
-
-function p37(x: any, c: ParseContext): unknown {
+function p13(x: any, c: ParseContext): unknown {
   if (!(x === null)) return c.fail('expected null');
   return x;
 }
 
-function p38(x: any, c: ParseContext): unknown {
+function p14(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return c.fail('not a valid int64');
   return x;
 }
 
-function p39(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  return x;
-}
-
-function p36(x: any, c: ParseContext): unknown {
-  if (c33(x)) return p37(x, c);
-  if (c34(x)) return p38(x, c);
-  if (c35(x)) return p39(x, c);
+function p12(x: any, c: ParseContext): unknown {
+  if (c5(x)) return p13(x, c);
+  if (c11(x)) return p14(x, c);
+  if (c2(x)) return p7(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p37(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p38(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p39(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p13(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p14(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p7(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c41(x: any): boolean {
-  if (!checkSessionId(x)) return false;
-  return true;
-}
-
-function c42(x: any): boolean {
+function c16(x: any): boolean {
   if (!(isObject(x) || x === null)) return false;
   return true;
 }
 
-function c40(x: any): boolean {
+function c15(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.path === undefined) return false;
-    if (x.content === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.path !== undefined && !c3(x.path)) return false;
-    if (x.content !== undefined && !c3(x.content)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.path === undefined) return false;
+  if (x.content === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.path)) return false;
+  if (!c2(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p44(x: any, c: ParseContext): unknown {
-  x = parseSessionId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p45(x: any, c: ParseContext): unknown {
+function p18(x: any, c: ParseContext): unknown {
   if (!(isObject(x) || x === null)) return c.fail('expected object or null');
   return x;
 }
 
-function p43(x: any, c: ParseContext): unknown {
+function p17(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.path === undefined) return c.fail('missing required field', 'path');
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.path !== undefined) {
-      c.path.push('path');
-      const r = p19(x.path, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.path) x.path = r;
-    }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p19(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.path === undefined) return c.fail('missing required field', 'path');
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.path, c);
+    if (r === FAIL) return c.failedIn('path');
+    if (r !== x.path) x.path = r;
+  }
+  {
+    const r = p7(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c47(x: any): boolean {
+function c20(x: any): boolean {
   if (!(Number.isInteger(x) || x === null)) return false;
   if (typeof x === 'number' && x < 0) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['uint32']!(x)) return false;
   return true;
 }
 
-function c46(x: any): boolean {
+function c19(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.path === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.path !== undefined && !c3(x.path)) return false;
-    if (x.line !== undefined && !c47(x.line)) return false;
-    if (x.limit !== undefined && !c47(x.limit)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.path === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.path)) return false;
+  if (x.line !== undefined && !c20(x.line)) return false;
+  if (x.limit !== undefined && !c20(x.limit)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p49(x: any, c: ParseContext): unknown {
+function p22(x: any, c: ParseContext): unknown {
   if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
   if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
   if (typeof x === 'number' && !NUMBER_FORMATS['uint32']!(x)) return c.fail('not a valid uint32');
   return x;
 }
 
-function p48(x: any, c: ParseContext): unknown {
+function p21(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.path === undefined) return c.fail('missing required field', 'path');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.path !== undefined) {
-      c.path.push('path');
-      const r = p19(x.path, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.path) x.path = r;
-    }
-    if (x.line !== undefined) {
-      c.path.push('line');
-      const r = p49(x.line, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.line) x.line = r;
-    }
-    if (x.limit !== undefined) {
-      c.path.push('limit');
-      const r = p49(x.limit, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.limit) x.limit = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.path === undefined) return c.fail('missing required field', 'path');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.path, c);
+    if (r === FAIL) return c.failedIn('path');
+    if (r !== x.path) x.path = r;
+  }
+  if (x.line !== undefined) {
+    const r = p22(x.line, c);
+    if (r === FAIL) return c.failedIn('line');
+    if (r !== x.line) x.line = r;
+  }
+  if (x.limit !== undefined) {
+    const r = p22(x.limit, c);
+    if (r === FAIL) return c.failedIn('limit');
+    if (r !== x.limit) x.limit = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c51(x: any): boolean {
-  if (!checkToolCallUpdate(x)) return false;
-  return true;
-}
-
-function c52(x: any): boolean {
+function c24(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkPermissionOption(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkPermissionOption(x[i])) return false;
   }
   return true;
 }
 
-function c50(x: any): boolean {
+function c23(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.toolCall === undefined) return false;
-    if (x.options === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.toolCall !== undefined && !c51(x.toolCall)) return false;
-    if (x.options !== undefined && !c52(x.options)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.toolCall === undefined) return false;
+  if (x.options === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkToolCallUpdate(x.toolCall)) return false;
+  if (!c24(x.options)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p54(x: any, c: ParseContext): unknown {
-  x = parseToolCallUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p55(x: any, c: ParseContext): unknown {
+function p26(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parsePermissionOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p53(x: any, c: ParseContext): unknown {
+function p25(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.toolCall === undefined) return c.fail('missing required field', 'toolCall');
-    if (x.options === undefined) return c.fail('missing required field', 'options');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.toolCall !== undefined) {
-      c.path.push('toolCall');
-      const r = p54(x.toolCall, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.toolCall) x.toolCall = r;
-    }
-    if (x.options !== undefined) {
-      c.path.push('options');
-      const r = p55(x.options, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.options) x.options = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.toolCall === undefined) return c.fail('missing required field', 'toolCall');
+  if (x.options === undefined) return c.fail('missing required field', 'options');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseToolCallUpdate(x.toolCall, c);
+    if (r === FAIL) return c.failedIn('toolCall');
+    if (r !== x.toolCall) x.toolCall = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'toolCall');
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p26(x.options, c);
+    if (r === FAIL) return c.failedIn('options');
+    if (r !== x.options) x.options = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'options');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c57(x: any): boolean {
-  if (!checkToolCallId(x)) return false;
+function c28(x: any): boolean {
+  if (!(checkToolKind(x) || c5(x))) return false;
   return true;
 }
 
-function c58(x: any): boolean {
-  if (!(checkToolKind(x) || c16(x))) return false;
+function c29(x: any): boolean {
+  if (!(checkToolCallStatus(x) || c5(x))) return false;
   return true;
 }
 
-function c59(x: any): boolean {
-  if (!(checkToolCallStatus(x) || c16(x))) return false;
-  return true;
-}
-
-function c60(x: any): boolean {
+function c30(x: any): boolean {
   if (!(typeof x === 'string' || x === null)) return false;
   return true;
 }
 
-function c61(x: any): boolean {
+function c31(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkToolCallContent(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkToolCallContent(x[i])) return false;
   }
   return true;
 }
 
-function c62(x: any): boolean {
+function c32(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkToolCallLocation(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkToolCallLocation(x[i])) return false;
   }
   return true;
 }
 
-function c63(x: any): boolean {
-  return true;
-}
-
-function c56(x: any): boolean {
+function c27(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.toolCallId === undefined) return false;
-    if (x.toolCallId !== undefined && !c57(x.toolCallId)) return false;
-    if (x.kind !== undefined && !c58(x.kind)) return false;
-    if (x.status !== undefined && !c59(x.status)) return false;
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.name !== undefined && !c60(x.name)) return false;
-    if (x.content !== undefined && !c61(x.content)) return false;
-    if (x.locations !== undefined && !c62(x.locations)) return false;
-    if (x.rawInput !== undefined && !c63(x.rawInput)) return false;
-    if (x.rawOutput !== undefined && !c63(x.rawOutput)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.toolCallId === undefined) return false;
+  if (!checkToolCallId(x.toolCallId)) return false;
+  if (x.kind !== undefined && !c28(x.kind)) return false;
+  if (x.status !== undefined && !c29(x.status)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.name !== undefined && !c30(x.name)) return false;
+  if (x.content !== undefined && !c31(x.content)) return false;
+  if (x.locations !== undefined && !c32(x.locations)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p65(x: any, c: ParseContext): unknown {
-  x = parseToolCallId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p66(x: any, c: ParseContext): unknown {
+function p34(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseToolKind(x, c);
-  return x;
 }
 
-function p67(x: any, c: ParseContext): unknown {
+function p35(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseToolCallStatus(x, c);
-  return x;
 }
 
-function p68(x: any, c: ParseContext): unknown {
+function p36(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string' || x === null)) return c.fail('expected string or null');
   return x;
 }
 
-function p69(x: any, c: ParseContext): unknown {
+function p37(x: any, c: ParseContext): unknown {
   if (!(Array.isArray(x) || x === null)) return c.fail('expected array or null');
   return x;
 }
 
-function s70(x: any, c: ParseContext): unknown {
-  x = p69(x, c);
+function s38(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseToolCallContent(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function s71(x: any, c: ParseContext): unknown {
-  x = p69(x, c);
+function s39(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseToolCallLocation(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p72(x: any, c: ParseContext): unknown {
-  return x;
-}
-
-function p64(x: any, c: ParseContext): unknown {
+function p33(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.toolCallId === undefined) return c.fail('missing required field', 'toolCallId');
-    if (x.toolCallId !== undefined) {
-      c.path.push('toolCallId');
-      const r = p65(x.toolCallId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.toolCallId) x.toolCallId = r;
+  if (x.toolCallId === undefined) return c.fail('missing required field', 'toolCallId');
+  {
+    const r = parseToolCallId(x.toolCallId, c);
+    if (r === FAIL) return c.failedIn('toolCallId');
+    if (r !== x.toolCallId) x.toolCallId = r;
+  }
+  if (x.kind !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p34(x.kind, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'kind');
+      delete x.kind;
+    } else {
+      if (r !== x.kind) x.kind = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'kind');
     }
-    if (x.kind !== undefined) {
-      c.path.push('kind');
-      const r = p66(x.kind, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'kind');
-        delete x['kind'];
-      } else if (r !== x.kind) x.kind = r;
+  }
+  if (x.status !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p35(x.status, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'status');
+      delete x.status;
+    } else {
+      if (r !== x.status) x.status = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'status');
     }
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p67(x.status, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'status');
-        delete x['status'];
-      } else if (r !== x.status) x.status = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
+  }
+  if (x.name !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.name, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'name');
+      delete x.name;
+    } else {
+      if (r !== x.name) x.name = r;
     }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p68(x.name, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'name');
-        delete x['name'];
-      } else if (r !== x.name) x.name = r;
+  }
+  if (x.content !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s38(x.content, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'content');
+      delete x.content;
+    } else {
+      if (r !== x.content) x.content = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'content');
     }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = s70(x.content, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'content');
-        delete x['content'];
-      } else if (r !== x.content) x.content = r;
+  }
+  if (x.locations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s39(x.locations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'locations');
+      delete x.locations;
+    } else {
+      if (r !== x.locations) x.locations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'locations');
     }
-    if (x.locations !== undefined) {
-      c.path.push('locations');
-      const r = s71(x.locations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'locations');
-        delete x['locations'];
-      } else if (r !== x.locations) x.locations = r;
-    }
-    if (x.rawInput !== undefined) {
-      c.path.push('rawInput');
-      const r = p72(x.rawInput, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'rawInput');
-        delete x['rawInput'];
-      } else if (r !== x.rawInput) x.rawInput = r;
-    }
-    if (x.rawOutput !== undefined) {
-      c.path.push('rawOutput');
-      const r = p72(x.rawOutput, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'rawOutput');
-        delete x['rawOutput'];
-      } else if (r !== x.rawOutput) x.rawOutput = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c74(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'read') return false;
+function c40(x: any): boolean {
+  if (typeof x !== 'string' || !S41.has(x)) return false;
   return true;
 }
 
-function c75(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'edit') return false;
-  return true;
-}
-
-function c76(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'delete') return false;
-  return true;
-}
-
-function c77(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'move') return false;
-  return true;
-}
-
-function c78(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'search') return false;
-  return true;
-}
-
-function c79(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'execute') return false;
-  return true;
-}
-
-function c80(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'think') return false;
-  return true;
-}
-
-function c81(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'fetch') return false;
-  return true;
-}
-
-function c82(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'switch_mode') return false;
-  return true;
-}
-
-function c83(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'other') return false;
-  return true;
-}
-
-function c73(x: any): boolean {
-  {
-    let n = 0;
-    if (c74(x)) n++;
-    if (c75(x)) n++;
-    if (c76(x)) n++;
-    if (c77(x)) n++;
-    if (c78(x)) n++;
-    if (c79(x)) n++;
-    if (c80(x)) n++;
-    if (c81(x)) n++;
-    if (c82(x)) n++;
-    if (c83(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p84(x: any, c: ParseContext): unknown {
+function p42(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
-  if (
-    ![
-      'read',
-      'edit',
-      'delete',
-      'move',
-      'search',
-      'execute',
-      'think',
-      'fetch',
-      'switch_mode',
-      'other',
-    ].includes(x)
-  )
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  if (!S41.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
   return x;
 }
 
-function c86(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'pending') return false;
+function c43(x: any): boolean {
+  if (typeof x !== 'string' || !S44.has(x)) return false;
   return true;
 }
 
-function c87(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'in_progress') return false;
-  return true;
-}
-
-function c88(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'completed') return false;
-  return true;
-}
-
-function c89(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'failed') return false;
-  return true;
-}
-
-function c85(x: any): boolean {
-  {
-    let n = 0;
-    if (c86(x)) n++;
-    if (c87(x)) n++;
-    if (c88(x)) n++;
-    if (c89(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p90(x: any, c: ParseContext): unknown {
+function p45(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['pending', 'in_progress', 'completed', 'failed'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  if (!S44.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
   return x;
 }
 
-function c93(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'content') return false;
-  return true;
-}
-
-function c92(x: any): boolean {
+function t47(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c93(x.type)) return false;
+  switch (x.type) {
+    case 'content':
+      return checkContent(x);
+    case 'diff':
+      return checkDiff(x);
+    case 'terminal':
+      return checkTerminal(x);
   }
-  if (!checkContent(x)) return false;
+  return false;
+}
+
+function c46(x: any): boolean {
+  if (!t47(x)) return false;
   return true;
 }
 
-function c95(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'diff') return false;
-  return true;
-}
-
-function c94(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c95(x.type)) return false;
-  }
-  if (!checkDiff(x)) return false;
-  return true;
-}
-
-function c97(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'terminal') return false;
-  return true;
-}
-
-function c96(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c97(x.type)) return false;
-  }
-  if (!checkTerminal(x)) return false;
-  return true;
-}
-
-function c91(x: any): boolean {
-  {
-    let n = 0;
-    if (c92(x)) n++;
-    if (c94(x)) n++;
-    if (c96(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p100(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'content') return c.fail('expected "content"');
-  return x;
-}
-
-function p99(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p100(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseContent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p102(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'diff') return c.fail('expected "diff"');
-  return x;
-}
-
-function p101(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p102(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseDiff(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p104(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'terminal') return c.fail('expected "terminal"');
-  return x;
-}
-
-function p103(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p104(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseTerminal(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p98(x: any, c: ParseContext): unknown {
+function p48(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'content':
-      return p99(x, c);
+      return parseContent(x, c);
     case 'diff':
-      return p101(x, c);
+      return parseDiff(x, c);
     case 'terminal':
-      return p103(x, c);
+      return parseTerminal(x, c);
   }
   if (typeof x.type !== 'string') return c.fail('missing or invalid discriminator', 'type');
   c.note('unknown-variant', 'unknown type ' + JSON.stringify(x.type.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c107(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'text') return false;
-  return true;
-}
-
-function c106(x: any): boolean {
+function t50(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c107(x.type)) return false;
+  switch (x.type) {
+    case 'text':
+      return checkTextContent(x);
+    case 'image':
+      return checkImageContent(x);
+    case 'audio':
+      return checkAudioContent(x);
+    case 'resource_link':
+      return checkResourceLink(x);
+    case 'resource':
+      return checkEmbeddedResource(x);
   }
-  if (!checkTextContent(x)) return false;
+  return false;
+}
+
+function c49(x: any): boolean {
+  if (!t50(x)) return false;
   return true;
 }
 
-function c109(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'image') return false;
-  return true;
-}
-
-function c108(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c109(x.type)) return false;
-  }
-  if (!checkImageContent(x)) return false;
-  return true;
-}
-
-function c111(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'audio') return false;
-  return true;
-}
-
-function c110(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c111(x.type)) return false;
-  }
-  if (!checkAudioContent(x)) return false;
-  return true;
-}
-
-function c113(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'resource_link') return false;
-  return true;
-}
-
-function c112(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c113(x.type)) return false;
-  }
-  if (!checkResourceLink(x)) return false;
-  return true;
-}
-
-function c115(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'resource') return false;
-  return true;
-}
-
-function c114(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c115(x.type)) return false;
-  }
-  if (!checkEmbeddedResource(x)) return false;
-  return true;
-}
-
-function c105(x: any): boolean {
-  {
-    let n = 0;
-    if (c106(x)) n++;
-    if (c108(x)) n++;
-    if (c110(x)) n++;
-    if (c112(x)) n++;
-    if (c114(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p118(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'text') return c.fail('expected "text"');
-  return x;
-}
-
-function p117(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p118(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseTextContent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p120(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'image') return c.fail('expected "image"');
-  return x;
-}
-
-function p119(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p120(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseImageContent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p122(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'audio') return c.fail('expected "audio"');
-  return x;
-}
-
-function p121(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p122(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseAudioContent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p124(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'resource_link') return c.fail('expected "resource_link"');
-  return x;
-}
-
-function p123(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p124(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseResourceLink(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p126(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'resource') return c.fail('expected "resource"');
-  return x;
-}
-
-function p125(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p126(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseEmbeddedResource(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p116(x: any, c: ParseContext): unknown {
+function p51(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'text':
-      return p117(x, c);
+      return parseTextContent(x, c);
     case 'image':
-      return p119(x, c);
+      return parseImageContent(x, c);
     case 'audio':
-      return p121(x, c);
+      return parseAudioContent(x, c);
     case 'resource_link':
-      return p123(x, c);
+      return parseResourceLink(x, c);
     case 'resource':
-      return p125(x, c);
+      return parseEmbeddedResource(x, c);
   }
   if (typeof x.type !== 'string') return c.fail('missing or invalid discriminator', 'type');
   c.note('unknown-variant', 'unknown type ' + JSON.stringify(x.type.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c128(x: any): boolean {
+function c53(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkRole(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkRole(x[i])) return false;
   }
   return true;
 }
 
-function c129(x: any): boolean {
+function c54(x: any): boolean {
   if (!(typeof x === 'number' || x === null)) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return false;
   return true;
 }
 
-function c127(x: any): boolean {
+function c52(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.audience !== undefined && !c128(x.audience)) return false;
-    if (x.lastModified !== undefined && !c60(x.lastModified)) return false;
-    if (x.priority !== undefined && !c129(x.priority)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.audience !== undefined && !c53(x.audience)) return false;
+  if (x.lastModified !== undefined && !c30(x.lastModified)) return false;
+  if (x.priority !== undefined && !c54(x.priority)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s131(x: any, c: ParseContext): unknown {
-  x = p69(x, c);
+function s56(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseRole(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p132(x: any, c: ParseContext): unknown {
+function p57(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'number' || x === null)) return c.fail('expected number or null');
   if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return c.fail('not a valid double');
   return x;
 }
 
-function p130(x: any, c: ParseContext): unknown {
+function p55(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.audience !== undefined) {
-      c.path.push('audience');
-      const r = s131(x.audience, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'audience');
-        delete x['audience'];
-      } else if (r !== x.audience) x.audience = r;
+  if (x.audience !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s56(x.audience, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'audience');
+      delete x.audience;
+    } else {
+      if (r !== x.audience) x.audience = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'audience');
     }
-    if (x.lastModified !== undefined) {
-      c.path.push('lastModified');
-      const r = p68(x.lastModified, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'lastModified');
-        delete x['lastModified'];
-      } else if (r !== x.lastModified) x.lastModified = r;
+  }
+  if (x.lastModified !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.lastModified, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'lastModified');
+      delete x.lastModified;
+    } else {
+      if (r !== x.lastModified) x.lastModified = r;
     }
-    if (x.priority !== undefined) {
-      c.path.push('priority');
-      const r = p132(x.priority, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'priority');
-        delete x['priority'];
-      } else if (r !== x.priority) x.priority = r;
+  }
+  if (x.priority !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p57(x.priority, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'priority');
+      delete x.priority;
+    } else {
+      if (r !== x.priority) x.priority = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c134(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'assistant') return false;
+function c58(x: any): boolean {
+  if (typeof x !== 'string' || !S59.has(x)) return false;
   return true;
 }
 
-function c135(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'user') return false;
-  return true;
-}
-
-function c133(x: any): boolean {
-  {
-    let n = 0;
-    if (c134(x)) n++;
-    if (c135(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p136(x: any, c: ParseContext): unknown {
+function p60(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['assistant', 'user'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  if (!S59.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
   return x;
 }
 
-function c138(x: any): boolean {
-  if (!(checkAnnotations(x) || c16(x))) return false;
+function c62(x: any): boolean {
+  if (!(checkAnnotations(x) || c5(x))) return false;
   return true;
 }
 
-function c137(x: any): boolean {
+function c61(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.text === undefined) return false;
-    if (x.annotations !== undefined && !c138(x.annotations)) return false;
-    if (x.text !== undefined && !c3(x.text)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.text === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (!c2(x.text)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p140(x: any, c: ParseContext): unknown {
+function p64(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseAnnotations(x, c);
-  return x;
 }
 
-function p139(x: any, c: ParseContext): unknown {
+function p63(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.text === undefined) return c.fail('missing required field', 'text');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p140(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
+  if (x.text === undefined) return c.fail('missing required field', 'text');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
     }
-    if (x.text !== undefined) {
-      c.path.push('text');
-      const r = p19(x.text, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.text) x.text = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  {
+    const r = p7(x.text, c);
+    if (r === FAIL) return c.failedIn('text');
+    if (r !== x.text) x.text = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c141(x: any): boolean {
+function c65(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.data === undefined) return false;
-    if (x.mimeType === undefined) return false;
-    if (x.annotations !== undefined && !c138(x.annotations)) return false;
-    if (x.data !== undefined && !c3(x.data)) return false;
-    if (x.mimeType !== undefined && !c3(x.mimeType)) return false;
-    if (x.uri !== undefined && !c60(x.uri)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.data === undefined) return false;
+  if (x.mimeType === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (!c2(x.data)) return false;
+  if (!c2(x.mimeType)) return false;
+  if (x.uri !== undefined && !c30(x.uri)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p142(x: any, c: ParseContext): unknown {
+function p66(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.data === undefined) return c.fail('missing required field', 'data');
-    if (x.mimeType === undefined) return c.fail('missing required field', 'mimeType');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p140(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
+  if (x.data === undefined) return c.fail('missing required field', 'data');
+  if (x.mimeType === undefined) return c.fail('missing required field', 'mimeType');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
     }
-    if (x.data !== undefined) {
-      c.path.push('data');
-      const r = p19(x.data, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.data) x.data = r;
+  }
+  {
+    const r = p7(x.data, c);
+    if (r === FAIL) return c.failedIn('data');
+    if (r !== x.data) x.data = r;
+  }
+  {
+    const r = p7(x.mimeType, c);
+    if (r === FAIL) return c.failedIn('mimeType');
+    if (r !== x.mimeType) x.mimeType = r;
+  }
+  if (x.uri !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.uri, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'uri');
+      delete x.uri;
+    } else {
+      if (r !== x.uri) x.uri = r;
     }
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p19(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mimeType) x.mimeType = r;
-    }
-    if (x.uri !== undefined) {
-      c.path.push('uri');
-      const r = p68(x.uri, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'uri');
-        delete x['uri'];
-      } else if (r !== x.uri) x.uri = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c143(x: any): boolean {
+function c67(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.data === undefined) return false;
-    if (x.mimeType === undefined) return false;
-    if (x.annotations !== undefined && !c138(x.annotations)) return false;
-    if (x.data !== undefined && !c3(x.data)) return false;
-    if (x.mimeType !== undefined && !c3(x.mimeType)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.data === undefined) return false;
+  if (x.mimeType === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (!c2(x.data)) return false;
+  if (!c2(x.mimeType)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p144(x: any, c: ParseContext): unknown {
+function p68(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.data === undefined) return c.fail('missing required field', 'data');
-    if (x.mimeType === undefined) return c.fail('missing required field', 'mimeType');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p140(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
+  if (x.data === undefined) return c.fail('missing required field', 'data');
+  if (x.mimeType === undefined) return c.fail('missing required field', 'mimeType');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
     }
-    if (x.data !== undefined) {
-      c.path.push('data');
-      const r = p19(x.data, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.data) x.data = r;
-    }
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p19(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mimeType) x.mimeType = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  {
+    const r = p7(x.data, c);
+    if (r === FAIL) return c.failedIn('data');
+    if (r !== x.data) x.data = r;
+  }
+  {
+    const r = p7(x.mimeType, c);
+    if (r === FAIL) return c.failedIn('mimeType');
+    if (r !== x.mimeType) x.mimeType = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c146(x: any): boolean {
+function c70(x: any): boolean {
   if (!(Number.isInteger(x) || x === null)) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return false;
   return true;
 }
 
-function c145(x: any): boolean {
+function c69(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.uri === undefined) return false;
-    if (x.annotations !== undefined && !c138(x.annotations)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x.mimeType !== undefined && !c60(x.mimeType)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.size !== undefined && !c146(x.size)) return false;
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.uri !== undefined && !c3(x.uri)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.name === undefined) return false;
+  if (x.uri === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.mimeType !== undefined && !c30(x.mimeType)) return false;
+  if (!c2(x.name)) return false;
+  if (x.size !== undefined && !c70(x.size)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (!c2(x.uri)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p148(x: any, c: ParseContext): unknown {
+function p72(x: any, c: ParseContext): unknown {
   if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
   if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return c.fail('not a valid int64');
   return x;
 }
 
-function p147(x: any, c: ParseContext): unknown {
+function p71(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.uri === undefined) return c.fail('missing required field', 'uri');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p140(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.uri === undefined) return c.fail('missing required field', 'uri');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
     }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p68(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'mimeType');
-        delete x['mimeType'];
-      } else if (r !== x.mimeType) x.mimeType = r;
+  }
+  if (x.mimeType !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.mimeType, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'mimeType');
+      delete x.mimeType;
+    } else {
+      if (r !== x.mimeType) x.mimeType = r;
     }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.size !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p72(x.size, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'size');
+      delete x.size;
+    } else {
+      if (r !== x.size) x.size = r;
     }
-    if (x.size !== undefined) {
-      c.path.push('size');
-      const r = p148(x.size, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'size');
-        delete x['size'];
-      } else if (r !== x.size) x.size = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.uri !== undefined) {
-      c.path.push('uri');
-      const r = p19(x.uri, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.uri) x.uri = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  {
+    const r = p7(x.uri, c);
+    if (r === FAIL) return c.failedIn('uri');
+    if (r !== x.uri) x.uri = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c150(x: any): boolean {
-  if (!checkTextResourceContents(x)) return false;
+function c73(x: any): boolean {
+  if (!(checkTextResourceContents(x) || checkBlobResourceContents(x))) return false;
   return true;
 }
 
-function c151(x: any): boolean {
-  if (!checkBlobResourceContents(x)) return false;
-  return true;
-}
-
-function c149(x: any): boolean {
-  if (!(c150(x) || c151(x))) return false;
-  return true;
-}
-
-function p153(x: any, c: ParseContext): unknown {
-  x = parseTextResourceContents(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p154(x: any, c: ParseContext): unknown {
-  x = parseBlobResourceContents(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p152(x: any, c: ParseContext): unknown {
-  if (c150(x)) return p153(x, c);
-  if (c151(x)) return p154(x, c);
+function p74(x: any, c: ParseContext): unknown {
+  if (checkTextResourceContents(x)) return parseTextResourceContents(x, c);
+  if (checkBlobResourceContents(x)) return parseBlobResourceContents(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p153(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p154(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseTextResourceContents(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseBlobResourceContents(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c155(x: any): boolean {
+function c75(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.text === undefined) return false;
-    if (x.uri === undefined) return false;
-    if (x.mimeType !== undefined && !c60(x.mimeType)) return false;
-    if (x.text !== undefined && !c3(x.text)) return false;
-    if (x.uri !== undefined && !c3(x.uri)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.text === undefined) return false;
+  if (x.uri === undefined) return false;
+  if (x.mimeType !== undefined && !c30(x.mimeType)) return false;
+  if (!c2(x.text)) return false;
+  if (!c2(x.uri)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p156(x: any, c: ParseContext): unknown {
+function p76(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.text === undefined) return c.fail('missing required field', 'text');
-    if (x.uri === undefined) return c.fail('missing required field', 'uri');
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p68(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'mimeType');
-        delete x['mimeType'];
-      } else if (r !== x.mimeType) x.mimeType = r;
-    }
-    if (x.text !== undefined) {
-      c.path.push('text');
-      const r = p19(x.text, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.text) x.text = r;
-    }
-    if (x.uri !== undefined) {
-      c.path.push('uri');
-      const r = p19(x.uri, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.uri) x.uri = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.text === undefined) return c.fail('missing required field', 'text');
+  if (x.uri === undefined) return c.fail('missing required field', 'uri');
+  if (x.mimeType !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.mimeType, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'mimeType');
+      delete x.mimeType;
+    } else {
+      if (r !== x.mimeType) x.mimeType = r;
     }
   }
-  return x;
-}
-
-function c157(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.blob === undefined) return false;
-    if (x.uri === undefined) return false;
-    if (x.blob !== undefined && !c3(x.blob)) return false;
-    if (x.mimeType !== undefined && !c60(x.mimeType)) return false;
-    if (x.uri !== undefined && !c3(x.uri)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p158(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.blob === undefined) return c.fail('missing required field', 'blob');
-    if (x.uri === undefined) return c.fail('missing required field', 'uri');
-    if (x.blob !== undefined) {
-      c.path.push('blob');
-      const r = p19(x.blob, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.blob) x.blob = r;
-    }
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p68(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'mimeType');
-        delete x['mimeType'];
-      } else if (r !== x.mimeType) x.mimeType = r;
-    }
-    if (x.uri !== undefined) {
-      c.path.push('uri');
-      const r = p19(x.uri, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.uri) x.uri = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c160(x: any): boolean {
-  if (!checkEmbeddedResourceResource(x)) return false;
-  return true;
-}
-
-function c159(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.resource === undefined) return false;
-    if (x.annotations !== undefined && !c138(x.annotations)) return false;
-    if (x.resource !== undefined && !c160(x.resource)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p162(x: any, c: ParseContext): unknown {
-  x = parseEmbeddedResourceResource(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p161(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.resource === undefined) return c.fail('missing required field', 'resource');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p140(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
-    }
-    if (x.resource !== undefined) {
-      c.path.push('resource');
-      const r = p162(x.resource, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.resource) x.resource = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c164(x: any): boolean {
-  if (!checkContentBlock(x)) return false;
-  return true;
-}
-
-function c163(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content === undefined) return false;
-    if (x.content !== undefined && !c164(x.content)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p166(x: any, c: ParseContext): unknown {
-  x = parseContentBlock(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p165(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p166(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c167(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.path === undefined) return false;
-    if (x.newText === undefined) return false;
-    if (x.path !== undefined && !c3(x.path)) return false;
-    if (x.oldText !== undefined && !c60(x.oldText)) return false;
-    if (x.newText !== undefined && !c3(x.newText)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p168(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.path === undefined) return c.fail('missing required field', 'path');
-    if (x.newText === undefined) return c.fail('missing required field', 'newText');
-    if (x.path !== undefined) {
-      c.path.push('path');
-      const r = p19(x.path, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.path) x.path = r;
-    }
-    if (x.oldText !== undefined) {
-      c.path.push('oldText');
-      const r = p68(x.oldText, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'oldText');
-        delete x['oldText'];
-      } else if (r !== x.oldText) x.oldText = r;
-    }
-    if (x.newText !== undefined) {
-      c.path.push('newText');
-      const r = p19(x.newText, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.newText) x.newText = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c170(x: any): boolean {
-  if (!checkTerminalId(x)) return false;
-  return true;
-}
-
-function c169(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.terminalId === undefined) return false;
-    if (x.terminalId !== undefined && !c170(x.terminalId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p172(x: any, c: ParseContext): unknown {
-  x = parseTerminalId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p171(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
-    if (x.terminalId !== undefined) {
-      c.path.push('terminalId');
-      const r = p172(x.terminalId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.terminalId) x.terminalId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c174(x: any): boolean {
-  if (!(Number.isInteger(x) || x === null)) return false;
-  if (typeof x === 'number' && x < 0) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['uint32']!(x)) return false;
-  return true;
-}
-
-function c173(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.path === undefined) return false;
-    if (x.path !== undefined && !c3(x.path)) return false;
-    if (x.line !== undefined && !c174(x.line)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p176(x: any, c: ParseContext): unknown {
-  if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
-  if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
-  if (typeof x === 'number' && !NUMBER_FORMATS['uint32']!(x)) return c.fail('not a valid uint32');
-  return x;
-}
-
-function p175(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.path === undefined) return c.fail('missing required field', 'path');
-    if (x.path !== undefined) {
-      c.path.push('path');
-      const r = p19(x.path, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.path) x.path = r;
-    }
-    if (x.line !== undefined) {
-      c.path.push('line');
-      const r = p176(x.line, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'line');
-        delete x['line'];
-      } else if (r !== x.line) x.line = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c178(x: any): boolean {
-  if (!checkPermissionOptionId(x)) return false;
-  return true;
-}
-
-function c179(x: any): boolean {
-  if (!checkPermissionOptionKind(x)) return false;
-  return true;
-}
-
-function c177(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.optionId === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.kind === undefined) return false;
-    if (x.optionId !== undefined && !c178(x.optionId)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.kind !== undefined && !c179(x.kind)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p181(x: any, c: ParseContext): unknown {
-  x = parsePermissionOptionId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p182(x: any, c: ParseContext): unknown {
-  x = parsePermissionOptionKind(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p180(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.optionId === undefined) return c.fail('missing required field', 'optionId');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.kind === undefined) return c.fail('missing required field', 'kind');
-    if (x.optionId !== undefined) {
-      c.path.push('optionId');
-      const r = p181(x.optionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.optionId) x.optionId = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.kind !== undefined) {
-      c.path.push('kind');
-      const r = p182(x.kind, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.kind) x.kind = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c184(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'allow_once') return false;
-  return true;
-}
-
-function c185(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'allow_always') return false;
-  return true;
-}
-
-function c186(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'reject_once') return false;
-  return true;
-}
-
-function c187(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'reject_always') return false;
-  return true;
-}
-
-function c183(x: any): boolean {
   {
-    let n = 0;
-    if (c184(x)) n++;
-    if (c185(x)) n++;
-    if (c186(x)) n++;
-    if (c187(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.text, c);
+    if (r === FAIL) return c.failedIn('text');
+    if (r !== x.text) x.text = r;
   }
-  return true;
-}
-
-function p188(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['allow_once', 'allow_always', 'reject_once', 'reject_always'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  {
+    const r = p7(x.uri, c);
+    if (r === FAIL) return c.failedIn('uri');
+    if (r !== x.uri) x.uri = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
   return x;
 }
 
-function c190(x: any): boolean {
+function c77(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.blob === undefined) return false;
+  if (x.uri === undefined) return false;
+  if (!c2(x.blob)) return false;
+  if (x.mimeType !== undefined && !c30(x.mimeType)) return false;
+  if (!c2(x.uri)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p78(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.blob === undefined) return c.fail('missing required field', 'blob');
+  if (x.uri === undefined) return c.fail('missing required field', 'uri');
+  {
+    const r = p7(x.blob, c);
+    if (r === FAIL) return c.failedIn('blob');
+    if (r !== x.blob) x.blob = r;
+  }
+  if (x.mimeType !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.mimeType, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'mimeType');
+      delete x.mimeType;
+    } else {
+      if (r !== x.mimeType) x.mimeType = r;
+    }
+  }
+  {
+    const r = p7(x.uri, c);
+    if (r === FAIL) return c.failedIn('uri');
+    if (r !== x.uri) x.uri = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c79(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.resource === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (!checkEmbeddedResourceResource(x.resource)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p80(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.resource === undefined) return c.fail('missing required field', 'resource');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
+    }
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseEmbeddedResourceResource(x.resource, c);
+    if (r === FAIL) return c.failedIn('resource');
+    if (r !== x.resource) x.resource = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'resource');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c81(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.content === undefined) return false;
+  if (!checkContentBlock(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p82(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const m = c.diagnostics.length;
+    const r = parseContentBlock(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'content');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c83(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.path === undefined) return false;
+  if (x.newText === undefined) return false;
+  if (!c2(x.path)) return false;
+  if (x.oldText !== undefined && !c30(x.oldText)) return false;
+  if (!c2(x.newText)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p84(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.path === undefined) return c.fail('missing required field', 'path');
+  if (x.newText === undefined) return c.fail('missing required field', 'newText');
+  {
+    const r = p7(x.path, c);
+    if (r === FAIL) return c.failedIn('path');
+    if (r !== x.path) x.path = r;
+  }
+  if (x.oldText !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.oldText, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'oldText');
+      delete x.oldText;
+    } else {
+      if (r !== x.oldText) x.oldText = r;
+    }
+  }
+  {
+    const r = p7(x.newText, c);
+    if (r === FAIL) return c.failedIn('newText');
+    if (r !== x.newText) x.newText = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c85(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p86(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c87(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.path === undefined) return false;
+  if (!c2(x.path)) return false;
+  if (x.line !== undefined && !c20(x.line)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p88(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.path === undefined) return c.fail('missing required field', 'path');
+  {
+    const r = p7(x.path, c);
+    if (r === FAIL) return c.failedIn('path');
+    if (r !== x.path) x.path = r;
+  }
+  if (x.line !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p22(x.line, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'line');
+      delete x.line;
+    } else {
+      if (r !== x.line) x.line = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c89(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.optionId === undefined) return false;
+  if (x.name === undefined) return false;
+  if (x.kind === undefined) return false;
+  if (!checkPermissionOptionId(x.optionId)) return false;
+  if (!c2(x.name)) return false;
+  if (!checkPermissionOptionKind(x.kind)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p90(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.optionId === undefined) return c.fail('missing required field', 'optionId');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.kind === undefined) return c.fail('missing required field', 'kind');
+  {
+    const r = parsePermissionOptionId(x.optionId, c);
+    if (r === FAIL) return c.failedIn('optionId');
+    if (r !== x.optionId) x.optionId = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parsePermissionOptionKind(x.kind, c);
+    if (r === FAIL) return c.failedIn('kind');
+    if (r !== x.kind) x.kind = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'kind');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c91(x: any): boolean {
+  if (typeof x !== 'string' || !S92.has(x)) return false;
+  return true;
+}
+
+function p93(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S92.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c95(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!c2(x[i])) return false;
   }
   return true;
 }
 
-function c191(x: any): boolean {
+function c96(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkEnvVariable(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkEnvVariable(x[i])) return false;
   }
   return true;
 }
 
-function c192(x: any): boolean {
-  if (!(typeof x === 'string' || x === null)) return false;
-  return true;
-}
-
-function c193(x: any): boolean {
+function c97(x: any): boolean {
   if (!(Number.isInteger(x) || x === null)) return false;
   if (typeof x === 'number' && x < 0) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return false;
   return true;
 }
 
-function c189(x: any): boolean {
+function c94(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.command === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.command !== undefined && !c3(x.command)) return false;
-    if (x.args !== undefined && !c190(x.args)) return false;
-    if (x.env !== undefined && !c191(x.env)) return false;
-    if (x.cwd !== undefined && !c192(x.cwd)) return false;
-    if (x.outputByteLimit !== undefined && !c193(x.outputByteLimit)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.command === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.command)) return false;
+  if (x.args !== undefined && !c95(x.args)) return false;
+  if (x.env !== undefined && !c96(x.env)) return false;
+  if (x.cwd !== undefined && !c30(x.cwd)) return false;
+  if (x.outputByteLimit !== undefined && !c97(x.outputByteLimit)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p195(x: any, c: ParseContext): unknown {
+function p99(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p19(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      const r = p7(x[i], c);
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
     }
   }
   return x;
 }
 
-function p196(x: any, c: ParseContext): unknown {
+function p100(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseEnvVariable(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p197(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string' || x === null)) return c.fail('expected string or null');
-  return x;
-}
-
-function p198(x: any, c: ParseContext): unknown {
+function p101(x: any, c: ParseContext): unknown {
   if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
   if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
   if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return c.fail('not a valid uint64');
   return x;
 }
 
-function p194(x: any, c: ParseContext): unknown {
+function p98(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.command === undefined) return c.fail('missing required field', 'command');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.command !== undefined) {
-      c.path.push('command');
-      const r = p19(x.command, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.command) x.command = r;
-    }
-    if (x.args !== undefined) {
-      if (x.args === null) {
-        x['args'] = [];
-      } else {
-        c.path.push('args');
-        const r = p195(x.args, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.args) x.args = r;
-      }
-    }
-    if (x.env !== undefined) {
-      if (x.env === null) {
-        x['env'] = [];
-      } else {
-        c.path.push('env');
-        const r = p196(x.env, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.env) x.env = r;
-      }
-    }
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p197(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.outputByteLimit !== undefined) {
-      c.path.push('outputByteLimit');
-      const r = p198(x.outputByteLimit, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.outputByteLimit) x.outputByteLimit = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c199(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.value === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.value !== undefined && !c3(x.value)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p200(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.value === undefined) return c.fail('missing required field', 'value');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.value !== undefined) {
-      c.path.push('value');
-      const r = p19(x.value, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.value) x.value = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c201(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.terminalId === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.terminalId !== undefined && !c170(x.terminalId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p202(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.terminalId !== undefined) {
-      c.path.push('terminalId');
-      const r = p172(x.terminalId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.terminalId) x.terminalId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c205(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'form') return false;
-  return true;
-}
-
-function c204(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c205(x.mode)) return false;
-  }
-  if (!checkElicitationFormMode(x)) return false;
-  return true;
-}
-
-function c207(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'url') return false;
-  return true;
-}
-
-function c206(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c207(x.mode)) return false;
-  }
-  if (!checkElicitationUrlMode(x)) return false;
-  return true;
-}
-
-function c209(x: any): boolean {
-  if (!checkElicitationSessionScope(x)) return false;
-  return true;
-}
-
-function c210(x: any): boolean {
-  if (!checkElicitationRequestScope(x)) return false;
-  return true;
-}
-
-function c212(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c205(x.mode)) return false;
-  }
-  return true;
-}
-
-function c213(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c207(x.mode)) return false;
-  }
-  return true;
-}
-
-function c211(x: any): boolean {
-  if (!(c212(x) || c213(x))) return false;
-  return true;
-}
-
-function c208(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c3(x.mode)) return false;
-  }
-  if (!(c209(x) || c210(x))) return false;
-  if (c211(x)) return false;
-  return true;
-}
-
-function c203(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.message === undefined) return false;
-    if (x.message !== undefined && !c3(x.message)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  if (!(c204(x) || c206(x) || c208(x))) return false;
-  return true;
-}
-
-function p216(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'form') return c.fail('expected "form"');
-  return x;
-}
-
-function p215(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mode === undefined) return c.fail('missing required field', 'mode');
-    if (x.mode !== undefined) {
-      c.path.push('mode');
-      const r = p216(x.mode, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mode) x.mode = r;
-    }
-  }
-  x = parseElicitationFormMode(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p218(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'url') return c.fail('expected "url"');
-  return x;
-}
-
-function p217(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mode === undefined) return c.fail('missing required field', 'mode');
-    if (x.mode !== undefined) {
-      c.path.push('mode');
-      const r = p218(x.mode, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mode) x.mode = r;
-    }
-  }
-  x = parseElicitationUrlMode(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p220(x: any, c: ParseContext): unknown {
-  x = parseElicitationSessionScope(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p221(x: any, c: ParseContext): unknown {
-  x = parseElicitationRequestScope(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p219(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mode === undefined) return c.fail('missing required field', 'mode');
-    if (x.mode !== undefined) {
-      c.path.push('mode');
-      const r = p19(x.mode, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mode) x.mode = r;
-    }
-  }
-  if (c209(x)) return p220(x, c);
-  if (c210(x)) return p221(x, c);
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.command === undefined) return c.fail('missing required field', 'command');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p220(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.command, c);
+    if (r === FAIL) return c.failedIn('command');
+    if (r !== x.command) x.command = r;
+  }
+  if (x.args === null) x.args = [];
+  else if (x.args !== undefined) {
+    const r = p99(x.args, c);
+    if (r === FAIL) return c.failedIn('args');
+    if (r !== x.args) x.args = r;
+  }
+  if (x.env === null) x.env = [];
+  else if (x.env !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p100(x.env, c);
+    if (r === FAIL) return c.failedIn('env');
+    if (r !== x.env) x.env = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'env');
+  }
+  if (x.cwd !== undefined) {
+    const r = p36(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.outputByteLimit !== undefined) {
+    const r = p101(x.outputByteLimit, c);
+    if (r === FAIL) return c.failedIn('outputByteLimit');
+    if (r !== x.outputByteLimit) x.outputByteLimit = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p221(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
-  return c.fail('does not match any allowed shape');
-  if (c211(x)) return c.fail('matches a shape that is not allowed here');
   return x;
 }
 
-function p214(x: any, c: ParseContext): unknown {
+function c102(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.name === undefined) return false;
+  if (x.value === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.value)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p103(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.message === undefined) return c.fail('missing required field', 'message');
-    if (x.message !== undefined) {
-      c.path.push('message');
-      const r = p19(x.message, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.message) x.message = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.value === undefined) return c.fail('missing required field', 'value');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.value, c);
+    if (r === FAIL) return c.failedIn('value');
+    if (r !== x.value) x.value = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
+  return x;
+}
+
+function c104(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p105(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c106(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p107(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c108(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p109(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c110(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p111(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function t113(x: any): boolean {
+  if (!isObject(x)) return false;
   switch (x.mode) {
     case 'form':
-      return p215(x, c);
+      return checkElicitationFormMode(x);
     case 'url':
-      return p217(x, c);
+      return checkElicitationUrlMode(x);
   }
-  return p219(x, c);
+  return false;
+}
+
+function t116(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.mode) {
+    case 'form':
+      return alwaysTrue(x);
+    case 'url':
+      return alwaysTrue(x);
+  }
+  return false;
+}
+
+function c115(x: any): boolean {
+  if (!t116(x)) return false;
+  return true;
+}
+
+function c114(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.mode === undefined) return false;
+  if (!c2(x.mode)) return false;
+  if (!(checkElicitationSessionScope(x) || checkElicitationRequestScope(x))) return false;
+  if (c115(x)) return false;
+  return true;
+}
+
+function c112(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.message === undefined) return false;
+  if (!c2(x.message)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  if (!(t113(x) || c114(x))) return false;
+  return true;
+}
+
+function u119(x: any, c: ParseContext): unknown {
+  if (checkElicitationSessionScope(x)) return parseElicitationSessionScope(x, c);
+  if (checkElicitationRequestScope(x)) return parseElicitationRequestScope(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = parseElicitationSessionScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseElicitationRequestScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  return c.fail('does not match any allowed shape');
+}
+
+function p118(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.mode === undefined) return c.fail('missing required field', 'mode');
+  {
+    const r = p7(x.mode, c);
+    if (r === FAIL) return c.failedIn('mode');
+    if (r !== x.mode) x.mode = r;
+  }
+  x = u119(x, c);
+  if (x === FAIL) return FAIL;
+  if (c115(x)) return c.fail('matches a shape that is not allowed here');
   return x;
 }
 
-function c223(x: any): boolean {
-  if (!(checkToolCallId(x) || c16(x))) return false;
-  return true;
-}
-
-function c222(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.toolCallId !== undefined && !c223(x.toolCallId)) return false;
+function p117(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.message === undefined) return c.fail('missing required field', 'message');
+  {
+    const r = p7(x.message, c);
+    if (r === FAIL) return c.failedIn('message');
+    if (r !== x.message) x.message = r;
   }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  if (!isObject(x)) return p118(x, c);
+  switch (x.mode) {
+    case 'form':
+      return checkElicitationFormMode(x) || !c114(x) ? parseElicitationFormMode(x, c) : p118(x, c);
+    case 'url':
+      return checkElicitationUrlMode(x) || !c114(x) ? parseElicitationUrlMode(x, c) : p118(x, c);
+  }
+  return p118(x, c);
+}
+
+function c121(x: any): boolean {
+  if (!(checkToolCallId(x) || c5(x))) return false;
   return true;
 }
 
-function p225(x: any, c: ParseContext): unknown {
+function c120(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x.toolCallId !== undefined && !c121(x.toolCallId)) return false;
+  return true;
+}
+
+function p123(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseToolCallId(x, c);
-  return x;
 }
 
-function p224(x: any, c: ParseContext): unknown {
+function p122(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.toolCallId !== undefined) {
-      c.path.push('toolCallId');
-      const r = p225(x.toolCallId, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'toolCallId');
-        delete x['toolCallId'];
-      } else if (r !== x.toolCallId) x.toolCallId = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x.toolCallId !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p123(x.toolCallId, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'toolCallId');
+      delete x.toolCallId;
+    } else {
+      if (r !== x.toolCallId) x.toolCallId = r;
     }
   }
   return x;
 }
 
-function c226(x: any): boolean {
+function c124(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.requestId === undefined) return false;
-    if (x.requestId !== undefined && !c2(x.requestId)) return false;
-  }
+  if (x.requestId === undefined) return false;
+  if (!checkRequestId(x.requestId)) return false;
   return true;
 }
 
-function p227(x: any, c: ParseContext): unknown {
+function p125(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
-    if (x.requestId !== undefined) {
-      c.path.push('requestId');
-      const r = p18(x.requestId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.requestId) x.requestId = r;
-    }
+  if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
+  {
+    const r = parseRequestId(x.requestId, c);
+    if (r === FAIL) return c.failedIn('requestId');
+    if (r !== x.requestId) x.requestId = r;
   }
   return x;
 }
 
-function c229(x: any): boolean {
-  if (!checkElicitationSchemaType(x)) return false;
-  return true;
-}
-
-function c230(x: any): boolean {
+function c127(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if (![].includes(k) && !checkElicitationPropertySchema(x[k])) return false;
-    }
+  for (const k of Object.keys(x)) {
+    if (!checkElicitationPropertySchema(x[k])) return false;
   }
   return true;
 }
 
-function c231(x: any): boolean {
+function c128(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!c2(x[i])) return false;
   }
   return true;
 }
 
-function c228(x: any): boolean {
+function c126(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type !== undefined && !c229(x.type)) return false;
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.properties !== undefined && !c230(x.properties)) return false;
-    if (x.required !== undefined && !c231(x.required)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.type !== undefined && !checkElicitationSchemaType(x.type)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.properties !== undefined && !c127(x.properties)) return false;
+  if (x.required !== undefined && !c128(x.required)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p233(x: any, c: ParseContext): unknown {
-  x = parseElicitationSchemaType(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p234(x: any, c: ParseContext): unknown {
+function p130(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if ([].includes(k)) continue;
-      c.path.push(k);
-      const r = parseElicitationPropertySchema(x[k], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[k] = r;
-    }
+  for (const k of Object.keys(x)) {
+    const m = c.diagnostics.length;
+    const r = parseElicitationPropertySchema(x[k], c);
+    if (r === FAIL) return c.failedIn(k);
+    if (r !== x[k]) x[k] = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, k);
   }
   return x;
 }
 
-function p235(x: any, c: ParseContext): unknown {
+function p131(x: any, c: ParseContext): unknown {
   if (!(Array.isArray(x) || x === null)) return c.fail('expected array or null');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p19(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      const r = p7(x[i], c);
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
     }
   }
   return x;
 }
 
-function p232(x: any, c: ParseContext): unknown {
+function p129(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p233(x.type, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'type');
-        x['type'] = 'object';
-      } else if (r !== x.type) x.type = r;
+  if (x.type !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseElicitationSchemaType(x.type, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'type');
+      x.type = 'object';
+    } else {
+      if (r !== x.type) x.type = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'type');
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.properties !== undefined) {
-      c.path.push('properties');
-      const r = p234(x.properties, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.properties) x.properties = r;
+  }
+  if (x.properties !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p130(x.properties, c);
+    if (r === FAIL) return c.failedIn('properties');
+    if (r !== x.properties) x.properties = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'properties');
+  }
+  if (x.required !== undefined) {
+    const r = p131(x.required, c);
+    if (r === FAIL) return c.failedIn('required');
+    if (r !== x.required) x.required = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
-    if (x.required !== undefined) {
-      c.path.push('required');
-      const r = p235(x.required, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.required) x.required = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c237(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'object') return false;
+function c132(x: any): boolean {
+  if (typeof x !== 'string' || !S133.has(x)) return false;
   return true;
 }
 
-function c236(x: any): boolean {
-  {
-    let n = 0;
-    if (c237(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p238(x: any, c: ParseContext): unknown {
+function p134(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['object'].includes(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  if (!S133.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
   return x;
 }
 
-function c241(x: any): boolean {
+function t136(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'string':
+      return checkStringPropertySchema(x);
+    case 'number':
+      return checkNumberPropertySchema(x);
+    case 'integer':
+      return checkIntegerPropertySchema(x);
+    case 'boolean':
+      return checkBooleanPropertySchema(x);
+    case 'array':
+      return checkMultiSelectPropertySchema(x);
+  }
+  return false;
+}
+
+function t139(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'string':
+      return alwaysTrue(x);
+    case 'number':
+      return alwaysTrue(x);
+    case 'integer':
+      return alwaysTrue(x);
+    case 'boolean':
+      return alwaysTrue(x);
+    case 'array':
+      return alwaysTrue(x);
+  }
+  return false;
+}
+
+function c138(x: any): boolean {
+  if (!t139(x)) return false;
+  return true;
+}
+
+function c137(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.type === undefined) return false;
+  if (!c2(x.type)) return false;
+  if (c138(x)) return false;
+  return true;
+}
+
+function c135(x: any): boolean {
+  if (!(t136(x) || c137(x))) return false;
+  return true;
+}
+
+function p141(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.type === undefined) return c.fail('missing required field', 'type');
+  {
+    const r = p7(x.type, c);
+    if (r === FAIL) return c.failedIn('type');
+    if (r !== x.type) x.type = r;
+  }
+  if (c138(x)) return c.fail('matches a shape that is not allowed here');
+  return x;
+}
+
+function p140(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return p141(x, c);
+  switch (x.type) {
+    case 'string':
+      return checkStringPropertySchema(x) || !c137(x) ? parseStringPropertySchema(x, c) : p141(x, c);
+    case 'number':
+      return checkNumberPropertySchema(x) || !c137(x) ? parseNumberPropertySchema(x, c) : p141(x, c);
+    case 'integer':
+      return checkIntegerPropertySchema(x) || !c137(x) ? parseIntegerPropertySchema(x, c) : p141(x, c);
+    case 'boolean':
+      return checkBooleanPropertySchema(x) || !c137(x) ? parseBooleanPropertySchema(x, c) : p141(x, c);
+    case 'array':
+      return checkMultiSelectPropertySchema(x) || !c137(x)
+        ? parseMultiSelectPropertySchema(x, c)
+        : p141(x, c);
+  }
+  return p141(x, c);
+}
+
+function c142(x: any): boolean {
+  if (typeof x !== 'string' || !S143.has(x)) return false;
+  return true;
+}
+
+function p144(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S143.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c145(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.const === undefined) return false;
+  if (x.title === undefined) return false;
+  if (!c2(x.const)) return false;
+  if (!c2(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p146(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.const === undefined) return c.fail('missing required field', 'const');
+  if (x.title === undefined) return c.fail('missing required field', 'title');
+  {
+    const r = p7(x.const, c);
+    if (r === FAIL) return c.failedIn('const');
+    if (r !== x.const) x.const = r;
+  }
+  {
+    const r = p7(x.title, c);
+    if (r === FAIL) return c.failedIn('title');
+    if (r !== x.title) x.title = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c148(x: any): boolean {
+  if (!(checkStringFormat(x) || c5(x))) return false;
+  return true;
+}
+
+function c149(x: any): boolean {
+  if (!(Array.isArray(x) || x === null)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkEnumOption(x[i])) return false;
+  }
+  return true;
+}
+
+function c147(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.minLength !== undefined && !c20(x.minLength)) return false;
+  if (x.maxLength !== undefined && !c20(x.maxLength)) return false;
+  if (x.pattern !== undefined && !c30(x.pattern)) return false;
+  if (x.format !== undefined && !c148(x.format)) return false;
+  if (x.default !== undefined && !c30(x.default)) return false;
+  if (x.enum !== undefined && !c128(x.enum)) return false;
+  if (x.oneOf !== undefined && !c149(x.oneOf)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p151(x: any, c: ParseContext): unknown {
+  if (x === null) return x;
+  return parseStringFormat(x, c);
+}
+
+function p152(x: any, c: ParseContext): unknown {
+  if (!(Array.isArray(x) || x === null)) return c.fail('expected array or null');
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseEnumOption(x[i], c);
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+    }
+  }
+  return x;
+}
+
+function p150(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.minLength !== undefined) {
+    const r = p22(x.minLength, c);
+    if (r === FAIL) return c.failedIn('minLength');
+    if (r !== x.minLength) x.minLength = r;
+  }
+  if (x.maxLength !== undefined) {
+    const r = p22(x.maxLength, c);
+    if (r === FAIL) return c.failedIn('maxLength');
+    if (r !== x.maxLength) x.maxLength = r;
+  }
+  if (x.pattern !== undefined) {
+    const r = p36(x.pattern, c);
+    if (r === FAIL) return c.failedIn('pattern');
+    if (r !== x.pattern) x.pattern = r;
+  }
+  if (x.format !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p151(x.format, c);
+    if (r === FAIL) return c.failedIn('format');
+    if (r !== x.format) x.format = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'format');
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.default, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+    }
+  }
+  if (x.enum !== undefined) {
+    const r = p131(x.enum, c);
+    if (r === FAIL) return c.failedIn('enum');
+    if (r !== x.enum) x.enum = r;
+  }
+  if (x.oneOf !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p152(x.oneOf, c);
+    if (r === FAIL) return c.failedIn('oneOf');
+    if (r !== x.oneOf) x.oneOf = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'oneOf');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c153(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.minimum !== undefined && !c54(x.minimum)) return false;
+  if (x.maximum !== undefined && !c54(x.maximum)) return false;
+  if (x.default !== undefined && !c54(x.default)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p154(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.minimum !== undefined) {
+    const r = p57(x.minimum, c);
+    if (r === FAIL) return c.failedIn('minimum');
+    if (r !== x.minimum) x.minimum = r;
+  }
+  if (x.maximum !== undefined) {
+    const r = p57(x.maximum, c);
+    if (r === FAIL) return c.failedIn('maximum');
+    if (r !== x.maximum) x.maximum = r;
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p57(x.default, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c155(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.minimum !== undefined && !c70(x.minimum)) return false;
+  if (x.maximum !== undefined && !c70(x.maximum)) return false;
+  if (x.default !== undefined && !c70(x.default)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p156(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.minimum !== undefined) {
+    const r = p72(x.minimum, c);
+    if (r === FAIL) return c.failedIn('minimum');
+    if (r !== x.minimum) x.minimum = r;
+  }
+  if (x.maximum !== undefined) {
+    const r = p72(x.maximum, c);
+    if (r === FAIL) return c.failedIn('maximum');
+    if (r !== x.maximum) x.maximum = r;
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p72(x.default, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c158(x: any): boolean {
+  if (!(typeof x === 'boolean' || x === null)) return false;
+  return true;
+}
+
+function c157(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.default !== undefined && !c158(x.default)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p160(x: any, c: ParseContext): unknown {
+  if (!(typeof x === 'boolean' || x === null)) return c.fail('expected boolean or null');
+  return x;
+}
+
+function p159(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p160(x.default, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function t162(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'string':
+      return checkStringMultiSelectItems(x);
+  }
+  return false;
+}
+
+function t165(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'string':
+      return alwaysTrue(x);
+  }
+  return false;
+}
+
+function c164(x: any): boolean {
+  if (!t165(x)) return false;
+  return true;
+}
+
+function c163(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.type === undefined) return false;
+  if (!c2(x.type)) return false;
+  if (c164(x)) return false;
+  return true;
+}
+
+function c161(x: any): boolean {
+  if (!(t162(x) || c163(x) || checkTitledMultiSelectItems(x))) return false;
+  return true;
+}
+
+function c168(x: any): boolean {
   if (!(typeof x === 'string')) return false;
   if (x !== 'string') return false;
   return true;
 }
 
-function c240(x: any): boolean {
+function c167(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c241(x.type)) return false;
-  }
-  if (!checkStringPropertySchema(x)) return false;
+  if (x.type === undefined) return false;
+  if (!c168(x.type)) return false;
+  if (!checkStringMultiSelectItems(x)) return false;
   return true;
 }
 
-function c243(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'number') return false;
-  return true;
-}
-
-function c242(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c243(x.type)) return false;
-  }
-  if (!checkNumberPropertySchema(x)) return false;
-  return true;
-}
-
-function c245(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'integer') return false;
-  return true;
-}
-
-function c244(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c245(x.type)) return false;
-  }
-  if (!checkIntegerPropertySchema(x)) return false;
-  return true;
-}
-
-function c247(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'boolean') return false;
-  return true;
-}
-
-function c246(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c247(x.type)) return false;
-  }
-  if (!checkBooleanPropertySchema(x)) return false;
-  return true;
-}
-
-function c249(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'array') return false;
-  return true;
-}
-
-function c248(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c249(x.type)) return false;
-  }
-  if (!checkMultiSelectPropertySchema(x)) return false;
-  return true;
-}
-
-function c252(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c241(x.type)) return false;
-  }
-  return true;
-}
-
-function c253(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c243(x.type)) return false;
-  }
-  return true;
-}
-
-function c254(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c245(x.type)) return false;
-  }
-  return true;
-}
-
-function c255(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c247(x.type)) return false;
-  }
-  return true;
-}
-
-function c256(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c249(x.type)) return false;
-  }
-  return true;
-}
-
-function c251(x: any): boolean {
-  if (!(c252(x) || c253(x) || c254(x) || c255(x) || c256(x))) return false;
-  return true;
-}
-
-function c250(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c3(x.type)) return false;
-  }
-  if (c251(x)) return false;
-  return true;
-}
-
-function c239(x: any): boolean {
-  if (!(c240(x) || c242(x) || c244(x) || c246(x) || c248(x) || c250(x))) return false;
-  return true;
-}
-
-function p259(x: any, c: ParseContext): unknown {
+function p170(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (x !== 'string') return c.fail('expected "string"');
   return x;
 }
 
-function p258(x: any, c: ParseContext): unknown {
+function p169(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p259(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseStringPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p261(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'number') return c.fail('expected "number"');
-  return x;
-}
-
-function p260(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p261(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseNumberPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p263(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'integer') return c.fail('expected "integer"');
-  return x;
-}
-
-function p262(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p263(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseIntegerPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p265(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'boolean') return c.fail('expected "boolean"');
-  return x;
-}
-
-function p264(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p265(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseBooleanPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p267(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'array') return c.fail('expected "array"');
-  return x;
-}
-
-function p266(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p267(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseMultiSelectPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p268(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p19(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  if (c251(x)) return c.fail('matches a shape that is not allowed here');
-  return x;
-}
-
-function p257(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  switch (x.type) {
-    case 'string':
-      return p258(x, c);
-    case 'number':
-      return p260(x, c);
-    case 'integer':
-      return p262(x, c);
-    case 'boolean':
-      return p264(x, c);
-    case 'array':
-      return p266(x, c);
-  }
-  return p268(x, c);
-  return x;
-}
-
-function c270(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'email') return false;
-  return true;
-}
-
-function c271(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'uri') return false;
-  return true;
-}
-
-function c272(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'date') return false;
-  return true;
-}
-
-function c273(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'date-time') return false;
-  return true;
-}
-
-function c269(x: any): boolean {
+  if (x.type === undefined) return c.fail('missing required field', 'type');
   {
-    let n = 0;
-    if (c270(x)) n++;
-    if (c271(x)) n++;
-    if (c272(x)) n++;
-    if (c273(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p274(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['email', 'uri', 'date', 'date-time'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
-  return x;
-}
-
-function c275(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.const === undefined) return false;
-    if (x.title === undefined) return false;
-    if (x.const !== undefined && !c3(x.const)) return false;
-    if (x.title !== undefined && !c3(x.title)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p276(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.const === undefined) return c.fail('missing required field', 'const');
-    if (x.title === undefined) return c.fail('missing required field', 'title');
-    if (x.const !== undefined) {
-      c.path.push('const');
-      const r = p19(x.const, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.const) x.const = r;
-    }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p19(x.title, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c278(x: any): boolean {
-  if (!(checkStringFormat(x) || c16(x))) return false;
-  return true;
-}
-
-function c279(x: any): boolean {
-  if (!(Array.isArray(x) || x === null)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkEnumOption(it)) return false;
-  }
-  return true;
-}
-
-function c277(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x.minLength !== undefined && !c47(x.minLength)) return false;
-    if (x.maxLength !== undefined && !c47(x.maxLength)) return false;
-    if (x.pattern !== undefined && !c192(x.pattern)) return false;
-    if (x.format !== undefined && !c278(x.format)) return false;
-    if (x.default !== undefined && !c60(x.default)) return false;
-    if (x.enum !== undefined && !c231(x.enum)) return false;
-    if (x.oneOf !== undefined && !c279(x.oneOf)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p281(x: any, c: ParseContext): unknown {
-  if (x === null) return x;
-  return parseStringFormat(x, c);
-  return x;
-}
-
-function p282(x: any, c: ParseContext): unknown {
-  if (!(Array.isArray(x) || x === null)) return c.fail('expected array or null');
-  if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseEnumOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
-    }
-  }
-  return x;
-}
-
-function p280(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.minLength !== undefined) {
-      c.path.push('minLength');
-      const r = p49(x.minLength, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.minLength) x.minLength = r;
-    }
-    if (x.maxLength !== undefined) {
-      c.path.push('maxLength');
-      const r = p49(x.maxLength, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.maxLength) x.maxLength = r;
-    }
-    if (x.pattern !== undefined) {
-      c.path.push('pattern');
-      const r = p197(x.pattern, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.pattern) x.pattern = r;
-    }
-    if (x.format !== undefined) {
-      c.path.push('format');
-      const r = p281(x.format, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.format) x.format = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = p68(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x.enum !== undefined) {
-      c.path.push('enum');
-      const r = p235(x.enum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.enum) x.enum = r;
-    }
-    if (x.oneOf !== undefined) {
-      c.path.push('oneOf');
-      const r = p282(x.oneOf, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.oneOf) x.oneOf = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c284(x: any): boolean {
-  if (!(typeof x === 'number' || x === null)) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return false;
-  return true;
-}
-
-function c283(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x.minimum !== undefined && !c284(x.minimum)) return false;
-    if (x.maximum !== undefined && !c284(x.maximum)) return false;
-    if (x.default !== undefined && !c129(x.default)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p286(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'number' || x === null)) return c.fail('expected number or null');
-  if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return c.fail('not a valid double');
-  return x;
-}
-
-function p285(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.minimum !== undefined) {
-      c.path.push('minimum');
-      const r = p286(x.minimum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.minimum) x.minimum = r;
-    }
-    if (x.maximum !== undefined) {
-      c.path.push('maximum');
-      const r = p286(x.maximum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.maximum) x.maximum = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = p132(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c288(x: any): boolean {
-  if (!(Number.isInteger(x) || x === null)) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return false;
-  return true;
-}
-
-function c287(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x.minimum !== undefined && !c288(x.minimum)) return false;
-    if (x.maximum !== undefined && !c288(x.maximum)) return false;
-    if (x.default !== undefined && !c146(x.default)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p290(x: any, c: ParseContext): unknown {
-  if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
-  if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return c.fail('not a valid int64');
-  return x;
-}
-
-function p289(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.minimum !== undefined) {
-      c.path.push('minimum');
-      const r = p290(x.minimum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.minimum) x.minimum = r;
-    }
-    if (x.maximum !== undefined) {
-      c.path.push('maximum');
-      const r = p290(x.maximum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.maximum) x.maximum = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = p148(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c292(x: any): boolean {
-  if (!(typeof x === 'boolean' || x === null)) return false;
-  return true;
-}
-
-function c291(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x.default !== undefined && !c292(x.default)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p294(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'boolean' || x === null)) return c.fail('expected boolean or null');
-  return x;
-}
-
-function p293(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = p294(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c296(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c241(x.type)) return false;
-  }
-  if (!checkStringMultiSelectItems(x)) return false;
-  return true;
-}
-
-function c298(x: any): boolean {
-  if (!c252(x)) return false;
-  return true;
-}
-
-function c297(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c3(x.type)) return false;
-  }
-  if (c298(x)) return false;
-  return true;
-}
-
-function c299(x: any): boolean {
-  if (!checkTitledMultiSelectItems(x)) return false;
-  return true;
-}
-
-function c295(x: any): boolean {
-  if (!(c296(x) || c297(x) || c299(x))) return false;
-  return true;
-}
-
-function p301(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p259(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
+    const r = p170(x.type, c);
+    if (r === FAIL) return c.failedIn('type');
+    if (r !== x.type) x.type = r;
   }
   x = parseStringMultiSelectItems(x, c);
   if (x === FAIL) return FAIL;
   return x;
 }
 
-function p302(x: any, c: ParseContext): unknown {
+function p171(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p19(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  if (c298(x)) return c.fail('matches a shape that is not allowed here');
-  return x;
-}
-
-function p303(x: any, c: ParseContext): unknown {
-  x = parseTitledMultiSelectItems(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p300(x: any, c: ParseContext): unknown {
-  if (c296(x)) return p301(x, c);
-  if (c297(x)) return p302(x, c);
-  if (c299(x)) return p303(x, c);
+  if (x.type === undefined) return c.fail('missing required field', 'type');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p301(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p302(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p303(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p7(x.type, c);
+    if (r === FAIL) return c.failedIn('type');
+    if (r !== x.type) x.type = r;
+  }
+  if (c164(x)) return c.fail('matches a shape that is not allowed here');
+  return x;
+}
+
+function p166(x: any, c: ParseContext): unknown {
+  if (c167(x)) return p169(x, c);
+  if (c163(x)) return p171(x, c);
+  if (checkTitledMultiSelectItems(x)) return parseTitledMultiSelectItems(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = p169(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p171(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseTitledMultiSelectItems(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c305(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
-  }
-  return true;
-}
-
-function c304(x: any): boolean {
+function c172(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.enum === undefined) return false;
-    if (x.enum !== undefined && !c305(x.enum)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.enum === undefined) return false;
+  if (!c95(x.enum)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p307(x: any, c: ParseContext): unknown {
-  if (!Array.isArray(x)) return c.fail('expected array');
-  if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p19(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
-    }
-  }
-  return x;
-}
-
-function p306(x: any, c: ParseContext): unknown {
+function p173(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.enum === undefined) return c.fail('missing required field', 'enum');
-    if (x.enum !== undefined) {
-      c.path.push('enum');
-      const r = p307(x.enum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.enum) x.enum = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.enum === undefined) return c.fail('missing required field', 'enum');
+  {
+    const r = p99(x.enum, c);
+    if (r === FAIL) return c.failedIn('enum');
+    if (r !== x.enum) x.enum = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c309(x: any): boolean {
+function c175(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkEnumOption(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkEnumOption(x[i])) return false;
   }
   return true;
 }
 
-function c308(x: any): boolean {
+function c174(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.anyOf === undefined) return false;
-    if (x.anyOf !== undefined && !c309(x.anyOf)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.anyOf === undefined) return false;
+  if (!c175(x.anyOf)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p311(x: any, c: ParseContext): unknown {
+function p177(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseEnumOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p310(x: any, c: ParseContext): unknown {
+function p176(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.anyOf === undefined) return c.fail('missing required field', 'anyOf');
-    if (x.anyOf !== undefined) {
-      c.path.push('anyOf');
-      const r = p311(x.anyOf, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.anyOf) x.anyOf = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.anyOf === undefined) return c.fail('missing required field', 'anyOf');
+  {
+    const m = c.diagnostics.length;
+    const r = p177(x.anyOf, c);
+    if (r === FAIL) return c.failedIn('anyOf');
+    if (r !== x.anyOf) x.anyOf = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'anyOf');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c313(x: any): boolean {
-  if (!checkMultiSelectItems(x)) return false;
-  return true;
-}
-
-function c314(x: any): boolean {
-  if (!(Array.isArray(x) || x === null)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
-  }
-  return true;
-}
-
-function c312(x: any): boolean {
+function c178(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.items === undefined) return false;
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x.minItems !== undefined && !c193(x.minItems)) return false;
-    if (x.maxItems !== undefined && !c193(x.maxItems)) return false;
-    if (x.items !== undefined && !c313(x.items)) return false;
-    if (x.default !== undefined && !c314(x.default)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.items === undefined) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.minItems !== undefined && !c97(x.minItems)) return false;
+  if (x.maxItems !== undefined && !c97(x.maxItems)) return false;
+  if (!checkMultiSelectItems(x.items)) return false;
+  if (x.default !== undefined && !c128(x.default)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p316(x: any, c: ParseContext): unknown {
-  x = parseMultiSelectItems(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s317(x: any, c: ParseContext): unknown {
-  x = p69(x, c);
+function s180(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p19(x[i], c);
-      c.path.pop();
+      const m = c.diagnostics.length;
+      const r = p7(x[i], c);
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p315(x: any, c: ParseContext): unknown {
+function p179(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.items === undefined) return c.fail('missing required field', 'items');
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.minItems !== undefined) {
-      c.path.push('minItems');
-      const r = p198(x.minItems, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.minItems) x.minItems = r;
-    }
-    if (x.maxItems !== undefined) {
-      c.path.push('maxItems');
-      const r = p198(x.maxItems, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.maxItems) x.maxItems = r;
-    }
-    if (x.items !== undefined) {
-      c.path.push('items');
-      const r = p316(x.items, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.items) x.items = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = s317(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.items === undefined) return c.fail('missing required field', 'items');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
   }
-  return x;
-}
-
-function c319(x: any): boolean {
-  if (!checkElicitationSchema(x)) return false;
-  return true;
-}
-
-function c318(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.requestedSchema === undefined) return false;
-    if (x.requestedSchema !== undefined && !c319(x.requestedSchema)) return false;
-  }
-  if (!(c209(x) || c210(x))) return false;
-  return true;
-}
-
-function p321(x: any, c: ParseContext): unknown {
-  x = parseElicitationSchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p320(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.requestedSchema === undefined) return c.fail('missing required field', 'requestedSchema');
-    if (x.requestedSchema !== undefined) {
-      c.path.push('requestedSchema');
-      const r = p321(x.requestedSchema, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.requestedSchema) x.requestedSchema = r;
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
   }
-  if (c209(x)) return p220(x, c);
-  if (c210(x)) return p221(x, c);
+  if (x.minItems !== undefined) {
+    const r = p101(x.minItems, c);
+    if (r === FAIL) return c.failedIn('minItems');
+    if (r !== x.minItems) x.minItems = r;
+  }
+  if (x.maxItems !== undefined) {
+    const r = p101(x.maxItems, c);
+    if (r === FAIL) return c.failedIn('maxItems');
+    if (r !== x.maxItems) x.maxItems = r;
+  }
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p220(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const m = c.diagnostics.length;
+    const r = parseMultiSelectItems(x.items, c);
+    if (r === FAIL) return c.failedIn('items');
+    if (r !== x.items) x.items = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'items');
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s180(x.default, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'default');
     }
-    {
-      const r = p221(cloneJson(x), c);
-      if (r !== FAIL) return r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
+  }
+  return x;
+}
+
+function c181(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.requestedSchema === undefined) return false;
+  if (!checkElicitationSchema(x.requestedSchema)) return false;
+  if (!(checkElicitationSessionScope(x) || checkElicitationRequestScope(x))) return false;
+  return true;
+}
+
+function p182(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.requestedSchema === undefined) return c.fail('missing required field', 'requestedSchema');
+  {
+    const m = c.diagnostics.length;
+    const r = parseElicitationSchema(x.requestedSchema, c);
+    if (r === FAIL) return c.failedIn('requestedSchema');
+    if (r !== x.requestedSchema) x.requestedSchema = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'requestedSchema');
+  }
+  if (checkElicitationSessionScope(x)) return parseElicitationSessionScope(x, c);
+  if (checkElicitationRequestScope(x)) return parseElicitationRequestScope(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = parseElicitationSessionScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseElicitationRequestScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c323(x: any): boolean {
-  if (!checkElicitationId(x)) return false;
-  return true;
-}
-
-function c324(x: any): boolean {
+function c184(x: any): boolean {
   if (!(typeof x === 'string')) return false;
   return true;
 }
 
-function c322(x: any): boolean {
+function c183(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.elicitationId === undefined) return false;
-    if (x.url === undefined) return false;
-    if (x.elicitationId !== undefined && !c323(x.elicitationId)) return false;
-    if (x.url !== undefined && !c324(x.url)) return false;
-  }
-  if (!(c209(x) || c210(x))) return false;
+  if (x.elicitationId === undefined) return false;
+  if (x.url === undefined) return false;
+  if (!checkElicitationId(x.elicitationId)) return false;
+  if (!c184(x.url)) return false;
+  if (!(checkElicitationSessionScope(x) || checkElicitationRequestScope(x))) return false;
   return true;
 }
 
-function p326(x: any, c: ParseContext): unknown {
-  x = parseElicitationId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p327(x: any, c: ParseContext): unknown {
+function p186(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   return x;
 }
 
-function p325(x: any, c: ParseContext): unknown {
+function p185(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.elicitationId === undefined) return c.fail('missing required field', 'elicitationId');
-    if (x.url === undefined) return c.fail('missing required field', 'url');
-    if (x.elicitationId !== undefined) {
-      c.path.push('elicitationId');
-      const r = p326(x.elicitationId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.elicitationId) x.elicitationId = r;
-    }
-    if (x.url !== undefined) {
-      c.path.push('url');
-      const r = p327(x.url, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.url) x.url = r;
-    }
-  }
-  if (c209(x)) return p220(x, c);
-  if (c210(x)) return p221(x, c);
+  if (x.elicitationId === undefined) return c.fail('missing required field', 'elicitationId');
+  if (x.url === undefined) return c.fail('missing required field', 'url');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p220(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p221(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseElicitationId(x.elicitationId, c);
+    if (r === FAIL) return c.failedIn('elicitationId');
+    if (r !== x.elicitationId) x.elicitationId = r;
+  }
+  {
+    const r = p186(x.url, c);
+    if (r === FAIL) return c.failedIn('url');
+    if (r !== x.url) x.url = r;
+  }
+  if (checkElicitationSessionScope(x)) return parseElicitationSessionScope(x, c);
+  if (checkElicitationRequestScope(x)) return parseElicitationRequestScope(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = parseElicitationSessionScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseElicitationRequestScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c328(x: any): boolean {
-  return true;
-}
-
-function p329(x: any, c: ParseContext): unknown {
-  return x;
-}
-
-function c333(x: any): boolean {
-  if (!checkInitializeResponse(x)) return false;
-  return true;
-}
-
-function c334(x: any): boolean {
-  if (!checkAuthenticateResponse(x)) return false;
-  return true;
-}
-
-function c335(x: any): boolean {
-  if (!checkLogoutResponse(x)) return false;
-  return true;
-}
-
-function c336(x: any): boolean {
-  if (!checkNewSessionResponse(x)) return false;
-  return true;
-}
-
-function c337(x: any): boolean {
-  if (!checkLoadSessionResponse(x)) return false;
-  return true;
-}
-
-function c338(x: any): boolean {
-  if (!checkListSessionsResponse(x)) return false;
-  return true;
-}
-
-function c339(x: any): boolean {
-  if (!checkDeleteSessionResponse(x)) return false;
-  return true;
-}
-
-function c340(x: any): boolean {
-  if (!checkResumeSessionResponse(x)) return false;
-  return true;
-}
-
-function c341(x: any): boolean {
-  if (!checkCloseSessionResponse(x)) return false;
-  return true;
-}
-
-function c342(x: any): boolean {
-  if (!checkSetSessionModeResponse(x)) return false;
-  return true;
-}
-
-function c343(x: any): boolean {
-  if (!checkSetSessionConfigOptionResponse(x)) return false;
-  return true;
-}
-
-function c344(x: any): boolean {
-  if (!checkPromptResponse(x)) return false;
-  return true;
-}
-
-function c345(x: any): boolean {
-  if (!checkExtResponse(x)) return false;
-  return true;
-}
-
-function c332(x: any): boolean {
+function c189(x: any): boolean {
   if (!(
-    c333(x) ||
-    c334(x) ||
-    c335(x) ||
-    c336(x) ||
-    c337(x) ||
-    c338(x) ||
-    c339(x) ||
-    c340(x) ||
-    c341(x) ||
-    c342(x) ||
-    c343(x) ||
-    c344(x) ||
-    c345(x)
+    checkInitializeResponse(x) ||
+    checkAuthenticateResponse(x) ||
+    checkLogoutResponse(x) ||
+    checkNewSessionResponse(x) ||
+    checkLoadSessionResponse(x) ||
+    checkListSessionsResponse(x) ||
+    checkDeleteSessionResponse(x) ||
+    checkResumeSessionResponse(x) ||
+    checkCloseSessionResponse(x) ||
+    checkSetSessionModeResponse(x) ||
+    checkSetSessionConfigOptionResponse(x) ||
+    checkPromptResponse(x) ||
+    checkExtResponse(x)
   ))
     return false;
   return true;
 }
 
-function c331(x: any): boolean {
+function c188(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.result === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.result !== undefined && !c332(x.result)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.result === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c189(x.result)) return false;
   return true;
 }
 
-function c347(x: any): boolean {
-  if (!checkError(x)) return false;
-  return true;
-}
-
-function c346(x: any): boolean {
+function c190(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.error === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.error !== undefined && !c347(x.error)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.error === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!checkError(x.error)) return false;
   return true;
 }
 
-function c330(x: any): boolean {
-  if (!(c331(x) || c346(x))) return false;
+function c187(x: any): boolean {
+  if (!(c188(x) || c190(x))) return false;
   return true;
 }
 
-function p351(x: any, c: ParseContext): unknown {
-  x = parseInitializeResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p352(x: any, c: ParseContext): unknown {
-  x = parseAuthenticateResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p353(x: any, c: ParseContext): unknown {
-  x = parseLogoutResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p354(x: any, c: ParseContext): unknown {
-  x = parseNewSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p355(x: any, c: ParseContext): unknown {
-  x = parseLoadSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p356(x: any, c: ParseContext): unknown {
-  x = parseListSessionsResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p357(x: any, c: ParseContext): unknown {
-  x = parseDeleteSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p358(x: any, c: ParseContext): unknown {
-  x = parseResumeSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p359(x: any, c: ParseContext): unknown {
-  x = parseCloseSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p360(x: any, c: ParseContext): unknown {
-  x = parseSetSessionModeResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p361(x: any, c: ParseContext): unknown {
-  x = parseSetSessionConfigOptionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p362(x: any, c: ParseContext): unknown {
-  x = parsePromptResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p363(x: any, c: ParseContext): unknown {
-  x = parseExtResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p350(x: any, c: ParseContext): unknown {
-  if (c333(x)) return p351(x, c);
-  if (c334(x)) return p352(x, c);
-  if (c335(x)) return p353(x, c);
-  if (c336(x)) return p354(x, c);
-  if (c337(x)) return p355(x, c);
-  if (c338(x)) return p356(x, c);
-  if (c339(x)) return p357(x, c);
-  if (c340(x)) return p358(x, c);
-  if (c341(x)) return p359(x, c);
-  if (c342(x)) return p360(x, c);
-  if (c343(x)) return p361(x, c);
-  if (c344(x)) return p362(x, c);
-  if (c345(x)) return p363(x, c);
+function p193(x: any, c: ParseContext): unknown {
+  if (checkInitializeResponse(x)) return parseInitializeResponse(x, c);
+  if (checkAuthenticateResponse(x)) return parseAuthenticateResponse(x, c);
+  if (checkLogoutResponse(x)) return parseLogoutResponse(x, c);
+  if (checkNewSessionResponse(x)) return parseNewSessionResponse(x, c);
+  if (checkLoadSessionResponse(x)) return parseLoadSessionResponse(x, c);
+  if (checkListSessionsResponse(x)) return parseListSessionsResponse(x, c);
+  if (checkDeleteSessionResponse(x)) return parseDeleteSessionResponse(x, c);
+  if (checkResumeSessionResponse(x)) return parseResumeSessionResponse(x, c);
+  if (checkCloseSessionResponse(x)) return parseCloseSessionResponse(x, c);
+  if (checkSetSessionModeResponse(x)) return parseSetSessionModeResponse(x, c);
+  if (checkSetSessionConfigOptionResponse(x)) return parseSetSessionConfigOptionResponse(x, c);
+  if (checkPromptResponse(x)) return parsePromptResponse(x, c);
+  if (checkExtResponse(x)) return parseExtResponse(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p351(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p352(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p353(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p354(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p355(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p356(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p357(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p358(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p359(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p360(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p361(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p362(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p363(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseInitializeResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseAuthenticateResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseLogoutResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseNewSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseLoadSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseListSessionsResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseDeleteSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseResumeSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCloseSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionModeResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionConfigOptionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parsePromptResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p349(x: any, c: ParseContext): unknown {
+function p192(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.result === undefined) return c.fail('missing required field', 'result');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p18(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.result !== undefined) {
-      c.path.push('result');
-      const r = p350(x.result, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.result) x.result = r;
-    }
-  }
-  return x;
-}
-
-function p365(x: any, c: ParseContext): unknown {
-  x = parseError(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p364(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.error === undefined) return c.fail('missing required field', 'error');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p18(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.error !== undefined) {
-      c.path.push('error');
-      const r = p365(x.error, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.error) x.error = r;
-    }
-  }
-  return x;
-}
-
-function p348(x: any, c: ParseContext): unknown {
-  if (c331(x)) return p349(x, c);
-  if (c346(x)) return p364(x, c);
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.result === undefined) return c.fail('missing required field', 'result');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p349(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p364(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p193(x.result, c);
+    if (r === FAIL) return c.failedIn('result');
+    if (r !== x.result) x.result = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'result');
+  }
+  return x;
+}
+
+function p194(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.error === undefined) return c.fail('missing required field', 'error');
+  {
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseError(x.error, c);
+    if (r === FAIL) return c.failedIn('error');
+    if (r !== x.error) x.error = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'error');
+  }
+  return x;
+}
+
+function p191(x: any, c: ParseContext): unknown {
+  if (c188(x)) return p192(x, c);
+  if (c190(x)) return p194(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = p192(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p194(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c367(x: any): boolean {
-  if (!checkProtocolVersion(x)) return false;
-  return true;
-}
-
-function c368(x: any): boolean {
-  if (!checkAgentCapabilities(x)) return false;
-  return true;
-}
-
-function c369(x: any): boolean {
+function c196(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkAuthMethod(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkAuthMethod(x[i])) return false;
   }
   return true;
 }
 
-function c370(x: any): boolean {
-  if (!(checkImplementation(x) || c16(x))) return false;
+function c197(x: any): boolean {
+  if (!(checkImplementation(x) || c5(x))) return false;
   return true;
 }
 
-function c366(x: any): boolean {
+function c195(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.protocolVersion === undefined) return false;
-    if (x.protocolVersion !== undefined && !c367(x.protocolVersion)) return false;
-    if (x.agentCapabilities !== undefined && !c368(x.agentCapabilities)) return false;
-    if (x.authMethods !== undefined && !c369(x.authMethods)) return false;
-    if (x.agentInfo !== undefined && !c370(x.agentInfo)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.protocolVersion === undefined) return false;
+  if (!checkProtocolVersion(x.protocolVersion)) return false;
+  if (x.agentCapabilities !== undefined && !checkAgentCapabilities(x.agentCapabilities)) return false;
+  if (x.authMethods !== undefined && !c196(x.authMethods)) return false;
+  if (x.agentInfo !== undefined && !c197(x.agentInfo)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p372(x: any, c: ParseContext): unknown {
-  x = parseProtocolVersion(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p373(x: any, c: ParseContext): unknown {
-  x = parseAgentCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p374(x: any, c: ParseContext): unknown {
+function p199(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   return x;
 }
 
-function s375(x: any, c: ParseContext): unknown {
-  x = p374(x, c);
+function s200(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseAuthMethod(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p376(x: any, c: ParseContext): unknown {
+function p201(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseImplementation(x, c);
-  return x;
 }
 
-function p371(x: any, c: ParseContext): unknown {
+function p198(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.protocolVersion === undefined) return c.fail('missing required field', 'protocolVersion');
-    if (x.protocolVersion !== undefined) {
-      c.path.push('protocolVersion');
-      const r = p372(x.protocolVersion, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.protocolVersion) x.protocolVersion = r;
+  if (x.protocolVersion === undefined) return c.fail('missing required field', 'protocolVersion');
+  {
+    const r = parseProtocolVersion(x.protocolVersion, c);
+    if (r === FAIL) return c.failedIn('protocolVersion');
+    if (r !== x.protocolVersion) x.protocolVersion = r;
+  }
+  if (x.agentCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseAgentCapabilities(x.agentCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'agentCapabilities');
+      x.agentCapabilities = {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+        mcpCapabilities: { http: false, sse: false },
+        sessionCapabilities: {},
+        auth: {},
+      };
+    } else {
+      if (r !== x.agentCapabilities) x.agentCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'agentCapabilities');
     }
-    if (x.agentCapabilities !== undefined) {
-      c.path.push('agentCapabilities');
-      const r = p373(x.agentCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'agentCapabilities');
-        x['agentCapabilities'] = {
-          loadSession: false,
-          promptCapabilities: { image: false, audio: false, embeddedContext: false },
-          mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: {},
-          auth: {},
-        };
-      } else if (r !== x.agentCapabilities) x.agentCapabilities = r;
+  }
+  if (x.authMethods !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s200(x.authMethods, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'authMethods');
+      x.authMethods = [];
+    } else {
+      if (r !== x.authMethods) x.authMethods = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'authMethods');
     }
-    if (x.authMethods !== undefined) {
-      c.path.push('authMethods');
-      const r = s375(x.authMethods, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'authMethods');
-        x['authMethods'] = [];
-      } else if (r !== x.authMethods) x.authMethods = r;
+  }
+  if (x.agentInfo !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p201(x.agentInfo, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'agentInfo');
+      delete x.agentInfo;
+    } else {
+      if (r !== x.agentInfo) x.agentInfo = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'agentInfo');
     }
-    if (x.agentInfo !== undefined) {
-      c.path.push('agentInfo');
-      const r = p376(x.agentInfo, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'agentInfo');
-        delete x['agentInfo'];
-      } else if (r !== x.agentInfo) x.agentInfo = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c377(x: any): boolean {
+function c202(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (typeof x === 'number' && x < 0) return false;
   if (typeof x === 'number' && x > 65535) return false;
@@ -6548,7 +5183,7 @@ function c377(x: any): boolean {
   return true;
 }
 
-function p378(x: any, c: ParseContext): unknown {
+function p203(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
   if (typeof x === 'number' && x > 65535) return c.fail('must be <= 65535');
@@ -6556,6787 +5191,5091 @@ function p378(x: any, c: ParseContext): unknown {
   return x;
 }
 
-function c380(x: any): boolean {
+function c205(x: any): boolean {
   if (!(typeof x === 'boolean')) return false;
   return true;
 }
 
-function c381(x: any): boolean {
-  if (!checkPromptCapabilities(x)) return false;
-  return true;
-}
-
-function c382(x: any): boolean {
-  if (!checkMcpCapabilities(x)) return false;
-  return true;
-}
-
-function c383(x: any): boolean {
-  if (!checkSessionCapabilities(x)) return false;
-  return true;
-}
-
-function c384(x: any): boolean {
-  if (!checkAgentAuthCapabilities(x)) return false;
-  return true;
-}
-
-function c379(x: any): boolean {
+function c204(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.loadSession !== undefined && !c380(x.loadSession)) return false;
-    if (x.promptCapabilities !== undefined && !c381(x.promptCapabilities)) return false;
-    if (x.mcpCapabilities !== undefined && !c382(x.mcpCapabilities)) return false;
-    if (x.sessionCapabilities !== undefined && !c383(x.sessionCapabilities)) return false;
-    if (x.auth !== undefined && !c384(x.auth)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.loadSession !== undefined && !c205(x.loadSession)) return false;
+  if (x.promptCapabilities !== undefined && !checkPromptCapabilities(x.promptCapabilities)) return false;
+  if (x.mcpCapabilities !== undefined && !checkMcpCapabilities(x.mcpCapabilities)) return false;
+  if (x.sessionCapabilities !== undefined && !checkSessionCapabilities(x.sessionCapabilities)) return false;
+  if (x.auth !== undefined && !checkAgentAuthCapabilities(x.auth)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p386(x: any, c: ParseContext): unknown {
+function p207(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'boolean')) return c.fail('expected boolean');
   return x;
 }
 
-function p387(x: any, c: ParseContext): unknown {
-  x = parsePromptCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p388(x: any, c: ParseContext): unknown {
-  x = parseMcpCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p389(x: any, c: ParseContext): unknown {
-  x = parseSessionCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p390(x: any, c: ParseContext): unknown {
-  x = parseAgentAuthCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p385(x: any, c: ParseContext): unknown {
+function p206(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.loadSession !== undefined) {
-      c.path.push('loadSession');
-      const r = p386(x.loadSession, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'loadSession');
-        x['loadSession'] = false;
-      } else if (r !== x.loadSession) x.loadSession = r;
+  if (x.loadSession !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.loadSession, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'loadSession');
+      x.loadSession = false;
+    } else {
+      if (r !== x.loadSession) x.loadSession = r;
     }
-    if (x.promptCapabilities !== undefined) {
-      c.path.push('promptCapabilities');
-      const r = p387(x.promptCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'promptCapabilities');
-        x['promptCapabilities'] = { image: false, audio: false, embeddedContext: false };
-      } else if (r !== x.promptCapabilities) x.promptCapabilities = r;
+  }
+  if (x.promptCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parsePromptCapabilities(x.promptCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'promptCapabilities');
+      x.promptCapabilities = { image: false, audio: false, embeddedContext: false };
+    } else {
+      if (r !== x.promptCapabilities) x.promptCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'promptCapabilities');
     }
-    if (x.mcpCapabilities !== undefined) {
-      c.path.push('mcpCapabilities');
-      const r = p388(x.mcpCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'mcpCapabilities');
-        x['mcpCapabilities'] = { http: false, sse: false };
-      } else if (r !== x.mcpCapabilities) x.mcpCapabilities = r;
+  }
+  if (x.mcpCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseMcpCapabilities(x.mcpCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'mcpCapabilities');
+      x.mcpCapabilities = { http: false, sse: false };
+    } else {
+      if (r !== x.mcpCapabilities) x.mcpCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'mcpCapabilities');
     }
-    if (x.sessionCapabilities !== undefined) {
-      c.path.push('sessionCapabilities');
-      const r = p389(x.sessionCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'sessionCapabilities');
-        x['sessionCapabilities'] = {};
-      } else if (r !== x.sessionCapabilities) x.sessionCapabilities = r;
+  }
+  if (x.sessionCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseSessionCapabilities(x.sessionCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'sessionCapabilities');
+      x.sessionCapabilities = {};
+    } else {
+      if (r !== x.sessionCapabilities) x.sessionCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'sessionCapabilities');
     }
-    if (x.auth !== undefined) {
-      c.path.push('auth');
-      const r = p390(x.auth, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'auth');
-        x['auth'] = {};
-      } else if (r !== x.auth) x.auth = r;
+  }
+  if (x.auth !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseAgentAuthCapabilities(x.auth, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'auth');
+      x.auth = {};
+    } else {
+      if (r !== x.auth) x.auth = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'auth');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c391(x: any): boolean {
+function c208(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.image !== undefined && !c380(x.image)) return false;
-    if (x.audio !== undefined && !c380(x.audio)) return false;
-    if (x.embeddedContext !== undefined && !c380(x.embeddedContext)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.image !== undefined && !c205(x.image)) return false;
+  if (x.audio !== undefined && !c205(x.audio)) return false;
+  if (x.embeddedContext !== undefined && !c205(x.embeddedContext)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p392(x: any, c: ParseContext): unknown {
+function p209(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.image !== undefined) {
-      c.path.push('image');
-      const r = p386(x.image, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'image');
-        x['image'] = false;
-      } else if (r !== x.image) x.image = r;
+  if (x.image !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.image, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'image');
+      x.image = false;
+    } else {
+      if (r !== x.image) x.image = r;
     }
-    if (x.audio !== undefined) {
-      c.path.push('audio');
-      const r = p386(x.audio, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'audio');
-        x['audio'] = false;
-      } else if (r !== x.audio) x.audio = r;
+  }
+  if (x.audio !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.audio, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'audio');
+      x.audio = false;
+    } else {
+      if (r !== x.audio) x.audio = r;
     }
-    if (x.embeddedContext !== undefined) {
-      c.path.push('embeddedContext');
-      const r = p386(x.embeddedContext, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'embeddedContext');
-        x['embeddedContext'] = false;
-      } else if (r !== x.embeddedContext) x.embeddedContext = r;
+  }
+  if (x.embeddedContext !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.embeddedContext, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'embeddedContext');
+      x.embeddedContext = false;
+    } else {
+      if (r !== x.embeddedContext) x.embeddedContext = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c393(x: any): boolean {
+function c210(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.http !== undefined && !c380(x.http)) return false;
-    if (x.sse !== undefined && !c380(x.sse)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.http !== undefined && !c205(x.http)) return false;
+  if (x.sse !== undefined && !c205(x.sse)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p394(x: any, c: ParseContext): unknown {
+function p211(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.http !== undefined) {
-      c.path.push('http');
-      const r = p386(x.http, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'http');
-        x['http'] = false;
-      } else if (r !== x.http) x.http = r;
+  if (x.http !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.http, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'http');
+      x.http = false;
+    } else {
+      if (r !== x.http) x.http = r;
     }
-    if (x.sse !== undefined) {
-      c.path.push('sse');
-      const r = p386(x.sse, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'sse');
-        x['sse'] = false;
-      } else if (r !== x.sse) x.sse = r;
+  }
+  if (x.sse !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.sse, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'sse');
+      x.sse = false;
+    } else {
+      if (r !== x.sse) x.sse = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c396(x: any): boolean {
-  if (!(checkSessionListCapabilities(x) || c16(x))) return false;
+function c213(x: any): boolean {
+  if (!(checkSessionListCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c397(x: any): boolean {
-  if (!(checkSessionDeleteCapabilities(x) || c16(x))) return false;
+function c214(x: any): boolean {
+  if (!(checkSessionDeleteCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c398(x: any): boolean {
-  if (!(checkSessionAdditionalDirectoriesCapabilities(x) || c16(x))) return false;
+function c215(x: any): boolean {
+  if (!(checkSessionAdditionalDirectoriesCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c399(x: any): boolean {
-  if (!(checkSessionResumeCapabilities(x) || c16(x))) return false;
+function c216(x: any): boolean {
+  if (!(checkSessionResumeCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c400(x: any): boolean {
-  if (!(checkSessionCloseCapabilities(x) || c16(x))) return false;
+function c217(x: any): boolean {
+  if (!(checkSessionCloseCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c395(x: any): boolean {
+function c212(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.list !== undefined && !c396(x.list)) return false;
-    if (x.delete !== undefined && !c397(x.delete)) return false;
-    if (x.additionalDirectories !== undefined && !c398(x.additionalDirectories)) return false;
-    if (x.resume !== undefined && !c399(x.resume)) return false;
-    if (x.close !== undefined && !c400(x.close)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.list !== undefined && !c213(x.list)) return false;
+  if (x.delete !== undefined && !c214(x.delete)) return false;
+  if (x.additionalDirectories !== undefined && !c215(x.additionalDirectories)) return false;
+  if (x.resume !== undefined && !c216(x.resume)) return false;
+  if (x.close !== undefined && !c217(x.close)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p402(x: any, c: ParseContext): unknown {
+function p219(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionListCapabilities(x, c);
-  return x;
 }
 
-function p403(x: any, c: ParseContext): unknown {
+function p220(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionDeleteCapabilities(x, c);
-  return x;
 }
 
-function p404(x: any, c: ParseContext): unknown {
+function p221(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionAdditionalDirectoriesCapabilities(x, c);
-  return x;
 }
 
-function p405(x: any, c: ParseContext): unknown {
+function p222(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionResumeCapabilities(x, c);
-  return x;
 }
 
-function p406(x: any, c: ParseContext): unknown {
+function p223(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionCloseCapabilities(x, c);
-  return x;
 }
 
-function p401(x: any, c: ParseContext): unknown {
+function p218(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.list !== undefined) {
-      c.path.push('list');
-      const r = p402(x.list, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'list');
-        delete x['list'];
-      } else if (r !== x.list) x.list = r;
+  if (x.list !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p219(x.list, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'list');
+      delete x.list;
+    } else {
+      if (r !== x.list) x.list = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'list');
     }
-    if (x.delete !== undefined) {
-      c.path.push('delete');
-      const r = p403(x.delete, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'delete');
-        delete x['delete'];
-      } else if (r !== x.delete) x.delete = r;
+  }
+  if (x.delete !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p220(x.delete, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'delete');
+      delete x.delete;
+    } else {
+      if (r !== x.delete) x.delete = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'delete');
     }
-    if (x.additionalDirectories !== undefined) {
-      c.path.push('additionalDirectories');
-      const r = p404(x.additionalDirectories, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'additionalDirectories');
-        delete x['additionalDirectories'];
-      } else if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  if (x.additionalDirectories !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p221(x.additionalDirectories, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'additionalDirectories');
+      delete x.additionalDirectories;
+    } else {
+      if (r !== x.additionalDirectories) x.additionalDirectories = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'additionalDirectories');
     }
-    if (x.resume !== undefined) {
-      c.path.push('resume');
-      const r = p405(x.resume, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'resume');
-        delete x['resume'];
-      } else if (r !== x.resume) x.resume = r;
+  }
+  if (x.resume !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p222(x.resume, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'resume');
+      delete x.resume;
+    } else {
+      if (r !== x.resume) x.resume = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'resume');
     }
-    if (x.close !== undefined) {
-      c.path.push('close');
-      const r = p406(x.close, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'close');
-        delete x['close'];
-      } else if (r !== x.close) x.close = r;
+  }
+  if (x.close !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p223(x.close, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'close');
+      delete x.close;
+    } else {
+      if (r !== x.close) x.close = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'close');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c407(x: any): boolean {
+function c224(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p408(x: any, c: ParseContext): unknown {
+function p225(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c410(x: any): boolean {
-  if (!(checkLogoutCapabilities(x) || c16(x))) return false;
+function c227(x: any): boolean {
+  if (!(checkLogoutCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c409(x: any): boolean {
+function c226(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.logout !== undefined && !c410(x.logout)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.logout !== undefined && !c227(x.logout)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p412(x: any, c: ParseContext): unknown {
+function p229(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseLogoutCapabilities(x, c);
-  return x;
 }
 
-function p411(x: any, c: ParseContext): unknown {
+function p228(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.logout !== undefined) {
-      c.path.push('logout');
-      const r = p412(x.logout, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'logout');
-        delete x['logout'];
-      } else if (r !== x.logout) x.logout = r;
+  if (x.logout !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p229(x.logout, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'logout');
+      delete x.logout;
+    } else {
+      if (r !== x.logout) x.logout = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'logout');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c414(x: any): boolean {
+function t231(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c97(x.type)) return false;
-  }
-  if (!checkAuthMethodTerminal(x)) return false;
-  return true;
-}
-
-function c415(x: any): boolean {
-  if (!checkAuthMethodAgent(x)) return false;
-  return true;
-}
-
-function c413(x: any): boolean {
-  if (!(c414(x) || c415(x))) return false;
-  return true;
-}
-
-function p417(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p104(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseAuthMethodTerminal(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p418(x: any, c: ParseContext): unknown {
-  x = parseAuthMethodAgent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p416(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'terminal':
-      return p417(x, c);
+      return checkAuthMethodTerminal(x);
   }
-  return p418(x, c);
-  return x;
+  return false;
 }
 
-function c420(x: any): boolean {
-  if (!checkAuthMethodId(x)) return false;
+function c230(x: any): boolean {
+  if (!(t231(x) || checkAuthMethodAgent(x))) return false;
   return true;
 }
 
-function c421(x: any): boolean {
+function p232(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return parseAuthMethodAgent(x, c);
+  switch (x.type) {
+    case 'terminal':
+      return checkAuthMethodTerminal(x) || !checkAuthMethodAgent(x)
+        ? parseAuthMethodTerminal(x, c)
+        : parseAuthMethodAgent(x, c);
+  }
+  return parseAuthMethodAgent(x, c);
+}
+
+function c234(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if (![].includes(k) && !c3(x[k])) return false;
-    }
+  for (const k of Object.keys(x)) {
+    if (!c2(x[k])) return false;
   }
   return true;
 }
 
-function c419(x: any): boolean {
+function c233(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.id !== undefined && !c420(x.id)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x.args !== undefined && !c190(x.args)) return false;
-    if (x.env !== undefined && !c421(x.env)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkAuthMethodId(x.id)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.args !== undefined && !c95(x.args)) return false;
+  if (x.env !== undefined && !c234(x.env)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p423(x: any, c: ParseContext): unknown {
-  x = parseAuthMethodId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p424(x: any, c: ParseContext): unknown {
+function p236(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if ([].includes(k)) continue;
-      c.path.push(k);
-      const r = p19(x[k], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[k] = r;
-    }
+  for (const k of Object.keys(x)) {
+    const r = p7(x[k], c);
+    if (r === FAIL) return c.failedIn(k);
+    if (r !== x[k]) x[k] = r;
   }
   return x;
 }
 
-function p422(x: any, c: ParseContext): unknown {
+function p235(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p423(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.args !== undefined) {
-      if (x.args === null) {
-        x['args'] = [];
-      } else {
-        c.path.push('args');
-        const r = p195(x.args, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.args) x.args = r;
-      }
-    }
-    if (x.env !== undefined) {
-      if (x.env === null) {
-        x['env'] = {};
-      } else {
-        c.path.push('env');
-        const r = p424(x.env, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.env) x.env = r;
-      }
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c425(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.id !== undefined && !c420(x.id)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p426(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p423(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c427(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.version === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.version !== undefined && !c3(x.version)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p428(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.version === undefined) return c.fail('missing required field', 'version');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.version !== undefined) {
-      c.path.push('version');
-      const r = p19(x.version, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.version) x.version = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c430(x: any): boolean {
-  if (!(checkSessionModeState(x) || c16(x))) return false;
-  return true;
-}
-
-function c431(x: any): boolean {
-  if (!(Array.isArray(x) || x === null)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigOption(it)) return false;
-  }
-  return true;
-}
-
-function c429(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.modes !== undefined && !c430(x.modes)) return false;
-    if (x.configOptions !== undefined && !c431(x.configOptions)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p433(x: any, c: ParseContext): unknown {
-  if (x === null) return x;
-  return parseSessionModeState(x, c);
-  return x;
-}
-
-function s434(x: any, c: ParseContext): unknown {
-  x = p69(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseSessionConfigOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p432(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.modes !== undefined) {
-      c.path.push('modes');
-      const r = p433(x.modes, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'modes');
-        delete x['modes'];
-      } else if (r !== x.modes) x.modes = r;
-    }
-    if (x.configOptions !== undefined) {
-      c.path.push('configOptions');
-      const r = s434(x.configOptions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'configOptions');
-        delete x['configOptions'];
-      } else if (r !== x.configOptions) x.configOptions = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c436(x: any): boolean {
-  if (!checkSessionModeId(x)) return false;
-  return true;
-}
-
-function c437(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionMode(it)) return false;
-  }
-  return true;
-}
-
-function c435(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.currentModeId === undefined) return false;
-    if (x.availableModes === undefined) return false;
-    if (x.currentModeId !== undefined && !c436(x.currentModeId)) return false;
-    if (x.availableModes !== undefined && !c437(x.availableModes)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p439(x: any, c: ParseContext): unknown {
-  x = parseSessionModeId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p440(x: any, c: ParseContext): unknown {
-  if (!Array.isArray(x)) return c.fail('expected array');
-  return x;
-}
-
-function s441(x: any, c: ParseContext): unknown {
-  x = p440(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseSessionMode(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p438(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.currentModeId === undefined) return c.fail('missing required field', 'currentModeId');
-    if (x.availableModes === undefined) return c.fail('missing required field', 'availableModes');
-    if (x.currentModeId !== undefined) {
-      c.path.push('currentModeId');
-      const r = p439(x.currentModeId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currentModeId) x.currentModeId = r;
-    }
-    if (x.availableModes !== undefined) {
-      c.path.push('availableModes');
-      const r = s441(x.availableModes, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'availableModes');
-        x['availableModes'] = [];
-      } else if (r !== x.availableModes) x.availableModes = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c442(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.id !== undefined && !c436(x.id)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p443(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p439(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c445(x: any): boolean {
-  if (!checkSessionConfigId(x)) return false;
-  return true;
-}
-
-function c446(x: any): boolean {
-  if (!(checkSessionConfigOptionCategory(x) || c16(x))) return false;
-  return true;
-}
-
-function c448(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'select') return false;
-  return true;
-}
-
-function c447(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c448(x.type)) return false;
-  }
-  if (!checkSessionConfigSelect(x)) return false;
-  return true;
-}
-
-function c449(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c247(x.type)) return false;
-  }
-  if (!checkSessionConfigBoolean(x)) return false;
-  return true;
-}
-
-function c444(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.id !== undefined && !c445(x.id)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x.category !== undefined && !c446(x.category)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  {
+    const r = parseAuthMethodId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
   }
   {
-    let n = 0;
-    if (c447(x)) n++;
-    if (c449(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.args === null) x.args = [];
+  else if (x.args !== undefined) {
+    const r = p99(x.args, c);
+    if (r === FAIL) return c.failedIn('args');
+    if (r !== x.args) x.args = r;
+  }
+  if (x.env === null) x.env = {};
+  else if (x.env !== undefined) {
+    const r = p236(x.env, c);
+    if (r === FAIL) return c.failedIn('env');
+    if (r !== x.env) x.env = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c237(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.id === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkAuthMethodId(x.id)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p238(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  {
+    const r = parseAuthMethodId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c239(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.name === undefined) return false;
+  if (x.version === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (!c2(x.version)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p240(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.version === undefined) return c.fail('missing required field', 'version');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  {
+    const r = p7(x.version, c);
+    if (r === FAIL) return c.failedIn('version');
+    if (r !== x.version) x.version = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c242(x: any): boolean {
+  if (!(checkSessionModeState(x) || c5(x))) return false;
+  return true;
+}
+
+function c243(x: any): boolean {
+  if (!(Array.isArray(x) || x === null)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkSessionConfigOption(x[i])) return false;
   }
   return true;
 }
 
-function p451(x: any, c: ParseContext): unknown {
-  x = parseSessionConfigId(x, c);
+function c241(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x.modes !== undefined && !c242(x.modes)) return false;
+  if (x.configOptions !== undefined && !c243(x.configOptions)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p245(x: any, c: ParseContext): unknown {
+  if (x === null) return x;
+  return parseSessionModeState(x, c);
+}
+
+function s246(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseSessionConfigOption(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
   return x;
 }
 
-function p452(x: any, c: ParseContext): unknown {
+function p244(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x.modes !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p245(x.modes, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'modes');
+      delete x.modes;
+    } else {
+      if (r !== x.modes) x.modes = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'modes');
+    }
+  }
+  if (x.configOptions !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s246(x.configOptions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'configOptions');
+      delete x.configOptions;
+    } else {
+      if (r !== x.configOptions) x.configOptions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'configOptions');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c248(x: any): boolean {
+  if (!Array.isArray(x)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkSessionMode(x[i])) return false;
+  }
+  return true;
+}
+
+function c247(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.currentModeId === undefined) return false;
+  if (x.availableModes === undefined) return false;
+  if (!checkSessionModeId(x.currentModeId)) return false;
+  if (!c248(x.availableModes)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function s250(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
+  if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseSessionMode(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p249(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.currentModeId === undefined) return c.fail('missing required field', 'currentModeId');
+  if (x.availableModes === undefined) return c.fail('missing required field', 'availableModes');
+  {
+    const r = parseSessionModeId(x.currentModeId, c);
+    if (r === FAIL) return c.failedIn('currentModeId');
+    if (r !== x.currentModeId) x.currentModeId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = s250(x.availableModes, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'availableModes');
+      x.availableModes = [];
+    } else {
+      if (r !== x.availableModes) x.availableModes = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'availableModes');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c251(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.id === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkSessionModeId(x.id)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p252(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  {
+    const r = parseSessionModeId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c254(x: any): boolean {
+  if (!(checkSessionConfigOptionCategory(x) || c5(x))) return false;
+  return true;
+}
+
+function t255(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'select':
+      return checkSessionConfigSelect(x);
+    case 'boolean':
+      return checkSessionConfigBoolean(x);
+  }
+  return false;
+}
+
+function c253(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.id === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkSessionConfigId(x.id)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.category !== undefined && !c254(x.category)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  if (!t255(x)) return false;
+  return true;
+}
+
+function p257(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionConfigOptionCategory(x, c);
-  return x;
 }
 
-function p454(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'select') return c.fail('expected "select"');
-  return x;
-}
-
-function p453(x: any, c: ParseContext): unknown {
+function p256(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p454(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  {
+    const r = parseSessionConfigId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
   }
-  x = parseSessionConfigSelect(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p455(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p265(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
+  if (x.category !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p257(x.category, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'category');
+      delete x.category;
+    } else {
+      if (r !== x.category) x.category = r;
     }
   }
-  x = parseSessionConfigBoolean(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p450(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p451(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.category !== undefined) {
-      c.path.push('category');
-      const r = p452(x.category, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'category');
-        delete x['category'];
-      } else if (r !== x.category) x.category = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'select':
-      return p453(x, c);
+      return parseSessionConfigSelect(x, c);
     case 'boolean':
-      return p455(x, c);
+      return parseSessionConfigBoolean(x, c);
   }
   if (typeof x.type !== 'string') return c.fail('missing or invalid discriminator', 'type');
   c.note('unknown-variant', 'unknown type ' + JSON.stringify(x.type.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c457(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'mode') return false;
+function c258(x: any): boolean {
+  if (typeof x !== 'string') return false;
   return true;
 }
 
-function c458(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'model') return false;
-  return true;
-}
-
-function c459(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'model_config') return false;
-  return true;
-}
-
-function c460(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'thought_level') return false;
-  return true;
-}
-
-function c461(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  return true;
-}
-
-function c456(x: any): boolean {
-  if (!(c457(x) || c458(x) || c459(x) || c460(x) || c461(x))) return false;
-  return true;
-}
-
-function p462(x: any, c: ParseContext): unknown {
+function p259(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
   return x;
 }
 
-function c464(x: any): boolean {
+function c261(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigSelectOption(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkSessionConfigSelectOption(x[i])) return false;
   }
   return true;
 }
 
-function c465(x: any): boolean {
+function c262(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigSelectGroup(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkSessionConfigSelectGroup(x[i])) return false;
   }
   return true;
 }
 
-function c463(x: any): boolean {
-  if (!(c464(x) || c465(x))) return false;
+function c260(x: any): boolean {
+  if (!(c261(x) || c262(x))) return false;
   return true;
 }
 
-function p467(x: any, c: ParseContext): unknown {
+function p264(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseSessionConfigSelectOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p468(x: any, c: ParseContext): unknown {
+function p265(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseSessionConfigSelectGroup(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p466(x: any, c: ParseContext): unknown {
-  if (c464(x)) return p467(x, c);
-  if (c465(x)) return p468(x, c);
+function p263(x: any, c: ParseContext): unknown {
+  if (c261(x)) return p264(x, c);
+  if (c262(x)) return p265(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p467(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p468(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p264(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p265(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c470(x: any): boolean {
-  if (!checkSessionConfigValueId(x)) return false;
-  return true;
-}
-
-function c469(x: any): boolean {
+function c266(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.value === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.value !== undefined && !c470(x.value)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.value === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkSessionConfigValueId(x.value)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p472(x: any, c: ParseContext): unknown {
-  x = parseSessionConfigValueId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p471(x: any, c: ParseContext): unknown {
+function p267(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.value === undefined) return c.fail('missing required field', 'value');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.value !== undefined) {
-      c.path.push('value');
-      const r = p472(x.value, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.value) x.value = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c474(x: any): boolean {
-  if (!checkSessionConfigGroupId(x)) return false;
-  return true;
-}
-
-function c475(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigSelectOption(it)) return false;
-  }
-  return true;
-}
-
-function c473(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.group === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.options === undefined) return false;
-    if (x.group !== undefined && !c474(x.group)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.options !== undefined && !c475(x.options)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p477(x: any, c: ParseContext): unknown {
-  x = parseSessionConfigGroupId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s478(x: any, c: ParseContext): unknown {
-  x = p440(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseSessionConfigSelectOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p476(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.group === undefined) return c.fail('missing required field', 'group');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.options === undefined) return c.fail('missing required field', 'options');
-    if (x.group !== undefined) {
-      c.path.push('group');
-      const r = p477(x.group, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.group) x.group = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.options !== undefined) {
-      c.path.push('options');
-      const r = s478(x.options, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'options');
-        x['options'] = [];
-      } else if (r !== x.options) x.options = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c480(x: any): boolean {
-  if (!checkSessionConfigSelectOptions(x)) return false;
-  return true;
-}
-
-function c479(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.currentValue === undefined) return false;
-    if (x.options === undefined) return false;
-    if (x.currentValue !== undefined && !c470(x.currentValue)) return false;
-    if (x.options !== undefined && !c480(x.options)) return false;
-  }
-  return true;
-}
-
-function p482(x: any, c: ParseContext): unknown {
-  x = parseSessionConfigSelectOptions(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p481(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.currentValue === undefined) return c.fail('missing required field', 'currentValue');
-    if (x.options === undefined) return c.fail('missing required field', 'options');
-    if (x.currentValue !== undefined) {
-      c.path.push('currentValue');
-      const r = p472(x.currentValue, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currentValue) x.currentValue = r;
-    }
-    if (x.options !== undefined) {
-      c.path.push('options');
-      const r = p482(x.options, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.options) x.options = r;
-    }
-  }
-  return x;
-}
-
-function c484(x: any): boolean {
-  if (!(typeof x === 'boolean')) return false;
-  return true;
-}
-
-function c483(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.currentValue === undefined) return false;
-    if (x.currentValue !== undefined && !c484(x.currentValue)) return false;
-  }
-  return true;
-}
-
-function p486(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'boolean')) return c.fail('expected boolean');
-  return x;
-}
-
-function p485(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.currentValue === undefined) return c.fail('missing required field', 'currentValue');
-    if (x.currentValue !== undefined) {
-      c.path.push('currentValue');
-      const r = p486(x.currentValue, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currentValue) x.currentValue = r;
-    }
-  }
-  return x;
-}
-
-function c487(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.modes !== undefined && !c430(x.modes)) return false;
-    if (x.configOptions !== undefined && !c431(x.configOptions)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function s489(x: any, c: ParseContext): unknown {
-  x = p69(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseSessionConfigOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p488(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.modes !== undefined) {
-      c.path.push('modes');
-      const r = p433(x.modes, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'modes');
-        delete x['modes'];
-      } else if (r !== x.modes) x.modes = r;
-    }
-    if (x.configOptions !== undefined) {
-      c.path.push('configOptions');
-      const r = s489(x.configOptions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'configOptions');
-        delete x['configOptions'];
-      } else if (r !== x.configOptions) x.configOptions = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c491(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionInfo(it)) return false;
-  }
-  return true;
-}
-
-function c490(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessions === undefined) return false;
-    if (x.sessions !== undefined && !c491(x.sessions)) return false;
-    if (x.nextCursor !== undefined && !c60(x.nextCursor)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function s493(x: any, c: ParseContext): unknown {
-  x = p440(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseSessionInfo(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p492(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessions === undefined) return c.fail('missing required field', 'sessions');
-    if (x.sessions !== undefined) {
-      c.path.push('sessions');
-      const r = s493(x.sessions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'sessions');
-        x['sessions'] = [];
-      } else if (r !== x.sessions) x.sessions = r;
-    }
-    if (x.nextCursor !== undefined) {
-      c.path.push('nextCursor');
-      const r = p68(x.nextCursor, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'nextCursor');
-        delete x['nextCursor'];
-      } else if (r !== x.nextCursor) x.nextCursor = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c495(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
-  }
-  return true;
-}
-
-function c494(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.cwd === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.cwd !== undefined && !c3(x.cwd)) return false;
-    if (x.additionalDirectories !== undefined && !c495(x.additionalDirectories)) return false;
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.updatedAt !== undefined && !c60(x.updatedAt)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function s497(x: any, c: ParseContext): unknown {
-  x = p440(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p19(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p496(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p19(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.additionalDirectories !== undefined) {
-      c.path.push('additionalDirectories');
-      const r = s497(x.additionalDirectories, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'additionalDirectories');
-        x['additionalDirectories'] = [];
-      } else if (r !== x.additionalDirectories) x.additionalDirectories = r;
-    }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.updatedAt !== undefined) {
-      c.path.push('updatedAt');
-      const r = p68(x.updatedAt, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'updatedAt');
-        delete x['updatedAt'];
-      } else if (r !== x.updatedAt) x.updatedAt = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c499(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigOption(it)) return false;
-  }
-  return true;
-}
-
-function c498(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.configOptions === undefined) return false;
-    if (x.configOptions !== undefined && !c499(x.configOptions)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function s501(x: any, c: ParseContext): unknown {
-  x = p440(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseSessionConfigOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p500(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.configOptions === undefined) return c.fail('missing required field', 'configOptions');
-    if (x.configOptions !== undefined) {
-      c.path.push('configOptions');
-      const r = s501(x.configOptions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'configOptions');
-        x['configOptions'] = [];
-      } else if (r !== x.configOptions) x.configOptions = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c503(x: any): boolean {
-  if (!checkStopReason(x)) return false;
-  return true;
-}
-
-function c502(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c503(x.stopReason)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p505(x: any, c: ParseContext): unknown {
-  x = parseStopReason(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p504(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p505(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c507(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'end_turn') return false;
-  return true;
-}
-
-function c508(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'max_tokens') return false;
-  return true;
-}
-
-function c509(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'max_turn_requests') return false;
-  return true;
-}
-
-function c510(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'refusal') return false;
-  return true;
-}
-
-function c511(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'cancelled') return false;
-  return true;
-}
-
-function c506(x: any): boolean {
+  if (x.value === undefined) return c.fail('missing required field', 'value');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
   {
-    let n = 0;
-    if (c507(x)) n++;
-    if (c508(x)) n++;
-    if (c509(x)) n++;
-    if (c510(x)) n++;
-    if (c511(x)) n++;
-    if (n !== 1) return false;
+    const r = parseSessionConfigValueId(x.value, c);
+    if (r === FAIL) return c.failedIn('value');
+    if (r !== x.value) x.value = r;
   }
-  return true;
-}
-
-function p512(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
   return x;
 }
 
-function c514(x: any): boolean {
-  if (!checkErrorCode(x)) return false;
-  return true;
-}
-
-function c513(x: any): boolean {
+function c268(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.code === undefined) return false;
-    if (x.message === undefined) return false;
-    if (x.code !== undefined && !c514(x.code)) return false;
-    if (x.message !== undefined && !c3(x.message)) return false;
-    if (x.data !== undefined && !c63(x.data)) return false;
-  }
+  if (x.group === undefined) return false;
+  if (x.name === undefined) return false;
+  if (x.options === undefined) return false;
+  if (!checkSessionConfigGroupId(x.group)) return false;
+  if (!c2(x.name)) return false;
+  if (!c261(x.options)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p516(x: any, c: ParseContext): unknown {
-  x = parseErrorCode(x, c);
+function s270(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
   if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p515(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.code === undefined) return c.fail('missing required field', 'code');
-    if (x.message === undefined) return c.fail('missing required field', 'message');
-    if (x.code !== undefined) {
-      c.path.push('code');
-      const r = p516(x.code, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.code) x.code = r;
-    }
-    if (x.message !== undefined) {
-      c.path.push('message');
-      const r = p19(x.message, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.message) x.message = r;
-    }
-    if (x.data !== undefined) {
-      c.path.push('data');
-      const r = p72(x.data, c);
-      c.path.pop();
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseSessionConfigSelectOption(x[i], c);
       if (r === FAIL) {
         c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'data');
-        delete x['data'];
-      } else if (r !== x.data) x.data = r;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p269(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.group === undefined) return c.fail('missing required field', 'group');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.options === undefined) return c.fail('missing required field', 'options');
+  {
+    const r = parseSessionConfigGroupId(x.group, c);
+    if (r === FAIL) return c.failedIn('group');
+    if (r !== x.group) x.group = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = s270(x.options, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'options');
+      x.options = [];
+    } else {
+      if (r !== x.options) x.options = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'options');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c518(x: any): boolean {
+function c271(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.currentValue === undefined) return false;
+  if (x.options === undefined) return false;
+  if (!checkSessionConfigValueId(x.currentValue)) return false;
+  if (!checkSessionConfigSelectOptions(x.options)) return false;
+  return true;
+}
+
+function p272(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.currentValue === undefined) return c.fail('missing required field', 'currentValue');
+  if (x.options === undefined) return c.fail('missing required field', 'options');
+  {
+    const r = parseSessionConfigValueId(x.currentValue, c);
+    if (r === FAIL) return c.failedIn('currentValue');
+    if (r !== x.currentValue) x.currentValue = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseSessionConfigSelectOptions(x.options, c);
+    if (r === FAIL) return c.failedIn('options');
+    if (r !== x.options) x.options = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'options');
+  }
+  return x;
+}
+
+function c273(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.currentValue === undefined) return false;
+  if (!c205(x.currentValue)) return false;
+  return true;
+}
+
+function p274(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.currentValue === undefined) return c.fail('missing required field', 'currentValue');
+  {
+    const r = p207(x.currentValue, c);
+    if (r === FAIL) return c.failedIn('currentValue');
+    if (r !== x.currentValue) x.currentValue = r;
+  }
+  return x;
+}
+
+function c275(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.modes !== undefined && !c242(x.modes)) return false;
+  if (x.configOptions !== undefined && !c243(x.configOptions)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function s277(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
+  if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseSessionConfigOption(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p276(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.modes !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p245(x.modes, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'modes');
+      delete x.modes;
+    } else {
+      if (r !== x.modes) x.modes = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'modes');
+    }
+  }
+  if (x.configOptions !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s277(x.configOptions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'configOptions');
+      delete x.configOptions;
+    } else {
+      if (r !== x.configOptions) x.configOptions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'configOptions');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c279(x: any): boolean {
+  if (!Array.isArray(x)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkSessionInfo(x[i])) return false;
+  }
+  return true;
+}
+
+function c278(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessions === undefined) return false;
+  if (!c279(x.sessions)) return false;
+  if (x.nextCursor !== undefined && !c30(x.nextCursor)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function s281(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
+  if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseSessionInfo(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p280(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessions === undefined) return c.fail('missing required field', 'sessions');
+  {
+    const m = c.diagnostics.length;
+    const r = s281(x.sessions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'sessions');
+      x.sessions = [];
+    } else {
+      if (r !== x.sessions) x.sessions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'sessions');
+    }
+  }
+  if (x.nextCursor !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.nextCursor, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'nextCursor');
+      delete x.nextCursor;
+    } else {
+      if (r !== x.nextCursor) x.nextCursor = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c282(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.cwd === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c95(x.additionalDirectories)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.updatedAt !== undefined && !c30(x.updatedAt)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function s284(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
+  if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = p7(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p283(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s284(x.additionalDirectories, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'additionalDirectories');
+      x.additionalDirectories = [];
+    } else {
+      if (r !== x.additionalDirectories) x.additionalDirectories = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'additionalDirectories');
+    }
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  if (x.updatedAt !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.updatedAt, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'updatedAt');
+      delete x.updatedAt;
+    } else {
+      if (r !== x.updatedAt) x.updatedAt = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c286(x: any): boolean {
+  if (!Array.isArray(x)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkSessionConfigOption(x[i])) return false;
+  }
+  return true;
+}
+
+function c285(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.configOptions === undefined) return false;
+  if (!c286(x.configOptions)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function s288(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
+  if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseSessionConfigOption(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p287(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.configOptions === undefined) return c.fail('missing required field', 'configOptions');
+  {
+    const m = c.diagnostics.length;
+    const r = s288(x.configOptions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'configOptions');
+      x.configOptions = [];
+    } else {
+      if (r !== x.configOptions) x.configOptions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'configOptions');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c289(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.stopReason === undefined) return false;
+  if (!checkStopReason(x.stopReason)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p290(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
+  {
+    const m = c.diagnostics.length;
+    const r = parseStopReason(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'stopReason');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c291(x: any): boolean {
+  if (typeof x !== 'string' || !S292.has(x)) return false;
+  return true;
+}
+
+function p293(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S292.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c294(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.code === undefined) return false;
+  if (x.message === undefined) return false;
+  if (!checkErrorCode(x.code)) return false;
+  if (!c2(x.message)) return false;
+  return true;
+}
+
+function p295(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.code === undefined) return c.fail('missing required field', 'code');
+  if (x.message === undefined) return c.fail('missing required field', 'message');
+  {
+    const r = parseErrorCode(x.code, c);
+    if (r === FAIL) return c.failedIn('code');
+    if (r !== x.code) x.code = r;
+  }
+  {
+    const r = p7(x.message, c);
+    if (r === FAIL) return c.failedIn('message');
+    if (r !== x.message) x.message = r;
+  }
+  return x;
+}
+
+function c297(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32700) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c519(x: any): boolean {
+function c298(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32600) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c520(x: any): boolean {
+function c299(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32601) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c521(x: any): boolean {
+function c300(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32602) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c522(x: any): boolean {
+function c301(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32603) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c523(x: any): boolean {
+function c302(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32800) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c524(x: any): boolean {
+function c303(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32000) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c525(x: any): boolean {
+function c304(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32002) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c526(x: any): boolean {
+function c305(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c517(x: any): boolean {
-  if (!(c518(x) || c519(x) || c520(x) || c521(x) || c522(x) || c523(x) || c524(x) || c525(x) || c526(x)))
+function c296(x: any): boolean {
+  if (!(c297(x) || c298(x) || c299(x) || c300(x) || c301(x) || c302(x) || c303(x) || c304(x) || c305(x)))
     return false;
   return true;
 }
 
-function p528(x: any, c: ParseContext): unknown {
+function p307(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32700) return c.fail('expected -32700');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p529(x: any, c: ParseContext): unknown {
+function p308(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32600) return c.fail('expected -32600');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p530(x: any, c: ParseContext): unknown {
+function p309(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32601) return c.fail('expected -32601');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p531(x: any, c: ParseContext): unknown {
+function p310(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32602) return c.fail('expected -32602');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p532(x: any, c: ParseContext): unknown {
+function p311(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32603) return c.fail('expected -32603');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p533(x: any, c: ParseContext): unknown {
+function p312(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32800) return c.fail('expected -32800');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p534(x: any, c: ParseContext): unknown {
+function p313(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32000) return c.fail('expected -32000');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p535(x: any, c: ParseContext): unknown {
+function p314(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32002) return c.fail('expected -32002');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p536(x: any, c: ParseContext): unknown {
+function p315(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p527(x: any, c: ParseContext): unknown {
-  if (c518(x)) return p528(x, c);
-  if (c519(x)) return p529(x, c);
-  if (c520(x)) return p530(x, c);
-  if (c521(x)) return p531(x, c);
-  if (c522(x)) return p532(x, c);
-  if (c523(x)) return p533(x, c);
-  if (c524(x)) return p534(x, c);
-  if (c525(x)) return p535(x, c);
-  if (c526(x)) return p536(x, c);
+function p306(x: any, c: ParseContext): unknown {
+  if (c297(x)) return p307(x, c);
+  if (c298(x)) return p308(x, c);
+  if (c299(x)) return p309(x, c);
+  if (c300(x)) return p310(x, c);
+  if (c301(x)) return p311(x, c);
+  if (c302(x)) return p312(x, c);
+  if (c303(x)) return p313(x, c);
+  if (c304(x)) return p314(x, c);
+  if (c305(x)) return p315(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p528(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p529(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p530(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p531(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p532(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p533(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p534(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p535(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p536(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p307(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p308(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p309(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p310(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p311(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p312(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p313(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p314(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p315(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c540(x: any): boolean {
-  if (!checkSessionNotification(x)) return false;
+function c318(x: any): boolean {
+  if (!(checkSessionNotification(x) || checkCompleteElicitationNotification(x) || checkExtNotification(x)))
+    return false;
   return true;
 }
 
-function c541(x: any): boolean {
-  if (!checkCompleteElicitationNotification(x)) return false;
+function c317(x: any): boolean {
+  if (!(c318(x) || c5(x))) return false;
   return true;
 }
 
-function c542(x: any): boolean {
-  if (!checkExtNotification(x)) return false;
-  return true;
-}
-
-function c539(x: any): boolean {
-  if (!(c540(x) || c541(x) || c542(x))) return false;
-  return true;
-}
-
-function c538(x: any): boolean {
-  if (!(c539(x) || c16(x))) return false;
-  return true;
-}
-
-function c537(x: any): boolean {
+function c316(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.method === undefined) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c538(x.params)) return false;
-  }
+  if (x.method === undefined) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c317(x.params)) return false;
   return true;
 }
 
-function p546(x: any, c: ParseContext): unknown {
-  x = parseSessionNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p547(x: any, c: ParseContext): unknown {
-  x = parseCompleteElicitationNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p548(x: any, c: ParseContext): unknown {
-  x = parseExtNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p545(x: any, c: ParseContext): unknown {
-  if (c540(x)) return p546(x, c);
-  if (c541(x)) return p547(x, c);
-  if (c542(x)) return p548(x, c);
+function p321(x: any, c: ParseContext): unknown {
+  if (checkSessionNotification(x)) return parseSessionNotification(x, c);
+  if (checkCompleteElicitationNotification(x)) return parseCompleteElicitationNotification(x, c);
+  if (checkExtNotification(x)) return parseExtNotification(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p546(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p547(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p548(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseSessionNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCompleteElicitationNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p544(x: any, c: ParseContext): unknown {
+function p320(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p545(x, c);
-  return x;
+  return p321(x, c);
 }
 
-function p543(x: any, c: ParseContext): unknown {
+function p319(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p19(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p544(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
-  }
-  return x;
-}
-
-function c550(x: any): boolean {
-  if (!checkSessionUpdate(x)) return false;
-  return true;
-}
-
-function c549(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.update === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.update !== undefined && !c550(x.update)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p552(x: any, c: ParseContext): unknown {
-  x = parseSessionUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p551(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.update === undefined) return c.fail('missing required field', 'update');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.update !== undefined) {
-      c.path.push('update');
-      const r = p552(x.update, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.update) x.update = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c555(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'user_message_chunk') return false;
-  return true;
-}
-
-function c554(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c555(x.sessionUpdate)) return false;
-  }
-  if (!checkContentChunk(x)) return false;
-  return true;
-}
-
-function c557(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'agent_message_chunk') return false;
-  return true;
-}
-
-function c556(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c557(x.sessionUpdate)) return false;
-  }
-  if (!checkContentChunk(x)) return false;
-  return true;
-}
-
-function c559(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'agent_thought_chunk') return false;
-  return true;
-}
-
-function c558(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c559(x.sessionUpdate)) return false;
-  }
-  if (!checkContentChunk(x)) return false;
-  return true;
-}
-
-function c561(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'tool_call') return false;
-  return true;
-}
-
-function c560(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c561(x.sessionUpdate)) return false;
-  }
-  if (!checkToolCall(x)) return false;
-  return true;
-}
-
-function c563(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'tool_call_update') return false;
-  return true;
-}
-
-function c562(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c563(x.sessionUpdate)) return false;
-  }
-  if (!checkToolCallUpdate(x)) return false;
-  return true;
-}
-
-function c565(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'plan') return false;
-  return true;
-}
-
-function c564(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c565(x.sessionUpdate)) return false;
-  }
-  if (!checkPlan(x)) return false;
-  return true;
-}
-
-function c567(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'available_commands_update') return false;
-  return true;
-}
-
-function c566(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c567(x.sessionUpdate)) return false;
-  }
-  if (!checkAvailableCommandsUpdate(x)) return false;
-  return true;
-}
-
-function c569(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'current_mode_update') return false;
-  return true;
-}
-
-function c568(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c569(x.sessionUpdate)) return false;
-  }
-  if (!checkCurrentModeUpdate(x)) return false;
-  return true;
-}
-
-function c571(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'config_option_update') return false;
-  return true;
-}
-
-function c570(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c571(x.sessionUpdate)) return false;
-  }
-  if (!checkConfigOptionUpdate(x)) return false;
-  return true;
-}
-
-function c573(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'session_info_update') return false;
-  return true;
-}
-
-function c572(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c573(x.sessionUpdate)) return false;
-  }
-  if (!checkSessionInfoUpdate(x)) return false;
-  return true;
-}
-
-function c575(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'usage_update') return false;
-  return true;
-}
-
-function c574(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c575(x.sessionUpdate)) return false;
-  }
-  if (!checkUsageUpdate(x)) return false;
-  return true;
-}
-
-function c577(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'notice') return false;
-  return true;
-}
-
-function c576(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c577(x.sessionUpdate)) return false;
-  }
-  if (!checkNotice(x)) return false;
-  return true;
-}
-
-function c579(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'compaction_update') return false;
-  return true;
-}
-
-function c578(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c579(x.sessionUpdate)) return false;
-  }
-  if (!checkCompactionUpdate(x)) return false;
-  return true;
-}
-
-function c581(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'compaction_summary_chunk') return false;
-  return true;
-}
-
-function c580(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c581(x.sessionUpdate)) return false;
-  }
-  if (!checkCompactionSummaryChunk(x)) return false;
-  return true;
-}
-
-function c553(x: any): boolean {
+  if (x.method === undefined) return c.fail('missing required field', 'method');
   {
-    let n = 0;
-    if (c554(x)) n++;
-    if (c556(x)) n++;
-    if (c558(x)) n++;
-    if (c560(x)) n++;
-    if (c562(x)) n++;
-    if (c564(x)) n++;
-    if (c566(x)) n++;
-    if (c568(x)) n++;
-    if (c570(x)) n++;
-    if (c572(x)) n++;
-    if (c574(x)) n++;
-    if (c576(x)) n++;
-    if (c578(x)) n++;
-    if (c580(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
   }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p320(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
+  }
+  return x;
+}
+
+function c322(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.update === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkSessionUpdate(x.update)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p584(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'user_message_chunk') return c.fail('expected "user_message_chunk"');
-  return x;
-}
-
-function p583(x: any, c: ParseContext): unknown {
+function p323(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p584(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.update === undefined) return c.fail('missing required field', 'update');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseSessionUpdate(x.update, c);
+    if (r === FAIL) return c.failedIn('update');
+    if (r !== x.update) x.update = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'update');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
-  x = parseContentChunk(x, c);
-  if (x === FAIL) return FAIL;
   return x;
 }
 
-function p586(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'agent_message_chunk') return c.fail('expected "agent_message_chunk"');
-  return x;
-}
-
-function p585(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p586(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
+function t325(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.sessionUpdate) {
+    case 'user_message_chunk':
+      return checkContentChunk(x);
+    case 'agent_message_chunk':
+      return checkContentChunk(x);
+    case 'agent_thought_chunk':
+      return checkContentChunk(x);
+    case 'tool_call':
+      return checkToolCall(x);
+    case 'tool_call_update':
+      return checkToolCallUpdate(x);
+    case 'plan':
+      return checkPlan(x);
+    case 'available_commands_update':
+      return checkAvailableCommandsUpdate(x);
+    case 'current_mode_update':
+      return checkCurrentModeUpdate(x);
+    case 'config_option_update':
+      return checkConfigOptionUpdate(x);
+    case 'session_info_update':
+      return checkSessionInfoUpdate(x);
+    case 'usage_update':
+      return checkUsageUpdate(x);
+    case 'notice':
+      return checkNotice(x);
+    case 'compaction_update':
+      return checkCompactionUpdate(x);
+    case 'compaction_summary_chunk':
+      return checkCompactionSummaryChunk(x);
   }
-  x = parseContentChunk(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
+  return false;
 }
 
-function p588(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'agent_thought_chunk') return c.fail('expected "agent_thought_chunk"');
-  return x;
+function c324(x: any): boolean {
+  if (!t325(x)) return false;
+  return true;
 }
 
-function p587(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p588(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseContentChunk(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p590(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'tool_call') return c.fail('expected "tool_call"');
-  return x;
-}
-
-function p589(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p590(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseToolCall(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p592(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'tool_call_update') return c.fail('expected "tool_call_update"');
-  return x;
-}
-
-function p591(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p592(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseToolCallUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p594(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'plan') return c.fail('expected "plan"');
-  return x;
-}
-
-function p593(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p594(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parsePlan(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p596(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'available_commands_update') return c.fail('expected "available_commands_update"');
-  return x;
-}
-
-function p595(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p596(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseAvailableCommandsUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p598(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'current_mode_update') return c.fail('expected "current_mode_update"');
-  return x;
-}
-
-function p597(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p598(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseCurrentModeUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p600(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'config_option_update') return c.fail('expected "config_option_update"');
-  return x;
-}
-
-function p599(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p600(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseConfigOptionUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p602(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'session_info_update') return c.fail('expected "session_info_update"');
-  return x;
-}
-
-function p601(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p602(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseSessionInfoUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p604(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'usage_update') return c.fail('expected "usage_update"');
-  return x;
-}
-
-function p603(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p604(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseUsageUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p606(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'notice') return c.fail('expected "notice"');
-  return x;
-}
-
-function p605(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p606(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseNotice(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p608(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'compaction_update') return c.fail('expected "compaction_update"');
-  return x;
-}
-
-function p607(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p608(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseCompactionUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p610(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'compaction_summary_chunk') return c.fail('expected "compaction_summary_chunk"');
-  return x;
-}
-
-function p609(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p610(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseCompactionSummaryChunk(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p582(x: any, c: ParseContext): unknown {
+function p326(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   switch (x.sessionUpdate) {
     case 'user_message_chunk':
-      return p583(x, c);
+      return parseContentChunk(x, c);
     case 'agent_message_chunk':
-      return p585(x, c);
+      return parseContentChunk(x, c);
     case 'agent_thought_chunk':
-      return p587(x, c);
+      return parseContentChunk(x, c);
     case 'tool_call':
-      return p589(x, c);
+      return parseToolCall(x, c);
     case 'tool_call_update':
-      return p591(x, c);
+      return parseToolCallUpdate(x, c);
     case 'plan':
-      return p593(x, c);
+      return parsePlan(x, c);
     case 'available_commands_update':
-      return p595(x, c);
+      return parseAvailableCommandsUpdate(x, c);
     case 'current_mode_update':
-      return p597(x, c);
+      return parseCurrentModeUpdate(x, c);
     case 'config_option_update':
-      return p599(x, c);
+      return parseConfigOptionUpdate(x, c);
     case 'session_info_update':
-      return p601(x, c);
+      return parseSessionInfoUpdate(x, c);
     case 'usage_update':
-      return p603(x, c);
+      return parseUsageUpdate(x, c);
     case 'notice':
-      return p605(x, c);
+      return parseNotice(x, c);
     case 'compaction_update':
-      return p607(x, c);
+      return parseCompactionUpdate(x, c);
     case 'compaction_summary_chunk':
-      return p609(x, c);
+      return parseCompactionSummaryChunk(x, c);
   }
   if (typeof x.sessionUpdate !== 'string') return c.fail('missing or invalid discriminator', 'sessionUpdate');
   c.note('unknown-variant', 'unknown sessionUpdate ' + JSON.stringify(x.sessionUpdate.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c612(x: any): boolean {
-  if (!(checkMessageId(x) || c16(x))) return false;
+function c328(x: any): boolean {
+  if (!(checkMessageId(x) || c5(x))) return false;
   return true;
 }
 
-function c611(x: any): boolean {
+function c327(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content === undefined) return false;
-    if (x.content !== undefined && !c164(x.content)) return false;
-    if (x.messageId !== undefined && !c612(x.messageId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.content === undefined) return false;
+  if (!checkContentBlock(x.content)) return false;
+  if (x.messageId !== undefined && !c328(x.messageId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p614(x: any, c: ParseContext): unknown {
+function p330(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseMessageId(x, c);
-  return x;
 }
 
-function p613(x: any, c: ParseContext): unknown {
+function p329(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p166(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const m = c.diagnostics.length;
+    const r = parseContentBlock(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'content');
+  }
+  if (x.messageId !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p330(x.messageId, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'messageId');
+      delete x.messageId;
+    } else {
+      if (r !== x.messageId) x.messageId = r;
     }
-    if (x.messageId !== undefined) {
-      c.path.push('messageId');
-      const r = p614(x.messageId, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'messageId');
-        delete x['messageId'];
-      } else if (r !== x.messageId) x.messageId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c616(x: any): boolean {
-  if (!checkToolKind(x)) return false;
-  return true;
-}
-
-function c617(x: any): boolean {
-  if (!checkToolCallStatus(x)) return false;
-  return true;
-}
-
-function c618(x: any): boolean {
+function c332(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkToolCallContent(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkToolCallContent(x[i])) return false;
   }
   return true;
 }
 
-function c619(x: any): boolean {
+function c333(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkToolCallLocation(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkToolCallLocation(x[i])) return false;
   }
   return true;
 }
 
-function c615(x: any): boolean {
+function c331(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.toolCallId === undefined) return false;
-    if (x.title === undefined) return false;
-    if (x.toolCallId !== undefined && !c57(x.toolCallId)) return false;
-    if (x.title !== undefined && !c3(x.title)) return false;
-    if (x.name !== undefined && !c60(x.name)) return false;
-    if (x.kind !== undefined && !c616(x.kind)) return false;
-    if (x.status !== undefined && !c617(x.status)) return false;
-    if (x.content !== undefined && !c618(x.content)) return false;
-    if (x.locations !== undefined && !c619(x.locations)) return false;
-    if (x.rawInput !== undefined && !c63(x.rawInput)) return false;
-    if (x.rawOutput !== undefined && !c63(x.rawOutput)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.toolCallId === undefined) return false;
+  if (x.title === undefined) return false;
+  if (!checkToolCallId(x.toolCallId)) return false;
+  if (!c2(x.title)) return false;
+  if (x.name !== undefined && !c30(x.name)) return false;
+  if (x.kind !== undefined && !checkToolKind(x.kind)) return false;
+  if (x.status !== undefined && !checkToolCallStatus(x.status)) return false;
+  if (x.content !== undefined && !c332(x.content)) return false;
+  if (x.locations !== undefined && !c333(x.locations)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p621(x: any, c: ParseContext): unknown {
-  x = parseToolKind(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p622(x: any, c: ParseContext): unknown {
-  x = parseToolCallStatus(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s623(x: any, c: ParseContext): unknown {
-  x = p440(x, c);
+function s335(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseToolCallContent(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function s624(x: any, c: ParseContext): unknown {
-  x = p440(x, c);
+function s336(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseToolCallLocation(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p620(x: any, c: ParseContext): unknown {
+function p334(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.toolCallId === undefined) return c.fail('missing required field', 'toolCallId');
-    if (x.title === undefined) return c.fail('missing required field', 'title');
-    if (x.toolCallId !== undefined) {
-      c.path.push('toolCallId');
-      const r = p65(x.toolCallId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.toolCallId) x.toolCallId = r;
+  if (x.toolCallId === undefined) return c.fail('missing required field', 'toolCallId');
+  if (x.title === undefined) return c.fail('missing required field', 'title');
+  {
+    const r = parseToolCallId(x.toolCallId, c);
+    if (r === FAIL) return c.failedIn('toolCallId');
+    if (r !== x.toolCallId) x.toolCallId = r;
+  }
+  {
+    const r = p7(x.title, c);
+    if (r === FAIL) return c.failedIn('title');
+    if (r !== x.title) x.title = r;
+  }
+  if (x.name !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.name, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'name');
+      delete x.name;
+    } else {
+      if (r !== x.name) x.name = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p19(x.title, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.title) x.title = r;
+  }
+  if (x.kind !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseToolKind(x.kind, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'kind');
+      delete x.kind;
+    } else {
+      if (r !== x.kind) x.kind = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'kind');
     }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p68(x.name, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'name');
-        delete x['name'];
-      } else if (r !== x.name) x.name = r;
+  }
+  if (x.status !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseToolCallStatus(x.status, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'status');
+      delete x.status;
+    } else {
+      if (r !== x.status) x.status = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'status');
     }
-    if (x.kind !== undefined) {
-      c.path.push('kind');
-      const r = p621(x.kind, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'kind');
-        delete x['kind'];
-      } else if (r !== x.kind) x.kind = r;
+  }
+  if (x.content !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s335(x.content, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'content');
+      x.content = [];
+    } else {
+      if (r !== x.content) x.content = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'content');
     }
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p622(x.status, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'status');
-        delete x['status'];
-      } else if (r !== x.status) x.status = r;
+  }
+  if (x.locations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s336(x.locations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'locations');
+      x.locations = [];
+    } else {
+      if (r !== x.locations) x.locations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'locations');
     }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = s623(x.content, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'content');
-        x['content'] = [];
-      } else if (r !== x.content) x.content = r;
-    }
-    if (x.locations !== undefined) {
-      c.path.push('locations');
-      const r = s624(x.locations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'locations');
-        x['locations'] = [];
-      } else if (r !== x.locations) x.locations = r;
-    }
-    if (x.rawInput !== undefined) {
-      c.path.push('rawInput');
-      const r = p72(x.rawInput, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'rawInput');
-        delete x['rawInput'];
-      } else if (r !== x.rawInput) x.rawInput = r;
-    }
-    if (x.rawOutput !== undefined) {
-      c.path.push('rawOutput');
-      const r = p72(x.rawOutput, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'rawOutput');
-        delete x['rawOutput'];
-      } else if (r !== x.rawOutput) x.rawOutput = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c626(x: any): boolean {
-  if (!checkPlanEntryPriority(x)) return false;
-  return true;
-}
-
-function c627(x: any): boolean {
-  if (!checkPlanEntryStatus(x)) return false;
-  return true;
-}
-
-function c625(x: any): boolean {
+function c337(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content === undefined) return false;
-    if (x.priority === undefined) return false;
-    if (x.status === undefined) return false;
-    if (x.content !== undefined && !c3(x.content)) return false;
-    if (x.priority !== undefined && !c626(x.priority)) return false;
-    if (x.status !== undefined && !c627(x.status)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.content === undefined) return false;
+  if (x.priority === undefined) return false;
+  if (x.status === undefined) return false;
+  if (!c2(x.content)) return false;
+  if (!checkPlanEntryPriority(x.priority)) return false;
+  if (!checkPlanEntryStatus(x.status)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p629(x: any, c: ParseContext): unknown {
-  x = parsePlanEntryPriority(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p630(x: any, c: ParseContext): unknown {
-  x = parsePlanEntryStatus(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p628(x: any, c: ParseContext): unknown {
+function p338(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.priority === undefined) return c.fail('missing required field', 'priority');
-    if (x.status === undefined) return c.fail('missing required field', 'status');
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p19(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x.priority !== undefined) {
-      c.path.push('priority');
-      const r = p629(x.priority, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.priority) x.priority = r;
-    }
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p630(x.status, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.status) x.status = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c632(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'high') return false;
-  return true;
-}
-
-function c633(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'medium') return false;
-  return true;
-}
-
-function c634(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'low') return false;
-  return true;
-}
-
-function c631(x: any): boolean {
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  if (x.priority === undefined) return c.fail('missing required field', 'priority');
+  if (x.status === undefined) return c.fail('missing required field', 'status');
   {
-    let n = 0;
-    if (c632(x)) n++;
-    if (c633(x)) n++;
-    if (c634(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
   }
-  return true;
-}
-
-function p635(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['high', 'medium', 'low'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
-  return x;
-}
-
-function c636(x: any): boolean {
   {
-    let n = 0;
-    if (c86(x)) n++;
-    if (c87(x)) n++;
-    if (c88(x)) n++;
-    if (n !== 1) return false;
+    const m = c.diagnostics.length;
+    const r = parsePlanEntryPriority(x.priority, c);
+    if (r === FAIL) return c.failedIn('priority');
+    if (r !== x.priority) x.priority = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'priority');
   }
-  return true;
-}
-
-function p637(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['pending', 'in_progress', 'completed'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  {
+    const m = c.diagnostics.length;
+    const r = parsePlanEntryStatus(x.status, c);
+    if (r === FAIL) return c.failedIn('status');
+    if (r !== x.status) x.status = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'status');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
   return x;
 }
 
-function c639(x: any): boolean {
+function c339(x: any): boolean {
+  if (typeof x !== 'string' || !S340.has(x)) return false;
+  return true;
+}
+
+function p341(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S340.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c342(x: any): boolean {
+  if (typeof x !== 'string' || !S343.has(x)) return false;
+  return true;
+}
+
+function p344(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S343.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c346(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkPlanEntry(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkPlanEntry(x[i])) return false;
   }
   return true;
 }
 
-function c638(x: any): boolean {
+function c345(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.entries === undefined) return false;
-    if (x.entries !== undefined && !c639(x.entries)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.entries === undefined) return false;
+  if (!c346(x.entries)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s641(x: any, c: ParseContext): unknown {
-  x = p440(x, c);
+function s348(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parsePlanEntry(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p640(x: any, c: ParseContext): unknown {
+function p347(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.entries === undefined) return c.fail('missing required field', 'entries');
-    if (x.entries !== undefined) {
-      c.path.push('entries');
-      const r = s641(x.entries, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'entries');
-        x['entries'] = [];
-      } else if (r !== x.entries) x.entries = r;
+  if (x.entries === undefined) return c.fail('missing required field', 'entries');
+  {
+    const m = c.diagnostics.length;
+    const r = s348(x.entries, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'entries');
+      x.entries = [];
+    } else {
+      if (r !== x.entries) x.entries = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'entries');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c643(x: any): boolean {
-  if (!(checkAvailableCommandInput(x) || c16(x))) return false;
+function c350(x: any): boolean {
+  if (!(checkAvailableCommandInput(x) || c5(x))) return false;
   return true;
 }
 
-function c642(x: any): boolean {
+function c349(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.description === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c3(x.description)) return false;
-    if (x.input !== undefined && !c643(x.input)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.name === undefined) return false;
+  if (x.description === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.description)) return false;
+  if (x.input !== undefined && !c350(x.input)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p645(x: any, c: ParseContext): unknown {
+function p352(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseAvailableCommandInput(x, c);
-  return x;
 }
 
-function p644(x: any, c: ParseContext): unknown {
+function p351(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.description === undefined) return c.fail('missing required field', 'description');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.description === undefined) return c.fail('missing required field', 'description');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.description, c);
+    if (r === FAIL) return c.failedIn('description');
+    if (r !== x.description) x.description = r;
+  }
+  if (x.input !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p352(x.input, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'input');
+      delete x.input;
+    } else {
+      if (r !== x.input) x.input = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'input');
     }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p19(x.description, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.description) x.description = r;
-    }
-    if (x.input !== undefined) {
-      c.path.push('input');
-      const r = p645(x.input, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'input');
-        delete x['input'];
-      } else if (r !== x.input) x.input = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c647(x: any): boolean {
+function c353(x: any): boolean {
   if (!checkUnstructuredCommandInput(x)) return false;
   return true;
 }
 
-function c646(x: any): boolean {
-  if (!c647(x)) return false;
-  return true;
+function p354(x: any, c: ParseContext): unknown {
+  return parseUnstructuredCommandInput(x, c);
 }
 
-function p649(x: any, c: ParseContext): unknown {
-  x = parseUnstructuredCommandInput(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p648(x: any, c: ParseContext): unknown {
-  return p649(x, c);
-  return x;
-}
-
-function c650(x: any): boolean {
+function c355(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.hint === undefined) return false;
-    if (x.hint !== undefined && !c3(x.hint)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.hint === undefined) return false;
+  if (!c2(x.hint)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p651(x: any, c: ParseContext): unknown {
+function p356(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.hint === undefined) return c.fail('missing required field', 'hint');
-    if (x.hint !== undefined) {
-      c.path.push('hint');
-      const r = p19(x.hint, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.hint) x.hint = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.hint === undefined) return c.fail('missing required field', 'hint');
+  {
+    const r = p7(x.hint, c);
+    if (r === FAIL) return c.failedIn('hint');
+    if (r !== x.hint) x.hint = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c653(x: any): boolean {
+function c358(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkAvailableCommand(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkAvailableCommand(x[i])) return false;
   }
   return true;
 }
 
-function c652(x: any): boolean {
+function c357(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.availableCommands === undefined) return false;
-    if (x.availableCommands !== undefined && !c653(x.availableCommands)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.availableCommands === undefined) return false;
+  if (!c358(x.availableCommands)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s655(x: any, c: ParseContext): unknown {
-  x = p440(x, c);
+function s360(x: any, c: ParseContext): unknown {
+  x = p199(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseAvailableCommand(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p654(x: any, c: ParseContext): unknown {
+function p359(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.availableCommands === undefined) return c.fail('missing required field', 'availableCommands');
-    if (x.availableCommands !== undefined) {
-      c.path.push('availableCommands');
-      const r = s655(x.availableCommands, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'availableCommands');
-        x['availableCommands'] = [];
-      } else if (r !== x.availableCommands) x.availableCommands = r;
+  if (x.availableCommands === undefined) return c.fail('missing required field', 'availableCommands');
+  {
+    const m = c.diagnostics.length;
+    const r = s360(x.availableCommands, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'availableCommands');
+      x.availableCommands = [];
+    } else {
+      if (r !== x.availableCommands) x.availableCommands = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'availableCommands');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c656(x: any): boolean {
+function c361(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.currentModeId === undefined) return false;
-    if (x.currentModeId !== undefined && !c436(x.currentModeId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.currentModeId === undefined) return false;
+  if (!checkSessionModeId(x.currentModeId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p657(x: any, c: ParseContext): unknown {
+function p362(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.currentModeId === undefined) return c.fail('missing required field', 'currentModeId');
-    if (x.currentModeId !== undefined) {
-      c.path.push('currentModeId');
-      const r = p439(x.currentModeId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currentModeId) x.currentModeId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.currentModeId === undefined) return c.fail('missing required field', 'currentModeId');
+  {
+    const r = parseSessionModeId(x.currentModeId, c);
+    if (r === FAIL) return c.failedIn('currentModeId');
+    if (r !== x.currentModeId) x.currentModeId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c658(x: any): boolean {
+function c363(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c60(x.title)) return false;
-    if (x.updatedAt !== undefined && !c60(x.updatedAt)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.updatedAt !== undefined && !c30(x.updatedAt)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p659(x: any, c: ParseContext): unknown {
+function p364(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p68(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.updatedAt !== undefined) {
-      c.path.push('updatedAt');
-      const r = p68(x.updatedAt, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'updatedAt');
-        delete x['updatedAt'];
-      } else if (r !== x.updatedAt) x.updatedAt = r;
+  }
+  if (x.updatedAt !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.updatedAt, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'updatedAt');
+      delete x.updatedAt;
+    } else {
+      if (r !== x.updatedAt) x.updatedAt = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c661(x: any): boolean {
+function c366(x: any): boolean {
   if (!(typeof x === 'number')) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return false;
   return true;
 }
 
-function c660(x: any): boolean {
+function c365(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.amount === undefined) return false;
-    if (x.currency === undefined) return false;
-    if (x.amount !== undefined && !c661(x.amount)) return false;
-    if (x.currency !== undefined && !c3(x.currency)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.amount === undefined) return false;
+  if (x.currency === undefined) return false;
+  if (!c366(x.amount)) return false;
+  if (!c2(x.currency)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p663(x: any, c: ParseContext): unknown {
+function p368(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'number')) return c.fail('expected number');
   if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return c.fail('not a valid double');
   return x;
 }
 
-function p662(x: any, c: ParseContext): unknown {
+function p367(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.amount === undefined) return c.fail('missing required field', 'amount');
-    if (x.currency === undefined) return c.fail('missing required field', 'currency');
-    if (x.amount !== undefined) {
-      c.path.push('amount');
-      const r = p663(x.amount, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.amount) x.amount = r;
-    }
-    if (x.currency !== undefined) {
-      c.path.push('currency');
-      const r = p19(x.currency, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currency) x.currency = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.amount === undefined) return c.fail('missing required field', 'amount');
+  if (x.currency === undefined) return c.fail('missing required field', 'currency');
+  {
+    const r = p368(x.amount, c);
+    if (r === FAIL) return c.failedIn('amount');
+    if (r !== x.amount) x.amount = r;
+  }
+  {
+    const r = p7(x.currency, c);
+    if (r === FAIL) return c.failedIn('currency');
+    if (r !== x.currency) x.currency = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c665(x: any): boolean {
+function c370(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (typeof x === 'number' && x < 0) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return false;
   return true;
 }
 
-function c666(x: any): boolean {
-  if (!(checkCost(x) || c16(x))) return false;
+function c371(x: any): boolean {
+  if (!(checkCost(x) || c5(x))) return false;
   return true;
 }
 
-function c664(x: any): boolean {
+function c369(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.used === undefined) return false;
-    if (x.size === undefined) return false;
-    if (x.used !== undefined && !c665(x.used)) return false;
-    if (x.size !== undefined && !c665(x.size)) return false;
-    if (x.cost !== undefined && !c666(x.cost)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.used === undefined) return false;
+  if (x.size === undefined) return false;
+  if (!c370(x.used)) return false;
+  if (!c370(x.size)) return false;
+  if (x.cost !== undefined && !c371(x.cost)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p668(x: any, c: ParseContext): unknown {
+function p373(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
   if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return c.fail('not a valid uint64');
   return x;
 }
 
-function p669(x: any, c: ParseContext): unknown {
+function p374(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseCost(x, c);
-  return x;
 }
 
-function p667(x: any, c: ParseContext): unknown {
+function p372(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.used === undefined) return c.fail('missing required field', 'used');
-    if (x.size === undefined) return c.fail('missing required field', 'size');
-    if (x.used !== undefined) {
-      c.path.push('used');
-      const r = p668(x.used, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.used) x.used = r;
+  if (x.used === undefined) return c.fail('missing required field', 'used');
+  if (x.size === undefined) return c.fail('missing required field', 'size');
+  if (x.used === null) c.note('tolerated', 'null kept (sent by real agents)', 'used');
+  else if (x.used !== undefined) {
+    const r = p373(x.used, c);
+    if (r === FAIL) return c.failedIn('used');
+    if (r !== x.used) x.used = r;
+  }
+  {
+    const r = p373(x.size, c);
+    if (r === FAIL) return c.failedIn('size');
+    if (r !== x.size) x.size = r;
+  }
+  if (x.cost !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p374(x.cost, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'cost');
+      delete x.cost;
+    } else {
+      if (r !== x.cost) x.cost = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'cost');
     }
-    if (x.size !== undefined) {
-      c.path.push('size');
-      const r = p668(x.size, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.size) x.size = r;
-    }
-    if (x.cost !== undefined) {
-      c.path.push('cost');
-      const r = p669(x.cost, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'cost');
-        delete x['cost'];
-      } else if (r !== x.cost) x.cost = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c671(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'info') return false;
+function c375(x: any): boolean {
+  if (typeof x !== 'string') return false;
   return true;
 }
 
-function c672(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'warning') return false;
-  return true;
-}
-
-function c673(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'error') return false;
-  return true;
-}
-
-function c670(x: any): boolean {
-  if (!(c671(x) || c672(x) || c673(x) || c461(x))) return false;
-  return true;
-}
-
-function p674(x: any, c: ParseContext): unknown {
+function p376(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
   return x;
 }
 
-function c676(x: any): boolean {
-  if (!checkNoticeSeverity(x)) return false;
-  return true;
-}
-
-function c677(x: any): boolean {
+function c378(x: any): boolean {
   if (!(typeof x === 'string')) return false;
   if (typeof x === 'string' && codePointLength(x) < 1) return false;
   return true;
 }
 
-function c675(x: any): boolean {
+function c377(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.severity === undefined) return false;
-    if (x.title === undefined) return false;
-    if (x.severity !== undefined && !c676(x.severity)) return false;
-    if (x.title !== undefined && !c677(x.title)) return false;
-    if (x.description !== undefined && !c60(x.description)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.severity === undefined) return false;
+  if (x.title === undefined) return false;
+  if (!checkNoticeSeverity(x.severity)) return false;
+  if (!c378(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p679(x: any, c: ParseContext): unknown {
-  x = parseNoticeSeverity(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p680(x: any, c: ParseContext): unknown {
+function p380(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (typeof x === 'string' && codePointLength(x) < 1) return c.fail('must have at least 1 characters');
   return x;
 }
 
-function p678(x: any, c: ParseContext): unknown {
+function p379(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.severity === undefined) return c.fail('missing required field', 'severity');
-    if (x.title === undefined) return c.fail('missing required field', 'title');
-    if (x.severity !== undefined) {
-      c.path.push('severity');
-      const r = p679(x.severity, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.severity) x.severity = r;
+  if (x.severity === undefined) return c.fail('missing required field', 'severity');
+  if (x.title === undefined) return c.fail('missing required field', 'title');
+  {
+    const r = parseNoticeSeverity(x.severity, c);
+    if (r === FAIL) return c.failedIn('severity');
+    if (r !== x.severity) x.severity = r;
+  }
+  {
+    const r = p380(x.title, c);
+    if (r === FAIL) return c.failedIn('title');
+    if (r !== x.title) x.title = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p680(x.title, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p68(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c681(x: any): boolean {
-  if (!(c87(x) || c88(x) || c89(x) || c511(x) || c461(x))) return false;
+function c381(x: any): boolean {
+  if (typeof x !== 'string') return false;
   return true;
 }
 
-function p682(x: any, c: ParseContext): unknown {
+function p382(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
   return x;
 }
 
-function c684(x: any): boolean {
-  if (!checkCompactionId(x)) return false;
-  return true;
-}
-
-function c685(x: any): boolean {
-  if (!checkCompactionStatus(x)) return false;
-  return true;
-}
-
-function c686(x: any): boolean {
+function c384(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkContentBlock(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkContentBlock(x[i])) return false;
   }
   return true;
 }
 
-function c683(x: any): boolean {
+function c383(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.compactionId === undefined) return false;
-    if (x.status === undefined) return false;
-    if (x.compactionId !== undefined && !c684(x.compactionId)) return false;
-    if (x.status !== undefined && !c685(x.status)) return false;
-    if (x.summary !== undefined && !c686(x.summary)) return false;
-    if (x.error !== undefined && !c60(x.error)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.compactionId === undefined) return false;
+  if (x.status === undefined) return false;
+  if (!checkCompactionId(x.compactionId)) return false;
+  if (!checkCompactionStatus(x.status)) return false;
+  if (x.summary !== undefined && !c384(x.summary)) return false;
+  if (x.error !== undefined && !c30(x.error)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p688(x: any, c: ParseContext): unknown {
-  x = parseCompactionId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p689(x: any, c: ParseContext): unknown {
-  x = parseCompactionStatus(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s690(x: any, c: ParseContext): unknown {
-  x = p69(x, c);
+function s386(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseContentBlock(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p687(x: any, c: ParseContext): unknown {
+function p385(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.compactionId === undefined) return c.fail('missing required field', 'compactionId');
-    if (x.status === undefined) return c.fail('missing required field', 'status');
-    if (x.compactionId !== undefined) {
-      c.path.push('compactionId');
-      const r = p688(x.compactionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.compactionId) x.compactionId = r;
+  if (x.compactionId === undefined) return c.fail('missing required field', 'compactionId');
+  if (x.status === undefined) return c.fail('missing required field', 'status');
+  {
+    const r = parseCompactionId(x.compactionId, c);
+    if (r === FAIL) return c.failedIn('compactionId');
+    if (r !== x.compactionId) x.compactionId = r;
+  }
+  {
+    const r = parseCompactionStatus(x.status, c);
+    if (r === FAIL) return c.failedIn('status');
+    if (r !== x.status) x.status = r;
+  }
+  if (x.summary !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s386(x.summary, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'summary');
+      delete x.summary;
+    } else {
+      if (r !== x.summary) x.summary = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'summary');
     }
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p689(x.status, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.status) x.status = r;
+  }
+  if (x.error !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.error, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'error');
+      delete x.error;
+    } else {
+      if (r !== x.error) x.error = r;
     }
-    if (x.summary !== undefined) {
-      c.path.push('summary');
-      const r = s690(x.summary, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'summary');
-        delete x['summary'];
-      } else if (r !== x.summary) x.summary = r;
-    }
-    if (x.error !== undefined) {
-      c.path.push('error');
-      const r = p68(x.error, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'error');
-        delete x['error'];
-      } else if (r !== x.error) x.error = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c691(x: any): boolean {
+function c387(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.compactionId === undefined) return false;
-    if (x.content === undefined) return false;
-    if (x.compactionId !== undefined && !c684(x.compactionId)) return false;
-    if (x.content !== undefined && !c164(x.content)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.compactionId === undefined) return false;
+  if (x.content === undefined) return false;
+  if (!checkCompactionId(x.compactionId)) return false;
+  if (!checkContentBlock(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p692(x: any, c: ParseContext): unknown {
+function p388(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.compactionId === undefined) return c.fail('missing required field', 'compactionId');
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.compactionId !== undefined) {
-      c.path.push('compactionId');
-      const r = p688(x.compactionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.compactionId) x.compactionId = r;
-    }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p166(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.compactionId === undefined) return c.fail('missing required field', 'compactionId');
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const r = parseCompactionId(x.compactionId, c);
+    if (r === FAIL) return c.failedIn('compactionId');
+    if (r !== x.compactionId) x.compactionId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseContentBlock(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'content');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c693(x: any): boolean {
+function c389(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.elicitationId === undefined) return false;
-    if (x.elicitationId !== undefined && !c323(x.elicitationId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.elicitationId === undefined) return false;
+  if (!checkElicitationId(x.elicitationId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p694(x: any, c: ParseContext): unknown {
+function p390(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.elicitationId === undefined) return c.fail('missing required field', 'elicitationId');
-    if (x.elicitationId !== undefined) {
-      c.path.push('elicitationId');
-      const r = p326(x.elicitationId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.elicitationId) x.elicitationId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.elicitationId === undefined) return c.fail('missing required field', 'elicitationId');
+  {
+    const r = parseElicitationId(x.elicitationId, c);
+    if (r === FAIL) return c.failedIn('elicitationId');
+    if (r !== x.elicitationId) x.elicitationId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c698(x: any): boolean {
-  if (!checkInitializeRequest(x)) return false;
-  return true;
-}
-
-function c699(x: any): boolean {
-  if (!checkAuthenticateRequest(x)) return false;
-  return true;
-}
-
-function c700(x: any): boolean {
-  if (!checkLogoutRequest(x)) return false;
-  return true;
-}
-
-function c701(x: any): boolean {
-  if (!checkNewSessionRequest(x)) return false;
-  return true;
-}
-
-function c702(x: any): boolean {
-  if (!checkLoadSessionRequest(x)) return false;
-  return true;
-}
-
-function c703(x: any): boolean {
-  if (!checkListSessionsRequest(x)) return false;
-  return true;
-}
-
-function c704(x: any): boolean {
-  if (!checkDeleteSessionRequest(x)) return false;
-  return true;
-}
-
-function c705(x: any): boolean {
-  if (!checkResumeSessionRequest(x)) return false;
-  return true;
-}
-
-function c706(x: any): boolean {
-  if (!checkCloseSessionRequest(x)) return false;
-  return true;
-}
-
-function c707(x: any): boolean {
-  if (!checkSetSessionModeRequest(x)) return false;
-  return true;
-}
-
-function c708(x: any): boolean {
-  if (!checkSetSessionConfigOptionRequest(x)) return false;
-  return true;
-}
-
-function c709(x: any): boolean {
-  if (!checkPromptRequest(x)) return false;
-  return true;
-}
-
-function c697(x: any): boolean {
+function c393(x: any): boolean {
   if (!(
-    c698(x) ||
-    c699(x) ||
-    c700(x) ||
-    c701(x) ||
-    c702(x) ||
-    c703(x) ||
-    c704(x) ||
-    c705(x) ||
-    c706(x) ||
-    c707(x) ||
-    c708(x) ||
-    c709(x) ||
-    c15(x)
+    checkInitializeRequest(x) ||
+    checkAuthenticateRequest(x) ||
+    checkLogoutRequest(x) ||
+    checkNewSessionRequest(x) ||
+    checkLoadSessionRequest(x) ||
+    checkListSessionsRequest(x) ||
+    checkDeleteSessionRequest(x) ||
+    checkResumeSessionRequest(x) ||
+    checkCloseSessionRequest(x) ||
+    checkSetSessionModeRequest(x) ||
+    checkSetSessionConfigOptionRequest(x) ||
+    checkPromptRequest(x) ||
+    checkExtRequest(x)
   ))
     return false;
   return true;
 }
 
-function c696(x: any): boolean {
-  if (!(c697(x) || c16(x))) return false;
+function c392(x: any): boolean {
+  if (!(c393(x) || c5(x))) return false;
   return true;
 }
 
-function c695(x: any): boolean {
+function c391(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.method === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c696(x.params)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.method === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c392(x.params)) return false;
   return true;
 }
 
-function p713(x: any, c: ParseContext): unknown {
-  x = parseInitializeRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p714(x: any, c: ParseContext): unknown {
-  x = parseAuthenticateRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p715(x: any, c: ParseContext): unknown {
-  x = parseLogoutRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p716(x: any, c: ParseContext): unknown {
-  x = parseNewSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p717(x: any, c: ParseContext): unknown {
-  x = parseLoadSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p718(x: any, c: ParseContext): unknown {
-  x = parseListSessionsRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p719(x: any, c: ParseContext): unknown {
-  x = parseDeleteSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p720(x: any, c: ParseContext): unknown {
-  x = parseResumeSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p721(x: any, c: ParseContext): unknown {
-  x = parseCloseSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p722(x: any, c: ParseContext): unknown {
-  x = parseSetSessionModeRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p723(x: any, c: ParseContext): unknown {
-  x = parseSetSessionConfigOptionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p724(x: any, c: ParseContext): unknown {
-  x = parsePromptRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p712(x: any, c: ParseContext): unknown {
-  if (c698(x)) return p713(x, c);
-  if (c699(x)) return p714(x, c);
-  if (c700(x)) return p715(x, c);
-  if (c701(x)) return p716(x, c);
-  if (c702(x)) return p717(x, c);
-  if (c703(x)) return p718(x, c);
-  if (c704(x)) return p719(x, c);
-  if (c705(x)) return p720(x, c);
-  if (c706(x)) return p721(x, c);
-  if (c707(x)) return p722(x, c);
-  if (c708(x)) return p723(x, c);
-  if (c709(x)) return p724(x, c);
-  if (c15(x)) return p31(x, c);
+function p396(x: any, c: ParseContext): unknown {
+  if (checkInitializeRequest(x)) return parseInitializeRequest(x, c);
+  if (checkAuthenticateRequest(x)) return parseAuthenticateRequest(x, c);
+  if (checkLogoutRequest(x)) return parseLogoutRequest(x, c);
+  if (checkNewSessionRequest(x)) return parseNewSessionRequest(x, c);
+  if (checkLoadSessionRequest(x)) return parseLoadSessionRequest(x, c);
+  if (checkListSessionsRequest(x)) return parseListSessionsRequest(x, c);
+  if (checkDeleteSessionRequest(x)) return parseDeleteSessionRequest(x, c);
+  if (checkResumeSessionRequest(x)) return parseResumeSessionRequest(x, c);
+  if (checkCloseSessionRequest(x)) return parseCloseSessionRequest(x, c);
+  if (checkSetSessionModeRequest(x)) return parseSetSessionModeRequest(x, c);
+  if (checkSetSessionConfigOptionRequest(x)) return parseSetSessionConfigOptionRequest(x, c);
+  if (checkPromptRequest(x)) return parsePromptRequest(x, c);
+  if (checkExtRequest(x)) return parseExtRequest(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p713(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p714(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p715(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p716(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p717(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p718(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p719(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p720(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p721(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p722(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p723(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p724(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p31(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseInitializeRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseAuthenticateRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseLogoutRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseNewSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseLoadSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseListSessionsRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseDeleteSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseResumeSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCloseSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionModeRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionConfigOptionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parsePromptRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p711(x: any, c: ParseContext): unknown {
+function p395(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p712(x, c);
-  return x;
+  return p396(x, c);
 }
 
-function p710(x: any, c: ParseContext): unknown {
+function p394(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p18(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p19(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p711(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p395(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
   }
   return x;
 }
 
-function c726(x: any): boolean {
-  if (!checkClientCapabilities(x)) return false;
-  return true;
-}
-
-function c725(x: any): boolean {
+function c397(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.protocolVersion === undefined) return false;
-    if (x.protocolVersion !== undefined && !c367(x.protocolVersion)) return false;
-    if (x.clientCapabilities !== undefined && !c726(x.clientCapabilities)) return false;
-    if (x.clientInfo !== undefined && !c370(x.clientInfo)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.protocolVersion === undefined) return false;
+  if (!checkProtocolVersion(x.protocolVersion)) return false;
+  if (x.clientCapabilities !== undefined && !checkClientCapabilities(x.clientCapabilities)) return false;
+  if (x.clientInfo !== undefined && !c197(x.clientInfo)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p728(x: any, c: ParseContext): unknown {
-  x = parseClientCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p727(x: any, c: ParseContext): unknown {
+function p398(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.protocolVersion === undefined) return c.fail('missing required field', 'protocolVersion');
-    if (x.protocolVersion !== undefined) {
-      c.path.push('protocolVersion');
-      const r = p372(x.protocolVersion, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.protocolVersion) x.protocolVersion = r;
+  if (x.protocolVersion === undefined) return c.fail('missing required field', 'protocolVersion');
+  {
+    const r = parseProtocolVersion(x.protocolVersion, c);
+    if (r === FAIL) return c.failedIn('protocolVersion');
+    if (r !== x.protocolVersion) x.protocolVersion = r;
+  }
+  if (x.clientCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseClientCapabilities(x.clientCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'clientCapabilities');
+      x.clientCapabilities = {
+        fs: { readTextFile: false, writeTextFile: false },
+        terminal: false,
+        auth: { terminal: false },
+      };
+    } else {
+      if (r !== x.clientCapabilities) x.clientCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'clientCapabilities');
     }
-    if (x.clientCapabilities !== undefined) {
-      c.path.push('clientCapabilities');
-      const r = p728(x.clientCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'clientCapabilities');
-        x['clientCapabilities'] = {
-          fs: { readTextFile: false, writeTextFile: false },
-          terminal: false,
-          auth: { terminal: false },
-        };
-      } else if (r !== x.clientCapabilities) x.clientCapabilities = r;
+  }
+  if (x.clientInfo !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p201(x.clientInfo, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'clientInfo');
+      delete x.clientInfo;
+    } else {
+      if (r !== x.clientInfo) x.clientInfo = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'clientInfo');
     }
-    if (x.clientInfo !== undefined) {
-      c.path.push('clientInfo');
-      const r = p376(x.clientInfo, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'clientInfo');
-        delete x['clientInfo'];
-      } else if (r !== x.clientInfo) x.clientInfo = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c730(x: any): boolean {
-  if (!checkFileSystemCapabilities(x)) return false;
+function c400(x: any): boolean {
+  if (!(checkClientSessionCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c731(x: any): boolean {
-  if (!(checkClientSessionCapabilities(x) || c16(x))) return false;
+function c401(x: any): boolean {
+  if (!(checkElicitationCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c732(x: any): boolean {
-  if (!checkAuthCapabilities(x)) return false;
-  return true;
-}
-
-function c733(x: any): boolean {
-  if (!(checkElicitationCapabilities(x) || c16(x))) return false;
-  return true;
-}
-
-function c729(x: any): boolean {
+function c399(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.fs !== undefined && !c730(x.fs)) return false;
-    if (x.terminal !== undefined && !c380(x.terminal)) return false;
-    if (x.session !== undefined && !c731(x.session)) return false;
-    if (x.auth !== undefined && !c732(x.auth)) return false;
-    if (x.elicitation !== undefined && !c733(x.elicitation)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.fs !== undefined && !checkFileSystemCapabilities(x.fs)) return false;
+  if (x.terminal !== undefined && !c205(x.terminal)) return false;
+  if (x.session !== undefined && !c400(x.session)) return false;
+  if (x.auth !== undefined && !checkAuthCapabilities(x.auth)) return false;
+  if (x.elicitation !== undefined && !c401(x.elicitation)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p735(x: any, c: ParseContext): unknown {
-  x = parseFileSystemCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p736(x: any, c: ParseContext): unknown {
+function p403(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseClientSessionCapabilities(x, c);
-  return x;
 }
 
-function p737(x: any, c: ParseContext): unknown {
-  x = parseAuthCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p738(x: any, c: ParseContext): unknown {
+function p404(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseElicitationCapabilities(x, c);
-  return x;
 }
 
-function p734(x: any, c: ParseContext): unknown {
+function p402(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.fs !== undefined) {
-      c.path.push('fs');
-      const r = p735(x.fs, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'fs');
-        x['fs'] = { readTextFile: false, writeTextFile: false };
-      } else if (r !== x.fs) x.fs = r;
+  if (x.fs !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseFileSystemCapabilities(x.fs, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'fs');
+      x.fs = { readTextFile: false, writeTextFile: false };
+    } else {
+      if (r !== x.fs) x.fs = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'fs');
     }
-    if (x.terminal !== undefined) {
-      c.path.push('terminal');
-      const r = p386(x.terminal, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'terminal');
-        x['terminal'] = false;
-      } else if (r !== x.terminal) x.terminal = r;
+  }
+  if (x.terminal !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.terminal, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'terminal');
+      x.terminal = false;
+    } else {
+      if (r !== x.terminal) x.terminal = r;
     }
-    if (x.session !== undefined) {
-      c.path.push('session');
-      const r = p736(x.session, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'session');
-        delete x['session'];
-      } else if (r !== x.session) x.session = r;
+  }
+  if (x.session !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p403(x.session, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'session');
+      delete x.session;
+    } else {
+      if (r !== x.session) x.session = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'session');
     }
-    if (x.auth !== undefined) {
-      c.path.push('auth');
-      const r = p737(x.auth, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'auth');
-        x['auth'] = { terminal: false };
-      } else if (r !== x.auth) x.auth = r;
+  }
+  if (x.auth !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseAuthCapabilities(x.auth, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'auth');
+      x.auth = { terminal: false };
+    } else {
+      if (r !== x.auth) x.auth = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'auth');
     }
-    if (x.elicitation !== undefined) {
-      c.path.push('elicitation');
-      const r = p738(x.elicitation, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'elicitation');
-        delete x['elicitation'];
-      } else if (r !== x.elicitation) x.elicitation = r;
+  }
+  if (x.elicitation !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p404(x.elicitation, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'elicitation');
+      delete x.elicitation;
+    } else {
+      if (r !== x.elicitation) x.elicitation = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'elicitation');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c739(x: any): boolean {
+function c405(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.readTextFile !== undefined && !c380(x.readTextFile)) return false;
-    if (x.writeTextFile !== undefined && !c380(x.writeTextFile)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.readTextFile !== undefined && !c205(x.readTextFile)) return false;
+  if (x.writeTextFile !== undefined && !c205(x.writeTextFile)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p740(x: any, c: ParseContext): unknown {
+function p406(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.readTextFile !== undefined) {
-      c.path.push('readTextFile');
-      const r = p386(x.readTextFile, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'readTextFile');
-        x['readTextFile'] = false;
-      } else if (r !== x.readTextFile) x.readTextFile = r;
+  if (x.readTextFile !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.readTextFile, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'readTextFile');
+      x.readTextFile = false;
+    } else {
+      if (r !== x.readTextFile) x.readTextFile = r;
     }
-    if (x.writeTextFile !== undefined) {
-      c.path.push('writeTextFile');
-      const r = p386(x.writeTextFile, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'writeTextFile');
-        x['writeTextFile'] = false;
-      } else if (r !== x.writeTextFile) x.writeTextFile = r;
+  }
+  if (x.writeTextFile !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.writeTextFile, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'writeTextFile');
+      x.writeTextFile = false;
+    } else {
+      if (r !== x.writeTextFile) x.writeTextFile = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c742(x: any): boolean {
-  if (!(checkCompactionCapabilities(x) || c16(x))) return false;
+function c408(x: any): boolean {
+  if (!(checkCompactionCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c743(x: any): boolean {
-  if (!(checkSessionConfigOptionsCapabilities(x) || c16(x))) return false;
+function c409(x: any): boolean {
+  if (!(checkSessionConfigOptionsCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c744(x: any): boolean {
-  if (!(checkNoticeCapabilities(x) || c16(x))) return false;
+function c410(x: any): boolean {
+  if (!(checkNoticeCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c741(x: any): boolean {
+function c407(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.compaction !== undefined && !c742(x.compaction)) return false;
-    if (x.configOptions !== undefined && !c743(x.configOptions)) return false;
-    if (x.notices !== undefined && !c744(x.notices)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.compaction !== undefined && !c408(x.compaction)) return false;
+  if (x.configOptions !== undefined && !c409(x.configOptions)) return false;
+  if (x.notices !== undefined && !c410(x.notices)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p746(x: any, c: ParseContext): unknown {
+function p412(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseCompactionCapabilities(x, c);
-  return x;
 }
 
-function p747(x: any, c: ParseContext): unknown {
+function p413(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionConfigOptionsCapabilities(x, c);
-  return x;
 }
 
-function p748(x: any, c: ParseContext): unknown {
+function p414(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseNoticeCapabilities(x, c);
-  return x;
 }
 
-function p745(x: any, c: ParseContext): unknown {
+function p411(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.compaction !== undefined) {
-      c.path.push('compaction');
-      const r = p746(x.compaction, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'compaction');
-        delete x['compaction'];
-      } else if (r !== x.compaction) x.compaction = r;
+  if (x.compaction !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p412(x.compaction, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'compaction');
+      delete x.compaction;
+    } else {
+      if (r !== x.compaction) x.compaction = r;
     }
-    if (x.configOptions !== undefined) {
-      c.path.push('configOptions');
-      const r = p747(x.configOptions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'configOptions');
-        delete x['configOptions'];
-      } else if (r !== x.configOptions) x.configOptions = r;
+  }
+  if (x.configOptions !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p413(x.configOptions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'configOptions');
+      delete x.configOptions;
+    } else {
+      if (r !== x.configOptions) x.configOptions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'configOptions');
     }
-    if (x.notices !== undefined) {
-      c.path.push('notices');
-      const r = p748(x.notices, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'notices');
-        delete x['notices'];
-      } else if (r !== x.notices) x.notices = r;
+  }
+  if (x.notices !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p414(x.notices, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'notices');
+      delete x.notices;
+    } else {
+      if (r !== x.notices) x.notices = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c749(x: any): boolean {
+function c415(x: any): boolean {
   if (!isObject(x)) return false;
   return true;
 }
 
-function p750(x: any, c: ParseContext): unknown {
+function p416(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   return x;
 }
 
-function c752(x: any): boolean {
-  if (!(checkBooleanConfigOptionCapabilities(x) || c16(x))) return false;
+function c418(x: any): boolean {
+  if (!(checkBooleanConfigOptionCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c751(x: any): boolean {
+function c417(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.boolean !== undefined && !c752(x.boolean)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.boolean !== undefined && !c418(x.boolean)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p754(x: any, c: ParseContext): unknown {
+function p420(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseBooleanConfigOptionCapabilities(x, c);
-  return x;
 }
 
-function p753(x: any, c: ParseContext): unknown {
+function p419(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.boolean !== undefined) {
-      c.path.push('boolean');
-      const r = p754(x.boolean, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'boolean');
-        delete x['boolean'];
-      } else if (r !== x.boolean) x.boolean = r;
+  if (x.boolean !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p420(x.boolean, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'boolean');
+      delete x.boolean;
+    } else {
+      if (r !== x.boolean) x.boolean = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'boolean');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c755(x: any): boolean {
+function c421(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.terminal !== undefined && !c380(x.terminal)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.terminal !== undefined && !c205(x.terminal)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p756(x: any, c: ParseContext): unknown {
+function p422(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.terminal !== undefined) {
-      c.path.push('terminal');
-      const r = p386(x.terminal, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'terminal');
-        x['terminal'] = false;
-      } else if (r !== x.terminal) x.terminal = r;
+  if (x.terminal !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p207(x.terminal, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'terminal');
+      x.terminal = false;
+    } else {
+      if (r !== x.terminal) x.terminal = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c758(x: any): boolean {
-  if (!(checkElicitationFormCapabilities(x) || c16(x))) return false;
+function c424(x: any): boolean {
+  if (!(checkElicitationFormCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c759(x: any): boolean {
-  if (!(checkElicitationUrlCapabilities(x) || c16(x))) return false;
+function c425(x: any): boolean {
+  if (!(checkElicitationUrlCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c757(x: any): boolean {
+function c423(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.form !== undefined && !c758(x.form)) return false;
-    if (x.url !== undefined && !c759(x.url)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.form !== undefined && !c424(x.form)) return false;
+  if (x.url !== undefined && !c425(x.url)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p761(x: any, c: ParseContext): unknown {
+function p427(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseElicitationFormCapabilities(x, c);
-  return x;
 }
 
-function p762(x: any, c: ParseContext): unknown {
+function p428(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseElicitationUrlCapabilities(x, c);
-  return x;
 }
 
-function p760(x: any, c: ParseContext): unknown {
+function p426(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.form !== undefined) {
-      c.path.push('form');
-      const r = p761(x.form, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'form');
-        delete x['form'];
-      } else if (r !== x.form) x.form = r;
+  if (x.form !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p427(x.form, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'form');
+      delete x.form;
+    } else {
+      if (r !== x.form) x.form = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'form');
     }
-    if (x.url !== undefined) {
-      c.path.push('url');
-      const r = p762(x.url, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'url');
-        delete x['url'];
-      } else if (r !== x.url) x.url = r;
+  }
+  if (x.url !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p428(x.url, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'url');
+      delete x.url;
+    } else {
+      if (r !== x.url) x.url = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'url');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c763(x: any): boolean {
+function c429(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.methodId === undefined) return false;
-    if (x.methodId !== undefined && !c420(x.methodId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p764(x: any, c: ParseContext): unknown {
+function p430(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.methodId === undefined) return c.fail('missing required field', 'methodId');
-    if (x.methodId !== undefined) {
-      c.path.push('methodId');
-      const r = p423(x.methodId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.methodId) x.methodId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c766(x: any): boolean {
+function c431(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.methodId === undefined) return false;
+  if (!checkAuthMethodId(x.methodId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p432(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.methodId === undefined) return c.fail('missing required field', 'methodId');
+  {
+    const r = parseAuthMethodId(x.methodId, c);
+    if (r === FAIL) return c.failedIn('methodId');
+    if (r !== x.methodId) x.methodId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c434(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkMcpServer(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkMcpServer(x[i])) return false;
   }
   return true;
 }
 
-function c765(x: any): boolean {
+function c433(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.cwd === undefined) return false;
-    if (x.mcpServers === undefined) return false;
-    if (x.cwd !== undefined && !c3(x.cwd)) return false;
-    if (x.additionalDirectories !== undefined && !c190(x.additionalDirectories)) return false;
-    if (x.mcpServers !== undefined && !c766(x.mcpServers)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.cwd === undefined) return false;
+  if (x.mcpServers === undefined) return false;
+  if (!c2(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c95(x.additionalDirectories)) return false;
+  if (!c434(x.mcpServers)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p768(x: any, c: ParseContext): unknown {
+function p436(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseMcpServer(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p767(x: any, c: ParseContext): unknown {
+function p435(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
-    if (x.mcpServers === undefined) return c.fail('missing required field', 'mcpServers');
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p19(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.additionalDirectories !== undefined) {
-      if (x.additionalDirectories === null) {
-        x['additionalDirectories'] = [];
-      } else {
-        c.path.push('additionalDirectories');
-        const r = p195(x.additionalDirectories, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.additionalDirectories) x.additionalDirectories = r;
-      }
-    }
-    if (x.mcpServers !== undefined) {
-      if (x.mcpServers === null) {
-        x['mcpServers'] = [];
-      } else {
-        c.path.push('mcpServers');
-        const r = p768(x.mcpServers, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.mcpServers) x.mcpServers = r;
-      }
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
+  if (x.mcpServers === undefined) return c.fail('missing required field', 'mcpServers');
+  {
+    const r = p7(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories === null) x.additionalDirectories = [];
+  else if (x.additionalDirectories !== undefined) {
+    const r = p99(x.additionalDirectories, c);
+    if (r === FAIL) return c.failedIn('additionalDirectories');
+    if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  if (x.mcpServers === null) x.mcpServers = [];
+  else if (x.mcpServers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p436(x.mcpServers, c);
+    if (r === FAIL) return c.failedIn('mcpServers');
+    if (r !== x.mcpServers) x.mcpServers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'mcpServers');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c771(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'http') return false;
-  return true;
-}
-
-function c770(x: any): boolean {
+function t438(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c771(x.type)) return false;
-  }
-  if (!checkMcpServerHttp(x)) return false;
-  return true;
-}
-
-function c773(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'sse') return false;
-  return true;
-}
-
-function c772(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c773(x.type)) return false;
-  }
-  if (!checkMcpServerSse(x)) return false;
-  return true;
-}
-
-function c774(x: any): boolean {
-  if (!checkMcpServerStdio(x)) return false;
-  return true;
-}
-
-function c769(x: any): boolean {
-  if (!(c770(x) || c772(x) || c774(x))) return false;
-  return true;
-}
-
-function p777(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'http') return c.fail('expected "http"');
-  return x;
-}
-
-function p776(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p777(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseMcpServerHttp(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p779(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'sse') return c.fail('expected "sse"');
-  return x;
-}
-
-function p778(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p779(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseMcpServerSse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p780(x: any, c: ParseContext): unknown {
-  x = parseMcpServerStdio(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p775(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'http':
-      return p776(x, c);
+      return checkMcpServerHttp(x);
     case 'sse':
-      return p778(x, c);
+      return checkMcpServerSse(x);
   }
-  return p780(x, c);
+  return false;
+}
+
+function c437(x: any): boolean {
+  if (!(t438(x) || checkMcpServerStdio(x))) return false;
+  return true;
+}
+
+function p439(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return parseMcpServerStdio(x, c);
+  switch (x.type) {
+    case 'http':
+      return checkMcpServerHttp(x) || !checkMcpServerStdio(x)
+        ? parseMcpServerHttp(x, c)
+        : parseMcpServerStdio(x, c);
+    case 'sse':
+      return checkMcpServerSse(x) || !checkMcpServerStdio(x)
+        ? parseMcpServerSse(x, c)
+        : parseMcpServerStdio(x, c);
+  }
+  return parseMcpServerStdio(x, c);
+}
+
+function c440(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.name === undefined) return false;
+  if (x.value === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.value)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p441(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.value === undefined) return c.fail('missing required field', 'value');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.value, c);
+    if (r === FAIL) return c.failedIn('value');
+    if (r !== x.value) x.value = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
   return x;
 }
 
-function c782(x: any): boolean {
+function c443(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkHttpHeader(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkHttpHeader(x[i])) return false;
   }
   return true;
 }
 
-function c781(x: any): boolean {
+function c442(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.url === undefined) return false;
-    if (x.headers === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.url !== undefined && !c3(x.url)) return false;
-    if (x.headers !== undefined && !c782(x.headers)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.name === undefined) return false;
+  if (x.url === undefined) return false;
+  if (x.headers === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.url)) return false;
+  if (!c443(x.headers)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p784(x: any, c: ParseContext): unknown {
+function p445(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseHttpHeader(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p783(x: any, c: ParseContext): unknown {
+function p444(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.url === undefined) return c.fail('missing required field', 'url');
-    if (x.headers === undefined) return c.fail('missing required field', 'headers');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.url !== undefined) {
-      c.path.push('url');
-      const r = p19(x.url, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.url) x.url = r;
-    }
-    if (x.headers !== undefined) {
-      if (x.headers === null) {
-        x['headers'] = [];
-      } else {
-        c.path.push('headers');
-        const r = p784(x.headers, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.headers) x.headers = r;
-      }
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.url === undefined) return c.fail('missing required field', 'url');
+  if (x.headers === undefined) return c.fail('missing required field', 'headers');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.url, c);
+    if (r === FAIL) return c.failedIn('url');
+    if (r !== x.url) x.url = r;
+  }
+  if (x.headers === null) x.headers = [];
+  else if (x.headers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p445(x.headers, c);
+    if (r === FAIL) return c.failedIn('headers');
+    if (r !== x.headers) x.headers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'headers');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c785(x: any): boolean {
+function c446(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.command === undefined) return false;
-    if (x.args === undefined) return false;
-    if (x.env === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.command !== undefined && !c3(x.command)) return false;
-    if (x.args !== undefined && !c190(x.args)) return false;
-    if (x.env !== undefined && !c191(x.env)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.name === undefined) return false;
+  if (x.command === undefined) return false;
+  if (x.args === undefined) return false;
+  if (x.env === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.command)) return false;
+  if (!c95(x.args)) return false;
+  if (!c96(x.env)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p786(x: any, c: ParseContext): unknown {
+function p447(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.command === undefined) return c.fail('missing required field', 'command');
-    if (x.args === undefined) return c.fail('missing required field', 'args');
-    if (x.env === undefined) return c.fail('missing required field', 'env');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p19(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.command !== undefined) {
-      c.path.push('command');
-      const r = p19(x.command, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.command) x.command = r;
-    }
-    if (x.args !== undefined) {
-      if (x.args === null) {
-        x['args'] = [];
-      } else {
-        c.path.push('args');
-        const r = p195(x.args, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.args) x.args = r;
-      }
-    }
-    if (x.env !== undefined) {
-      if (x.env === null) {
-        x['env'] = [];
-      } else {
-        c.path.push('env');
-        const r = p196(x.env, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.env) x.env = r;
-      }
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.command === undefined) return c.fail('missing required field', 'command');
+  if (x.args === undefined) return c.fail('missing required field', 'args');
+  if (x.env === undefined) return c.fail('missing required field', 'env');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.command, c);
+    if (r === FAIL) return c.failedIn('command');
+    if (r !== x.command) x.command = r;
+  }
+  if (x.args === null) x.args = [];
+  else if (x.args !== undefined) {
+    const r = p99(x.args, c);
+    if (r === FAIL) return c.failedIn('args');
+    if (r !== x.args) x.args = r;
+  }
+  if (x.env === null) x.env = [];
+  else if (x.env !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p100(x.env, c);
+    if (r === FAIL) return c.failedIn('env');
+    if (r !== x.env) x.env = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'env');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c787(x: any): boolean {
+function c448(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mcpServers === undefined) return false;
-    if (x.cwd === undefined) return false;
-    if (x.sessionId === undefined) return false;
-    if (x.mcpServers !== undefined && !c766(x.mcpServers)) return false;
-    if (x.cwd !== undefined && !c3(x.cwd)) return false;
-    if (x.additionalDirectories !== undefined && !c190(x.additionalDirectories)) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.mcpServers === undefined) return false;
+  if (x.cwd === undefined) return false;
+  if (x.sessionId === undefined) return false;
+  if (!c434(x.mcpServers)) return false;
+  if (!c2(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c95(x.additionalDirectories)) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p788(x: any, c: ParseContext): unknown {
+function p449(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mcpServers === undefined) return c.fail('missing required field', 'mcpServers');
-    if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.mcpServers !== undefined) {
-      if (x.mcpServers === null) {
-        x['mcpServers'] = [];
-      } else {
-        c.path.push('mcpServers');
-        const r = p768(x.mcpServers, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.mcpServers) x.mcpServers = r;
-      }
-    }
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p19(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.additionalDirectories !== undefined) {
-      if (x.additionalDirectories === null) {
-        x['additionalDirectories'] = [];
-      } else {
-        c.path.push('additionalDirectories');
-        const r = p195(x.additionalDirectories, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.additionalDirectories) x.additionalDirectories = r;
-      }
-    }
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.mcpServers === undefined) return c.fail('missing required field', 'mcpServers');
+  if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.mcpServers === null) x.mcpServers = [];
+  else if (x.mcpServers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p436(x.mcpServers, c);
+    if (r === FAIL) return c.failedIn('mcpServers');
+    if (r !== x.mcpServers) x.mcpServers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'mcpServers');
+  }
+  {
+    const r = p7(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories === null) x.additionalDirectories = [];
+  else if (x.additionalDirectories !== undefined) {
+    const r = p99(x.additionalDirectories, c);
+    if (r === FAIL) return c.failedIn('additionalDirectories');
+    if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c789(x: any): boolean {
+function c450(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.cwd !== undefined && !c192(x.cwd)) return false;
-    if (x.cursor !== undefined && !c192(x.cursor)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.cwd !== undefined && !c30(x.cwd)) return false;
+  if (x.cursor !== undefined && !c30(x.cursor)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p790(x: any, c: ParseContext): unknown {
+function p451(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p197(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.cursor !== undefined) {
-      c.path.push('cursor');
-      const r = p197(x.cursor, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cursor) x.cursor = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.cwd !== undefined) {
+    const r = p36(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.cursor !== undefined) {
+    const r = p36(x.cursor, c);
+    if (r === FAIL) return c.failedIn('cursor');
+    if (r !== x.cursor) x.cursor = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c791(x: any): boolean {
+function c452(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p792(x: any, c: ParseContext): unknown {
+function p453(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c793(x: any): boolean {
+function c454(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.cwd === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.cwd !== undefined && !c3(x.cwd)) return false;
-    if (x.additionalDirectories !== undefined && !c190(x.additionalDirectories)) return false;
-    if (x.mcpServers !== undefined && !c766(x.mcpServers)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.cwd === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c95(x.additionalDirectories)) return false;
+  if (x.mcpServers !== undefined && !c434(x.mcpServers)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p794(x: any, c: ParseContext): unknown {
+function p455(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p19(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.additionalDirectories !== undefined) {
-      if (x.additionalDirectories === null) {
-        x['additionalDirectories'] = [];
-      } else {
-        c.path.push('additionalDirectories');
-        const r = p195(x.additionalDirectories, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.additionalDirectories) x.additionalDirectories = r;
-      }
-    }
-    if (x.mcpServers !== undefined) {
-      if (x.mcpServers === null) {
-        x['mcpServers'] = [];
-      } else {
-        c.path.push('mcpServers');
-        const r = p768(x.mcpServers, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.mcpServers) x.mcpServers = r;
-      }
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories === null) x.additionalDirectories = [];
+  else if (x.additionalDirectories !== undefined) {
+    const r = p99(x.additionalDirectories, c);
+    if (r === FAIL) return c.failedIn('additionalDirectories');
+    if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  if (x.mcpServers === null) x.mcpServers = [];
+  else if (x.mcpServers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p436(x.mcpServers, c);
+    if (r === FAIL) return c.failedIn('mcpServers');
+    if (r !== x.mcpServers) x.mcpServers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'mcpServers');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c795(x: any): boolean {
+function c456(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.modeId === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.modeId !== undefined && !c436(x.modeId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p796(x: any, c: ParseContext): unknown {
+function p457(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.modeId === undefined) return c.fail('missing required field', 'modeId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.modeId !== undefined) {
-      c.path.push('modeId');
-      const r = p439(x.modeId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.modeId) x.modeId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c798(x: any): boolean {
+function c458(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.value === undefined) return false;
-    if (x.type !== undefined && !c247(x.type)) return false;
-    if (x.value !== undefined && !c484(x.value)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.modeId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkSessionModeId(x.modeId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function c799(x: any): boolean {
-  if (!isObject(x)) return false;
+function p459(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.modeId === undefined) return c.fail('missing required field', 'modeId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseSessionModeId(x.modeId, c);
+    if (r === FAIL) return c.failedIn('modeId');
+    if (r !== x.modeId) x.modeId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c462(x: any): boolean {
   if (isObject(x)) {
     if (x.value === undefined) return false;
-    if (x.value !== undefined && !c470(x.value)) return false;
+    if (!c205(x.value)) return false;
   }
   return true;
 }
 
-function c797(x: any): boolean {
+function t461(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.configId === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.configId !== undefined && !c445(x.configId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  if (!(c798(x) || c799(x))) return false;
-  return true;
-}
-
-function p801(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.value === undefined) return c.fail('missing required field', 'value');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p265(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-    if (x.value !== undefined) {
-      c.path.push('value');
-      const r = p486(x.value, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.value) x.value = r;
-    }
-  }
-  return x;
-}
-
-function p802(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.value === undefined) return c.fail('missing required field', 'value');
-    if (x.value !== undefined) {
-      c.path.push('value');
-      const r = p472(x.value, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.value) x.value = r;
-    }
-  }
-  return x;
-}
-
-function p800(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.configId === undefined) return c.fail('missing required field', 'configId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.configId !== undefined) {
-      c.path.push('configId');
-      const r = p451(x.configId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.configId) x.configId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'boolean':
-      return p801(x, c);
+      return c462(x);
   }
-  return p802(x, c);
+  return false;
+}
+
+function c463(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.value === undefined) return false;
+  if (!checkSessionConfigValueId(x.value)) return false;
+  return true;
+}
+
+function c460(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.configId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkSessionConfigId(x.configId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  if (!(t461(x) || c463(x))) return false;
+  return true;
+}
+
+function p465(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.value === undefined) return c.fail('missing required field', 'value');
+  {
+    const r = parseSessionConfigValueId(x.value, c);
+    if (r === FAIL) return c.failedIn('value');
+    if (r !== x.value) x.value = r;
+  }
   return x;
 }
 
-function c804(x: any): boolean {
+function p466(x: any, c: ParseContext): unknown {
+  if (isObject(x)) {
+    if (x.value === undefined) return c.fail('missing required field', 'value');
+    {
+      const r = p207(x.value, c);
+      if (r === FAIL) return c.failedIn('value');
+      if (r !== x.value) x.value = r;
+    }
+  }
+  return x;
+}
+
+function p464(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.configId === undefined) return c.fail('missing required field', 'configId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseSessionConfigId(x.configId, c);
+    if (r === FAIL) return c.failedIn('configId');
+    if (r !== x.configId) x.configId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  if (!isObject(x)) return p465(x, c);
+  switch (x.type) {
+    case 'boolean':
+      return c462(x) || !c463(x) ? p466(x, c) : p465(x, c);
+  }
+  return p465(x, c);
+}
+
+function c468(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkContentBlock(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkContentBlock(x[i])) return false;
   }
   return true;
 }
 
-function c803(x: any): boolean {
+function c467(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.prompt === undefined) return false;
-    if (x.sessionId !== undefined && !c41(x.sessionId)) return false;
-    if (x.prompt !== undefined && !c804(x.prompt)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.prompt === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c468(x.prompt)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p806(x: any, c: ParseContext): unknown {
+function p470(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseContentBlock(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p805(x: any, c: ParseContext): unknown {
+function p469(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.prompt === undefined) return c.fail('missing required field', 'prompt');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p44(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.prompt !== undefined) {
-      c.path.push('prompt');
-      const r = p806(x.prompt, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.prompt) x.prompt = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.prompt === undefined) return c.fail('missing required field', 'prompt');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p470(x.prompt, c);
+    if (r === FAIL) return c.failedIn('prompt');
+    if (r !== x.prompt) x.prompt = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'prompt');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c810(x: any): boolean {
-  if (!checkWriteTextFileResponse(x)) return false;
-  return true;
-}
-
-function c811(x: any): boolean {
-  if (!checkReadTextFileResponse(x)) return false;
-  return true;
-}
-
-function c812(x: any): boolean {
-  if (!checkRequestPermissionResponse(x)) return false;
-  return true;
-}
-
-function c813(x: any): boolean {
-  if (!checkCreateTerminalResponse(x)) return false;
-  return true;
-}
-
-function c814(x: any): boolean {
-  if (!checkTerminalOutputResponse(x)) return false;
-  return true;
-}
-
-function c815(x: any): boolean {
-  if (!checkReleaseTerminalResponse(x)) return false;
-  return true;
-}
-
-function c816(x: any): boolean {
-  if (!checkWaitForTerminalExitResponse(x)) return false;
-  return true;
-}
-
-function c817(x: any): boolean {
-  if (!checkKillTerminalResponse(x)) return false;
-  return true;
-}
-
-function c818(x: any): boolean {
-  if (!checkCreateElicitationResponse(x)) return false;
-  return true;
-}
-
-function c809(x: any): boolean {
+function c473(x: any): boolean {
   if (!(
-    c810(x) ||
-    c811(x) ||
-    c812(x) ||
-    c813(x) ||
-    c814(x) ||
-    c815(x) ||
-    c816(x) ||
-    c817(x) ||
-    c818(x) ||
-    c345(x)
+    checkWriteTextFileResponse(x) ||
+    checkReadTextFileResponse(x) ||
+    checkRequestPermissionResponse(x) ||
+    checkCreateTerminalResponse(x) ||
+    checkTerminalOutputResponse(x) ||
+    checkReleaseTerminalResponse(x) ||
+    checkWaitForTerminalExitResponse(x) ||
+    checkKillTerminalResponse(x) ||
+    checkCreateElicitationResponse(x) ||
+    checkExtResponse(x)
   ))
     return false;
   return true;
 }
 
-function c808(x: any): boolean {
+function c472(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.result === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.result !== undefined && !c809(x.result)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.result === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c473(x.result)) return false;
   return true;
 }
 
-function c807(x: any): boolean {
-  if (!(c808(x) || c346(x))) return false;
+function c471(x: any): boolean {
+  if (!(c472(x) || c190(x))) return false;
   return true;
 }
 
-function p822(x: any, c: ParseContext): unknown {
-  x = parseWriteTextFileResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p823(x: any, c: ParseContext): unknown {
-  x = parseReadTextFileResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p824(x: any, c: ParseContext): unknown {
-  x = parseRequestPermissionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p825(x: any, c: ParseContext): unknown {
-  x = parseCreateTerminalResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p826(x: any, c: ParseContext): unknown {
-  x = parseTerminalOutputResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p827(x: any, c: ParseContext): unknown {
-  x = parseReleaseTerminalResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p828(x: any, c: ParseContext): unknown {
-  x = parseWaitForTerminalExitResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p829(x: any, c: ParseContext): unknown {
-  x = parseKillTerminalResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p830(x: any, c: ParseContext): unknown {
-  x = parseCreateElicitationResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p821(x: any, c: ParseContext): unknown {
-  if (c810(x)) return p822(x, c);
-  if (c811(x)) return p823(x, c);
-  if (c812(x)) return p824(x, c);
-  if (c813(x)) return p825(x, c);
-  if (c814(x)) return p826(x, c);
-  if (c815(x)) return p827(x, c);
-  if (c816(x)) return p828(x, c);
-  if (c817(x)) return p829(x, c);
-  if (c818(x)) return p830(x, c);
-  if (c345(x)) return p363(x, c);
+function p476(x: any, c: ParseContext): unknown {
+  if (checkWriteTextFileResponse(x)) return parseWriteTextFileResponse(x, c);
+  if (checkReadTextFileResponse(x)) return parseReadTextFileResponse(x, c);
+  if (checkRequestPermissionResponse(x)) return parseRequestPermissionResponse(x, c);
+  if (checkCreateTerminalResponse(x)) return parseCreateTerminalResponse(x, c);
+  if (checkTerminalOutputResponse(x)) return parseTerminalOutputResponse(x, c);
+  if (checkReleaseTerminalResponse(x)) return parseReleaseTerminalResponse(x, c);
+  if (checkWaitForTerminalExitResponse(x)) return parseWaitForTerminalExitResponse(x, c);
+  if (checkKillTerminalResponse(x)) return parseKillTerminalResponse(x, c);
+  if (checkCreateElicitationResponse(x)) return parseCreateElicitationResponse(x, c);
+  if (checkExtResponse(x)) return parseExtResponse(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p822(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p823(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p824(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p825(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p826(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p827(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p828(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p829(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p830(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p363(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseWriteTextFileResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseReadTextFileResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseRequestPermissionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCreateTerminalResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseTerminalOutputResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseReleaseTerminalResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseWaitForTerminalExitResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseKillTerminalResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCreateElicitationResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p820(x: any, c: ParseContext): unknown {
+function p475(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.result === undefined) return c.fail('missing required field', 'result');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p18(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.result !== undefined) {
-      c.path.push('result');
-      const r = p821(x.result, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.result) x.result = r;
-    }
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.result === undefined) return c.fail('missing required field', 'result');
+  {
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p476(x.result, c);
+    if (r === FAIL) return c.failedIn('result');
+    if (r !== x.result) x.result = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'result');
   }
   return x;
 }
 
-function p819(x: any, c: ParseContext): unknown {
-  if (c808(x)) return p820(x, c);
-  if (c346(x)) return p364(x, c);
+function p474(x: any, c: ParseContext): unknown {
+  if (c472(x)) return p475(x, c);
+  if (c190(x)) return p194(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p820(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p364(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p475(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p194(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c831(x: any): boolean {
+function c477(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content === undefined) return false;
-    if (x.content !== undefined && !c3(x.content)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.content === undefined) return false;
+  if (!c2(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p832(x: any, c: ParseContext): unknown {
+function p478(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p19(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c834(x: any): boolean {
-  if (!checkRequestPermissionOutcome(x)) return false;
-  return true;
-}
-
-function c833(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.outcome === undefined) return false;
-    if (x.outcome !== undefined && !c834(x.outcome)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  return true;
-}
-
-function p836(x: any, c: ParseContext): unknown {
-  x = parseRequestPermissionOutcome(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p835(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.outcome === undefined) return c.fail('missing required field', 'outcome');
-    if (x.outcome !== undefined) {
-      c.path.push('outcome');
-      const r = p836(x.outcome, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.outcome) x.outcome = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c838(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.outcome === undefined) return false;
-    if (x.outcome !== undefined && !c511(x.outcome)) return false;
-  }
-  return true;
-}
-
-function c840(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'selected') return false;
-  return true;
-}
-
-function c839(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.outcome === undefined) return false;
-    if (x.outcome !== undefined && !c840(x.outcome)) return false;
-  }
-  if (!checkSelectedPermissionOutcome(x)) return false;
-  return true;
-}
-
-function c837(x: any): boolean {
+  if (x.content === undefined) return c.fail('missing required field', 'content');
   {
-    let n = 0;
-    if (c838(x)) n++;
-    if (c839(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
   }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c479(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.outcome === undefined) return false;
+  if (!checkRequestPermissionOutcome(x.outcome)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p843(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'cancelled') return c.fail('expected "cancelled"');
-  return x;
-}
-
-function p842(x: any, c: ParseContext): unknown {
+function p480(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.outcome === undefined) return c.fail('missing required field', 'outcome');
-    if (x.outcome !== undefined) {
-      c.path.push('outcome');
-      const r = p843(x.outcome, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.outcome) x.outcome = r;
+  if (x.outcome === undefined) return c.fail('missing required field', 'outcome');
+  {
+    const m = c.diagnostics.length;
+    const r = parseRequestPermissionOutcome(x.outcome, c);
+    if (r === FAIL) return c.failedIn('outcome');
+    if (r !== x.outcome) x.outcome = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'outcome');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function p845(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'selected') return c.fail('expected "selected"');
-  return x;
-}
-
-function p844(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.outcome === undefined) return c.fail('missing required field', 'outcome');
-    if (x.outcome !== undefined) {
-      c.path.push('outcome');
-      const r = p845(x.outcome, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.outcome) x.outcome = r;
-    }
+function t482(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.outcome) {
+    case 'cancelled':
+      return alwaysTrue(x);
+    case 'selected':
+      return checkSelectedPermissionOutcome(x);
   }
-  x = parseSelectedPermissionOutcome(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
+  return false;
 }
 
-function p841(x: any, c: ParseContext): unknown {
+function c481(x: any): boolean {
+  if (!t482(x)) return false;
+  return true;
+}
+
+function p483(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   switch (x.outcome) {
     case 'cancelled':
-      return p842(x, c);
+      return parseAny(x, c);
     case 'selected':
-      return p844(x, c);
+      return parseSelectedPermissionOutcome(x, c);
   }
   if (typeof x.outcome !== 'string') return c.fail('missing or invalid discriminator', 'outcome');
   c.note('unknown-variant', 'unknown outcome ' + JSON.stringify(x.outcome.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c846(x: any): boolean {
+function c484(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.optionId === undefined) return false;
-    if (x.optionId !== undefined && !c178(x.optionId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.optionId === undefined) return false;
+  if (!checkPermissionOptionId(x.optionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p847(x: any, c: ParseContext): unknown {
+function p485(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.optionId === undefined) return c.fail('missing required field', 'optionId');
-    if (x.optionId !== undefined) {
-      c.path.push('optionId');
-      const r = p181(x.optionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.optionId) x.optionId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.optionId === undefined) return c.fail('missing required field', 'optionId');
+  {
+    const r = parsePermissionOptionId(x.optionId, c);
+    if (r === FAIL) return c.failedIn('optionId');
+    if (r !== x.optionId) x.optionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c849(x: any): boolean {
-  if (!(checkTerminalExitStatus(x) || c16(x))) return false;
-  return true;
-}
-
-function c848(x: any): boolean {
+function c486(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.output === undefined) return false;
-    if (x.truncated === undefined) return false;
-    if (x.output !== undefined && !c3(x.output)) return false;
-    if (x.truncated !== undefined && !c484(x.truncated)) return false;
-    if (x.exitStatus !== undefined && !c849(x.exitStatus)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.terminalId === undefined) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p851(x: any, c: ParseContext): unknown {
+function p487(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c489(x: any): boolean {
+  if (!(checkTerminalExitStatus(x) || c5(x))) return false;
+  return true;
+}
+
+function c488(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.output === undefined) return false;
+  if (x.truncated === undefined) return false;
+  if (!c2(x.output)) return false;
+  if (!c205(x.truncated)) return false;
+  if (x.exitStatus !== undefined && !c489(x.exitStatus)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p491(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseTerminalExitStatus(x, c);
-  return x;
 }
 
-function p850(x: any, c: ParseContext): unknown {
+function p490(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.output === undefined) return c.fail('missing required field', 'output');
-    if (x.truncated === undefined) return c.fail('missing required field', 'truncated');
-    if (x.output !== undefined) {
-      c.path.push('output');
-      const r = p19(x.output, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.output) x.output = r;
+  if (x.output === undefined) return c.fail('missing required field', 'output');
+  if (x.truncated === undefined) return c.fail('missing required field', 'truncated');
+  {
+    const r = p7(x.output, c);
+    if (r === FAIL) return c.failedIn('output');
+    if (r !== x.output) x.output = r;
+  }
+  {
+    const r = p207(x.truncated, c);
+    if (r === FAIL) return c.failedIn('truncated');
+    if (r !== x.truncated) x.truncated = r;
+  }
+  if (x.exitStatus !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p491(x.exitStatus, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'exitStatus');
+      delete x.exitStatus;
+    } else {
+      if (r !== x.exitStatus) x.exitStatus = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'exitStatus');
     }
-    if (x.truncated !== undefined) {
-      c.path.push('truncated');
-      const r = p486(x.truncated, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.truncated) x.truncated = r;
-    }
-    if (x.exitStatus !== undefined) {
-      c.path.push('exitStatus');
-      const r = p851(x.exitStatus, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'exitStatus');
-        delete x['exitStatus'];
-      } else if (r !== x.exitStatus) x.exitStatus = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c852(x: any): boolean {
+function c492(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.exitCode !== undefined && !c174(x.exitCode)) return false;
-    if (x.signal !== undefined && !c60(x.signal)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.exitCode !== undefined && !c20(x.exitCode)) return false;
+  if (x.signal !== undefined && !c30(x.signal)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p853(x: any, c: ParseContext): unknown {
+function p493(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.exitCode !== undefined) {
-      c.path.push('exitCode');
-      const r = p176(x.exitCode, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'exitCode');
-        delete x['exitCode'];
-      } else if (r !== x.exitCode) x.exitCode = r;
+  if (x.exitCode !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p22(x.exitCode, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'exitCode');
+      delete x.exitCode;
+    } else {
+      if (r !== x.exitCode) x.exitCode = r;
     }
-    if (x.signal !== undefined) {
-      c.path.push('signal');
-      const r = p68(x.signal, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'signal');
-        delete x['signal'];
-      } else if (r !== x.signal) x.signal = r;
+  }
+  if (x.signal !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.signal, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'signal');
+      delete x.signal;
+    } else {
+      if (r !== x.signal) x.signal = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c856(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'accept') return false;
-  return true;
-}
-
-function c855(x: any): boolean {
+function t495(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c856(x.action)) return false;
-  }
-  if (!checkElicitationAcceptAction(x)) return false;
-  return true;
-}
-
-function c858(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'decline') return false;
-  return true;
-}
-
-function c857(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c858(x.action)) return false;
-  }
-  return true;
-}
-
-function c860(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'cancel') return false;
-  return true;
-}
-
-function c859(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c860(x.action)) return false;
-  }
-  return true;
-}
-
-function c863(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c856(x.action)) return false;
-  }
-  return true;
-}
-
-function c862(x: any): boolean {
-  if (!(c863(x) || c857(x) || c859(x))) return false;
-  return true;
-}
-
-function c861(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c3(x.action)) return false;
-  }
-  if (c862(x)) return false;
-  return true;
-}
-
-function c854(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
-  if (!(c855(x) || c857(x) || c859(x) || c861(x))) return false;
-  return true;
-}
-
-function p866(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'accept') return c.fail('expected "accept"');
-  return x;
-}
-
-function p865(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.action === undefined) return c.fail('missing required field', 'action');
-    if (x.action !== undefined) {
-      c.path.push('action');
-      const r = p866(x.action, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.action) x.action = r;
-    }
-  }
-  x = parseElicitationAcceptAction(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p868(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'decline') return c.fail('expected "decline"');
-  return x;
-}
-
-function p867(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.action === undefined) return c.fail('missing required field', 'action');
-    if (x.action !== undefined) {
-      c.path.push('action');
-      const r = p868(x.action, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.action) x.action = r;
-    }
-  }
-  return x;
-}
-
-function p870(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'cancel') return c.fail('expected "cancel"');
-  return x;
-}
-
-function p869(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.action === undefined) return c.fail('missing required field', 'action');
-    if (x.action !== undefined) {
-      c.path.push('action');
-      const r = p870(x.action, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.action) x.action = r;
-    }
-  }
-  return x;
-}
-
-function p871(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.action === undefined) return c.fail('missing required field', 'action');
-    if (x.action !== undefined) {
-      c.path.push('action');
-      const r = p19(x.action, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.action) x.action = r;
-    }
-  }
-  if (c862(x)) return c.fail('matches a shape that is not allowed here');
-  return x;
-}
-
-function p864(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  if (!isObject(x)) return c.fail('expected object');
   switch (x.action) {
     case 'accept':
-      return p865(x, c);
+      return checkElicitationAcceptAction(x);
     case 'decline':
-      return p867(x, c);
+      return alwaysTrue(x);
     case 'cancel':
-      return p869(x, c);
+      return alwaysTrue(x);
   }
-  return p871(x, c);
-  return x;
+  return false;
 }
 
-function c873(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  return true;
-}
-
-function c874(x: any): boolean {
-  if (!Number.isInteger(x)) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return false;
-  return true;
-}
-
-function c875(x: any): boolean {
-  if (!(typeof x === 'number')) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return false;
-  return true;
-}
-
-function c876(x: any): boolean {
-  if (!(typeof x === 'boolean')) return false;
-  return true;
-}
-
-function c877(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
+function t498(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.action) {
+    case 'accept':
+      return alwaysTrue(x);
+    case 'decline':
+      return alwaysTrue(x);
+    case 'cancel':
+      return alwaysTrue(x);
   }
+  return false;
+}
+
+function c497(x: any): boolean {
+  if (!t498(x)) return false;
   return true;
 }
 
-function c872(x: any): boolean {
-  if (!(c873(x) || c874(x) || c875(x) || c876(x) || c877(x))) return false;
+function c496(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.action === undefined) return false;
+  if (!c2(x.action)) return false;
+  if (c497(x)) return false;
   return true;
 }
 
-function p879(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  return x;
+function c494(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  if (!(t495(x) || c496(x))) return false;
+  return true;
 }
 
-function p880(x: any, c: ParseContext): unknown {
-  if (!Number.isInteger(x)) return c.fail('expected integer');
-  if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return c.fail('not a valid int64');
-  return x;
-}
-
-function p881(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'number')) return c.fail('expected number');
-  if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return c.fail('not a valid double');
-  return x;
-}
-
-function p882(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'boolean')) return c.fail('expected boolean');
-  return x;
-}
-
-function p883(x: any, c: ParseContext): unknown {
-  if (!Array.isArray(x)) return c.fail('expected array');
-  if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p19(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
-    }
-  }
-  return x;
-}
-
-function p878(x: any, c: ParseContext): unknown {
-  if (c873(x)) return p879(x, c);
-  if (c874(x)) return p880(x, c);
-  if (c875(x)) return p881(x, c);
-  if (c876(x)) return p882(x, c);
-  if (c877(x)) return p883(x, c);
+function p500(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.action === undefined) return c.fail('missing required field', 'action');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p879(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const r = p7(x.action, c);
+    if (r === FAIL) return c.failedIn('action');
+    if (r !== x.action) x.action = r;
+  }
+  if (c497(x)) return c.fail('matches a shape that is not allowed here');
+  return x;
+}
+
+function p499(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
-    {
-      const r = p880(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p881(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p882(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p883(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+  }
+  if (!isObject(x)) return p500(x, c);
+  switch (x.action) {
+    case 'accept':
+      return checkElicitationAcceptAction(x) || !c496(x) ? parseElicitationAcceptAction(x, c) : p500(x, c);
+    case 'decline':
+      return alwaysTrue(x) || !c496(x) ? parseAny(x, c) : p500(x, c);
+    case 'cancel':
+      return alwaysTrue(x) || !c496(x) ? parseAny(x, c) : p500(x, c);
+  }
+  return p500(x, c);
+}
+
+function c501(x: any): boolean {
+  if (!(c2(x) || c11(x) || c366(x) || c205(x) || c95(x))) return false;
+  return true;
+}
+
+function p502(x: any, c: ParseContext): unknown {
+  if (c2(x)) return p7(x, c);
+  if (c11(x)) return p14(x, c);
+  if (c366(x)) return p368(x, c);
+  if (c205(x)) return p207(x, c);
+  if (c95(x)) return p99(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = p7(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p14(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p368(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p207(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p99(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c885(x: any): boolean {
+function c504(x: any): boolean {
   if (!(isObject(x) || x === null)) return false;
   if (isObject(x)) {
     for (const k of Object.keys(x)) {
-      if (![].includes(k) && !checkElicitationContentValue(x[k])) return false;
+      if (!checkElicitationContentValue(x[k])) return false;
     }
   }
   return true;
 }
 
-function c884(x: any): boolean {
+function c503(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content !== undefined && !c885(x.content)) return false;
-  }
+  if (x.content !== undefined && !c504(x.content)) return false;
   return true;
 }
 
-function p887(x: any, c: ParseContext): unknown {
+function p506(x: any, c: ParseContext): unknown {
   if (!(isObject(x) || x === null)) return c.fail('expected object or null');
   if (isObject(x)) {
     for (const k of Object.keys(x)) {
-      if ([].includes(k)) continue;
-      c.path.push(k);
       const r = parseElicitationContentValue(x[k], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[k] = r;
+      if (r === FAIL) return c.failedIn(k);
+      if (r !== x[k]) x[k] = r;
     }
   }
   return x;
 }
 
-function p886(x: any, c: ParseContext): unknown {
+function p505(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p887(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
+  if (x.content !== undefined) {
+    const r = p506(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
   }
   return x;
 }
 
-function c891(x: any): boolean {
-  if (!checkCancelNotification(x)) return false;
+function c509(x: any): boolean {
+  if (!(checkCancelNotification(x) || checkExtNotification(x))) return false;
   return true;
 }
 
-function c890(x: any): boolean {
-  if (!(c891(x) || c542(x))) return false;
+function c508(x: any): boolean {
+  if (!(c509(x) || c5(x))) return false;
   return true;
 }
 
-function c889(x: any): boolean {
-  if (!(c890(x) || c16(x))) return false;
-  return true;
-}
-
-function c888(x: any): boolean {
+function c507(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.method === undefined) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c889(x.params)) return false;
-  }
+  if (x.method === undefined) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c508(x.params)) return false;
   return true;
 }
 
-function p895(x: any, c: ParseContext): unknown {
-  x = parseCancelNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p894(x: any, c: ParseContext): unknown {
-  if (c891(x)) return p895(x, c);
-  if (c542(x)) return p548(x, c);
+function p512(x: any, c: ParseContext): unknown {
+  if (checkCancelNotification(x)) return parseCancelNotification(x, c);
+  if (checkExtNotification(x)) return parseExtNotification(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p895(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p548(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseCancelNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p893(x: any, c: ParseContext): unknown {
+function p511(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p894(x, c);
-  return x;
+  return p512(x, c);
 }
 
-function p892(x: any, c: ParseContext): unknown {
+function p510(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p19(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p893(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p511(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
   }
   return x;
 }
 
-function c896(x: any): boolean {
+function c513(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.requestId === undefined) return false;
-    if (x.requestId !== undefined && !c2(x.requestId)) return false;
-    if (x._meta !== undefined && !c42(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p897(x: any, c: ParseContext): unknown {
+function p514(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
-    if (x.requestId !== undefined) {
-      c.path.push('requestId');
-      const r = p18(x.requestId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.requestId) x.requestId = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p45(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  return x;
+}
+
+function c515(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.requestId === undefined) return false;
+  if (!checkRequestId(x.requestId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p516(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
+  {
+    const r = parseRequestId(x.requestId, c);
+    if (r === FAIL) return c.failedIn('requestId');
+    if (r !== x.requestId) x.requestId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;

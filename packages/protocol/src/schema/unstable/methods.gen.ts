@@ -40,6 +40,7 @@ export interface AgentRequests {
 /** Notifications the agent handles (client → agent). */
 export interface AgentNotifications {
   'session/cancel': T.CancelNotification;
+  'mcp/message': T.MessageMcpNotification;
 }
 
 /** Requests the client handles (agent → client). */
@@ -53,7 +54,7 @@ export interface ClientRequests {
   'terminal/wait_for_exit': { params: T.WaitForTerminalExitRequest; result: T.WaitForTerminalExitResponse };
   'terminal/kill': { params: T.KillTerminalRequest; result: T.KillTerminalResponse };
   'elicitation/create': { params: T.CreateElicitationRequest; result: T.CreateElicitationResponse };
-  'mcp/message': { params: T.MessageMcpNotification; result: T.MessageMcpResponse };
+  'mcp/message': { params: T.MessageMcpRequest; result: T.MessageMcpResponse };
 }
 
 /** Notifications the client handles (agent → client). */
@@ -92,6 +93,7 @@ export const AGENT_METHODS = {
   session_set_config_option: 'session/set_config_option',
   session_prompt: 'session/prompt',
   session_cancel: 'session/cancel',
+  mcp_message: 'mcp/message',
 } as const;
 
 /** Method names handled by the client. */
@@ -129,6 +131,11 @@ export interface MethodInfo {
   checkParams: Checker;
   parseResult?: Parser;
   checkResult?: Checker;
+  /**
+   * Set when the method is also a notification (unstable `mcp/message`, `proxy/successor`): how to
+   * validate a frame without an id. The entry itself then describes the request.
+   */
+  notification?: MethodInfo;
 }
 
 /** Every method of the schema, by name. */
@@ -265,12 +272,20 @@ export const METHOD_TABLE: ReadonlyMap<string, MethodInfo> = new Map<string, Met
       method: 'mcp/message',
       side: 'client',
       kind: 'request',
-      paramsType: 'MessageMcpNotification',
-      parseParams: V.parseMessageMcpNotification,
-      checkParams: V.checkMessageMcpNotification,
+      paramsType: 'MessageMcpRequest',
+      parseParams: V.parseMessageMcpRequest,
+      checkParams: V.checkMessageMcpRequest,
       resultType: 'MessageMcpResponse',
       parseResult: V.parseMessageMcpResponse,
       checkResult: V.checkMessageMcpResponse,
+      notification: {
+        method: 'mcp/message',
+        side: 'agent',
+        kind: 'notification',
+        paramsType: 'MessageMcpNotification',
+        parseParams: V.parseMessageMcpNotification,
+        checkParams: V.checkMessageMcpNotification,
+      },
     },
   ],
   [
@@ -642,12 +657,20 @@ export const METHOD_TABLE: ReadonlyMap<string, MethodInfo> = new Map<string, Met
       method: 'proxy/successor',
       side: 'proxy',
       kind: 'request',
-      paramsType: 'ProxySuccessorNotification',
-      parseParams: V.parseProxySuccessorNotification,
-      checkParams: V.checkProxySuccessorNotification,
+      paramsType: 'ProxySuccessorRequest',
+      parseParams: V.parseProxySuccessorRequest,
+      checkParams: V.checkProxySuccessorRequest,
       resultType: 'ProxySuccessorResponse',
       parseResult: V.parseProxySuccessorResponse,
       checkResult: V.checkProxySuccessorResponse,
+      notification: {
+        method: 'proxy/successor',
+        side: 'proxy',
+        kind: 'notification',
+        paramsType: 'ProxySuccessorNotification',
+        parseParams: V.parseProxySuccessorNotification,
+        checkParams: V.checkProxySuccessorNotification,
+      },
     },
   ],
 ]);

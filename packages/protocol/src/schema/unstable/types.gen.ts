@@ -3721,7 +3721,7 @@ export type UsageUpdate = {
   /**
    * Tokens currently in context.
    */
-  used: number;
+  used: number | null;
   /**
    * Total context window size in tokens.
    */

@@ -28,6 +28,41 @@ function parseNever(_x: unknown, c: ParseContext): unknown {
   return c.fail('no value is allowed here');
 }
 
+const S41: ReadonlySet<string> = new Set([
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+]);
+
+const S44: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed', 'failed']);
+
+const S59: ReadonlySet<string> = new Set(['assistant', 'user']);
+
+const S92: ReadonlySet<string> = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+
+const S133: ReadonlySet<string> = new Set(['object']);
+
+const S143: ReadonlySet<string> = new Set(['email', 'uri', 'date', 'date-time']);
+
+const S349: ReadonlySet<string> = new Set([
+  'end_turn',
+  'max_tokens',
+  'max_turn_requests',
+  'refusal',
+  'cancelled',
+]);
+
+const S401: ReadonlySet<string> = new Set(['high', 'medium', 'low']);
+
+const S404: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed']);
+
 /** Strict check of {@link T.AgentRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentRequest(x: unknown): boolean {
   return c1(x);
@@ -35,7548 +70,5985 @@ export function checkAgentRequest(x: unknown): boolean {
 
 /** Lenient parse of {@link T.AgentRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentRequest(x: unknown, c: ParseContext): unknown {
-  return p18(x, c);
+  return p6(x, c);
 }
 
 /** Strict check of {@link T.RequestId}: agrees with JSON Schema on valid/invalid. */
 export function checkRequestId(x: unknown): boolean {
-  return c34(x);
+  return c10(x);
 }
 
 /** Lenient parse of {@link T.RequestId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRequestId(x: unknown, c: ParseContext): unknown {
-  return p38(x, c);
+  return p12(x, c);
 }
 
 /** Strict check of {@link T.WriteTextFileRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkWriteTextFileRequest(x: unknown): boolean {
-  return c42(x);
+  return c15(x);
 }
 
 /** Lenient parse of {@link T.WriteTextFileRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseWriteTextFileRequest(x: unknown, c: ParseContext): unknown {
-  return p45(x, c);
+  return p17(x, c);
 }
 
 /** Strict check of {@link T.SessionId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.ReadTextFileRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkReadTextFileRequest(x: unknown): boolean {
-  return c48(x);
+  return c19(x);
 }
 
 /** Lenient parse of {@link T.ReadTextFileRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseReadTextFileRequest(x: unknown, c: ParseContext): unknown {
-  return p50(x, c);
+  return p21(x, c);
 }
 
 /** Strict check of {@link T.RequestPermissionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkRequestPermissionRequest(x: unknown): boolean {
-  return c52(x);
+  return c23(x);
 }
 
 /** Lenient parse of {@link T.RequestPermissionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRequestPermissionRequest(x: unknown, c: ParseContext): unknown {
-  return p55(x, c);
+  return p25(x, c);
 }
 
 /** Strict check of {@link T.ToolCallUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallUpdate(x: unknown): boolean {
-  return c58(x);
+  return c27(x);
 }
 
 /** Lenient parse of {@link T.ToolCallUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallUpdate(x: unknown, c: ParseContext): unknown {
-  return p66(x, c);
+  return p33(x, c);
 }
 
 /** Strict check of {@link T.ToolCallId}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.ToolCallId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.ToolKind}: agrees with JSON Schema on valid/invalid. */
 export function checkToolKind(x: unknown): boolean {
-  return c75(x);
+  return c40(x);
 }
 
 /** Lenient parse of {@link T.ToolKind}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolKind(x: unknown, c: ParseContext): unknown {
-  return p86(x, c);
+  return p42(x, c);
 }
 
 /** Strict check of {@link T.ToolCallStatus}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallStatus(x: unknown): boolean {
-  return c87(x);
+  return c43(x);
 }
 
 /** Lenient parse of {@link T.ToolCallStatus}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallStatus(x: unknown, c: ParseContext): unknown {
-  return p92(x, c);
+  return p45(x, c);
 }
 
 /** Strict check of {@link T.ToolCallContent}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallContent(x: unknown): boolean {
-  return c93(x);
+  return c46(x);
 }
 
 /** Lenient parse of {@link T.ToolCallContent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallContent(x: unknown, c: ParseContext): unknown {
-  return p100(x, c);
+  return p48(x, c);
 }
 
 /** Strict check of {@link T.ContentBlock}: agrees with JSON Schema on valid/invalid. */
 export function checkContentBlock(x: unknown): boolean {
-  return c107(x);
+  return c49(x);
 }
 
 /** Lenient parse of {@link T.ContentBlock}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseContentBlock(x: unknown, c: ParseContext): unknown {
-  return p118(x, c);
+  return p51(x, c);
 }
 
 /** Strict check of {@link T.Annotations}: agrees with JSON Schema on valid/invalid. */
 export function checkAnnotations(x: unknown): boolean {
-  return c129(x);
+  return c52(x);
 }
 
 /** Lenient parse of {@link T.Annotations}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAnnotations(x: unknown, c: ParseContext): unknown {
-  return p132(x, c);
+  return p55(x, c);
 }
 
 /** Strict check of {@link T.Role}: agrees with JSON Schema on valid/invalid. */
 export function checkRole(x: unknown): boolean {
-  return c135(x);
+  return c58(x);
 }
 
 /** Lenient parse of {@link T.Role}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRole(x: unknown, c: ParseContext): unknown {
-  return p138(x, c);
+  return p60(x, c);
 }
 
 /** Strict check of {@link T.TextContent}: agrees with JSON Schema on valid/invalid. */
 export function checkTextContent(x: unknown): boolean {
-  return c139(x);
+  return c61(x);
 }
 
 /** Lenient parse of {@link T.TextContent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTextContent(x: unknown, c: ParseContext): unknown {
-  return p141(x, c);
+  return p63(x, c);
 }
 
 /** Strict check of {@link T.ImageContent}: agrees with JSON Schema on valid/invalid. */
 export function checkImageContent(x: unknown): boolean {
-  return c143(x);
+  return c65(x);
 }
 
 /** Lenient parse of {@link T.ImageContent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseImageContent(x: unknown, c: ParseContext): unknown {
-  return p144(x, c);
+  return p66(x, c);
 }
 
 /** Strict check of {@link T.AudioContent}: agrees with JSON Schema on valid/invalid. */
 export function checkAudioContent(x: unknown): boolean {
-  return c145(x);
+  return c67(x);
 }
 
 /** Lenient parse of {@link T.AudioContent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAudioContent(x: unknown, c: ParseContext): unknown {
-  return p146(x, c);
+  return p68(x, c);
 }
 
 /** Strict check of {@link T.ResourceLink}: agrees with JSON Schema on valid/invalid. */
 export function checkResourceLink(x: unknown): boolean {
-  return c147(x);
+  return c69(x);
 }
 
 /** Lenient parse of {@link T.ResourceLink}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseResourceLink(x: unknown, c: ParseContext): unknown {
-  return p149(x, c);
+  return p71(x, c);
 }
 
 /** Strict check of {@link T.EmbeddedResourceResource}: agrees with JSON Schema on valid/invalid. */
 export function checkEmbeddedResourceResource(x: unknown): boolean {
-  return c151(x);
+  return c73(x);
 }
 
 /** Lenient parse of {@link T.EmbeddedResourceResource}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseEmbeddedResourceResource(x: unknown, c: ParseContext): unknown {
-  return p154(x, c);
+  return p74(x, c);
 }
 
 /** Strict check of {@link T.TextResourceContents}: agrees with JSON Schema on valid/invalid. */
 export function checkTextResourceContents(x: unknown): boolean {
-  return c157(x);
+  return c75(x);
 }
 
 /** Lenient parse of {@link T.TextResourceContents}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTextResourceContents(x: unknown, c: ParseContext): unknown {
-  return p158(x, c);
+  return p76(x, c);
 }
 
 /** Strict check of {@link T.BlobResourceContents}: agrees with JSON Schema on valid/invalid. */
 export function checkBlobResourceContents(x: unknown): boolean {
-  return c159(x);
+  return c77(x);
 }
 
 /** Lenient parse of {@link T.BlobResourceContents}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseBlobResourceContents(x: unknown, c: ParseContext): unknown {
-  return p160(x, c);
+  return p78(x, c);
 }
 
 /** Strict check of {@link T.EmbeddedResource}: agrees with JSON Schema on valid/invalid. */
 export function checkEmbeddedResource(x: unknown): boolean {
-  return c161(x);
+  return c79(x);
 }
 
 /** Lenient parse of {@link T.EmbeddedResource}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseEmbeddedResource(x: unknown, c: ParseContext): unknown {
-  return p163(x, c);
+  return p80(x, c);
 }
 
 /** Strict check of {@link T.Content}: agrees with JSON Schema on valid/invalid. */
 export function checkContent(x: unknown): boolean {
-  return c165(x);
+  return c81(x);
 }
 
 /** Lenient parse of {@link T.Content}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseContent(x: unknown, c: ParseContext): unknown {
-  return p167(x, c);
+  return p82(x, c);
 }
 
 /** Strict check of {@link T.Diff}: agrees with JSON Schema on valid/invalid. */
 export function checkDiff(x: unknown): boolean {
-  return c169(x);
+  return c83(x);
 }
 
 /** Lenient parse of {@link T.Diff}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseDiff(x: unknown, c: ParseContext): unknown {
-  return p170(x, c);
+  return p84(x, c);
 }
 
 /** Strict check of {@link T.TerminalId}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminalId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.TerminalId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminalId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.Terminal}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminal(x: unknown): boolean {
-  return c171(x);
+  return c85(x);
 }
 
 /** Lenient parse of {@link T.Terminal}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminal(x: unknown, c: ParseContext): unknown {
-  return p173(x, c);
+  return p86(x, c);
 }
 
 /** Strict check of {@link T.ToolCallLocation}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCallLocation(x: unknown): boolean {
-  return c175(x);
+  return c87(x);
 }
 
 /** Lenient parse of {@link T.ToolCallLocation}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCallLocation(x: unknown, c: ParseContext): unknown {
-  return p177(x, c);
+  return p88(x, c);
 }
 
 /** Strict check of {@link T.PermissionOption}: agrees with JSON Schema on valid/invalid. */
 export function checkPermissionOption(x: unknown): boolean {
-  return c179(x);
+  return c89(x);
 }
 
 /** Lenient parse of {@link T.PermissionOption}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePermissionOption(x: unknown, c: ParseContext): unknown {
-  return p182(x, c);
+  return p90(x, c);
 }
 
 /** Strict check of {@link T.PermissionOptionId}: agrees with JSON Schema on valid/invalid. */
 export function checkPermissionOptionId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.PermissionOptionId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePermissionOptionId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.PermissionOptionKind}: agrees with JSON Schema on valid/invalid. */
 export function checkPermissionOptionKind(x: unknown): boolean {
-  return c185(x);
+  return c91(x);
 }
 
 /** Lenient parse of {@link T.PermissionOptionKind}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePermissionOptionKind(x: unknown, c: ParseContext): unknown {
-  return p190(x, c);
+  return p93(x, c);
 }
 
 /** Strict check of {@link T.CreateTerminalRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkCreateTerminalRequest(x: unknown): boolean {
-  return c191(x);
+  return c94(x);
 }
 
 /** Lenient parse of {@link T.CreateTerminalRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCreateTerminalRequest(x: unknown, c: ParseContext): unknown {
-  return p196(x, c);
+  return p98(x, c);
 }
 
 /** Strict check of {@link T.EnvVariable}: agrees with JSON Schema on valid/invalid. */
 export function checkEnvVariable(x: unknown): boolean {
-  return c201(x);
+  return c102(x);
 }
 
 /** Lenient parse of {@link T.EnvVariable}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseEnvVariable(x: unknown, c: ParseContext): unknown {
-  return p202(x, c);
+  return p103(x, c);
 }
 
 /** Strict check of {@link T.TerminalOutputRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminalOutputRequest(x: unknown): boolean {
-  return c203(x);
+  return c104(x);
 }
 
 /** Lenient parse of {@link T.TerminalOutputRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminalOutputRequest(x: unknown, c: ParseContext): unknown {
-  return p204(x, c);
+  return p105(x, c);
 }
 
 /** Strict check of {@link T.ReleaseTerminalRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkReleaseTerminalRequest(x: unknown): boolean {
-  return c203(x);
+  return c106(x);
 }
 
 /** Lenient parse of {@link T.ReleaseTerminalRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseReleaseTerminalRequest(x: unknown, c: ParseContext): unknown {
-  return p204(x, c);
+  return p107(x, c);
 }
 
 /** Strict check of {@link T.WaitForTerminalExitRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkWaitForTerminalExitRequest(x: unknown): boolean {
-  return c203(x);
+  return c108(x);
 }
 
 /** Lenient parse of {@link T.WaitForTerminalExitRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseWaitForTerminalExitRequest(x: unknown, c: ParseContext): unknown {
-  return p204(x, c);
+  return p109(x, c);
 }
 
 /** Strict check of {@link T.KillTerminalRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkKillTerminalRequest(x: unknown): boolean {
-  return c203(x);
+  return c110(x);
 }
 
 /** Lenient parse of {@link T.KillTerminalRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseKillTerminalRequest(x: unknown, c: ParseContext): unknown {
-  return p204(x, c);
+  return p111(x, c);
 }
 
 /** Strict check of {@link T.CreateElicitationRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkCreateElicitationRequest(x: unknown): boolean {
-  return c205(x);
+  return c112(x);
 }
 
 /** Lenient parse of {@link T.CreateElicitationRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCreateElicitationRequest(x: unknown, c: ParseContext): unknown {
-  return p216(x, c);
+  return p117(x, c);
 }
 
 /** Strict check of {@link T.ElicitationSessionScope}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationSessionScope(x: unknown): boolean {
-  return c224(x);
+  return c120(x);
 }
 
 /** Lenient parse of {@link T.ElicitationSessionScope}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationSessionScope(x: unknown, c: ParseContext): unknown {
-  return p226(x, c);
+  return p122(x, c);
 }
 
 /** Strict check of {@link T.ElicitationRequestScope}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationRequestScope(x: unknown): boolean {
-  return c228(x);
+  return c124(x);
 }
 
 /** Lenient parse of {@link T.ElicitationRequestScope}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationRequestScope(x: unknown, c: ParseContext): unknown {
-  return p229(x, c);
+  return p125(x, c);
 }
 
 /** Strict check of {@link T.ElicitationSchema}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationSchema(x: unknown): boolean {
-  return c230(x);
+  return c126(x);
 }
 
 /** Lenient parse of {@link T.ElicitationSchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationSchema(x: unknown, c: ParseContext): unknown {
-  return p234(x, c);
+  return p129(x, c);
 }
 
 /** Strict check of {@link T.ElicitationSchemaType}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationSchemaType(x: unknown): boolean {
-  return c238(x);
+  return c132(x);
 }
 
 /** Lenient parse of {@link T.ElicitationSchemaType}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationSchemaType(x: unknown, c: ParseContext): unknown {
-  return p240(x, c);
+  return p134(x, c);
 }
 
 /** Strict check of {@link T.ElicitationPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationPropertySchema(x: unknown): boolean {
-  return c241(x);
+  return c135(x);
 }
 
 /** Lenient parse of {@link T.ElicitationPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p259(x, c);
+  return p140(x, c);
 }
 
 /** Strict check of {@link T.StringFormat}: agrees with JSON Schema on valid/invalid. */
 export function checkStringFormat(x: unknown): boolean {
-  return c271(x);
+  return c142(x);
 }
 
 /** Lenient parse of {@link T.StringFormat}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseStringFormat(x: unknown, c: ParseContext): unknown {
-  return p276(x, c);
+  return p144(x, c);
 }
 
 /** Strict check of {@link T.EnumOption}: agrees with JSON Schema on valid/invalid. */
 export function checkEnumOption(x: unknown): boolean {
-  return c277(x);
+  return c145(x);
 }
 
 /** Lenient parse of {@link T.EnumOption}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseEnumOption(x: unknown, c: ParseContext): unknown {
-  return p278(x, c);
+  return p146(x, c);
 }
 
 /** Strict check of {@link T.StringPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkStringPropertySchema(x: unknown): boolean {
-  return c279(x);
+  return c147(x);
 }
 
 /** Lenient parse of {@link T.StringPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseStringPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p282(x, c);
+  return p150(x, c);
 }
 
 /** Strict check of {@link T.NumberPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkNumberPropertySchema(x: unknown): boolean {
-  return c285(x);
+  return c153(x);
 }
 
 /** Lenient parse of {@link T.NumberPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNumberPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p287(x, c);
+  return p154(x, c);
 }
 
 /** Strict check of {@link T.IntegerPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkIntegerPropertySchema(x: unknown): boolean {
-  return c289(x);
+  return c155(x);
 }
 
 /** Lenient parse of {@link T.IntegerPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseIntegerPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p291(x, c);
+  return p156(x, c);
 }
 
 /** Strict check of {@link T.BooleanPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkBooleanPropertySchema(x: unknown): boolean {
-  return c293(x);
+  return c157(x);
 }
 
 /** Lenient parse of {@link T.BooleanPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseBooleanPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p295(x, c);
+  return p159(x, c);
 }
 
 /** Strict check of {@link T.MultiSelectItems}: agrees with JSON Schema on valid/invalid. */
 export function checkMultiSelectItems(x: unknown): boolean {
-  return c297(x);
+  return c161(x);
 }
 
 /** Lenient parse of {@link T.MultiSelectItems}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMultiSelectItems(x: unknown, c: ParseContext): unknown {
-  return p302(x, c);
+  return p166(x, c);
 }
 
 /** Strict check of {@link T.StringMultiSelectItems}: agrees with JSON Schema on valid/invalid. */
 export function checkStringMultiSelectItems(x: unknown): boolean {
-  return c306(x);
+  return c172(x);
 }
 
 /** Lenient parse of {@link T.StringMultiSelectItems}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseStringMultiSelectItems(x: unknown, c: ParseContext): unknown {
-  return p308(x, c);
+  return p173(x, c);
 }
 
 /** Strict check of {@link T.TitledMultiSelectItems}: agrees with JSON Schema on valid/invalid. */
 export function checkTitledMultiSelectItems(x: unknown): boolean {
-  return c310(x);
+  return c174(x);
 }
 
 /** Lenient parse of {@link T.TitledMultiSelectItems}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTitledMultiSelectItems(x: unknown, c: ParseContext): unknown {
-  return p312(x, c);
+  return p176(x, c);
 }
 
 /** Strict check of {@link T.MultiSelectPropertySchema}: agrees with JSON Schema on valid/invalid. */
 export function checkMultiSelectPropertySchema(x: unknown): boolean {
-  return c314(x);
+  return c178(x);
 }
 
 /** Lenient parse of {@link T.MultiSelectPropertySchema}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMultiSelectPropertySchema(x: unknown, c: ParseContext): unknown {
-  return p317(x, c);
+  return p179(x, c);
 }
 
 /** Strict check of {@link T.ElicitationFormMode}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationFormMode(x: unknown): boolean {
-  return c320(x);
+  return c181(x);
 }
 
 /** Lenient parse of {@link T.ElicitationFormMode}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationFormMode(x: unknown, c: ParseContext): unknown {
-  return p322(x, c);
+  return p182(x, c);
 }
 
 /** Strict check of {@link T.ElicitationId}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.ElicitationId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.ElicitationUrlMode}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationUrlMode(x: unknown): boolean {
-  return c324(x);
+  return c183(x);
 }
 
 /** Lenient parse of {@link T.ElicitationUrlMode}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationUrlMode(x: unknown, c: ParseContext): unknown {
-  return p327(x, c);
+  return p185(x, c);
 }
 
 /** Strict check of {@link T.MessageMcpRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkMessageMcpRequest(x: unknown): boolean {
-  return c330(x);
+  return c187(x);
 }
 
 /** Lenient parse of {@link T.MessageMcpRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMessageMcpRequest(x: unknown, c: ParseContext): unknown {
-  return p334(x, c);
+  return p188(x, c);
 }
 
 /** Strict check of {@link T.McpServerAcpId}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServerAcpId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.McpServerAcpId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServerAcpId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.McpRequestId}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpRequestId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.McpRequestId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpRequestId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.ExtRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkExtRequest(x: unknown): boolean {
-  return c338(x);
+  return alwaysTrue(x);
 }
 
 /** Lenient parse of {@link T.ExtRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseExtRequest(x: unknown, c: ParseContext): unknown {
-  return p339(x, c);
+  return parseAny(x, c);
 }
 
 /** Strict check of {@link T.AgentResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentResponse(x: unknown): boolean {
-  return c340(x);
+  return c189(x);
 }
 
 /** Lenient parse of {@link T.AgentResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentResponse(x: unknown, c: ParseContext): unknown {
-  return p367(x, c);
+  return p193(x, c);
 }
 
 /** Strict check of {@link T.InitializeResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkInitializeResponse(x: unknown): boolean {
-  return c394(x);
+  return c197(x);
 }
 
 /** Lenient parse of {@link T.InitializeResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseInitializeResponse(x: unknown, c: ParseContext): unknown {
-  return p399(x, c);
+  return p200(x, c);
 }
 
 /** Strict check of {@link T.ProtocolVersion}: agrees with JSON Schema on valid/invalid. */
 export function checkProtocolVersion(x: unknown): boolean {
-  return c405(x);
+  return c204(x);
 }
 
 /** Lenient parse of {@link T.ProtocolVersion}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProtocolVersion(x: unknown, c: ParseContext): unknown {
-  return p406(x, c);
+  return p205(x, c);
 }
 
 /** Strict check of {@link T.AgentCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentCapabilities(x: unknown): boolean {
-  return c407(x);
+  return c206(x);
 }
 
 /** Lenient parse of {@link T.AgentCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentCapabilities(x: unknown, c: ParseContext): unknown {
-  return p414(x, c);
+  return p209(x, c);
 }
 
 /** Strict check of {@link T.PromptCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkPromptCapabilities(x: unknown): boolean {
-  return c421(x);
+  return c212(x);
 }
 
 /** Lenient parse of {@link T.PromptCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePromptCapabilities(x: unknown, c: ParseContext): unknown {
-  return p422(x, c);
+  return p213(x, c);
 }
 
 /** Strict check of {@link T.McpCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpCapabilities(x: unknown): boolean {
-  return c423(x);
+  return c214(x);
 }
 
 /** Lenient parse of {@link T.McpCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpCapabilities(x: unknown, c: ParseContext): unknown {
-  return p424(x, c);
+  return p215(x, c);
 }
 
 /** Strict check of {@link T.SessionCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionCapabilities(x: unknown): boolean {
-  return c425(x);
+  return c216(x);
 }
 
 /** Lenient parse of {@link T.SessionCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionCapabilities(x: unknown, c: ParseContext): unknown {
-  return p436(x, c);
+  return p227(x, c);
 }
 
 /** Strict check of {@link T.SessionListCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionListCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionListCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionListCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionDeleteCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionDeleteCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionDeleteCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionDeleteCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionAdditionalDirectoriesCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionAdditionalDirectoriesCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionAdditionalDirectoriesCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionAdditionalDirectoriesCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionSystemPromptCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionSystemPromptCapabilities(x: unknown): boolean {
-  return c449(x);
+  return c240(x);
 }
 
 /** Lenient parse of {@link T.SessionSystemPromptCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionSystemPromptCapabilities(x: unknown, c: ParseContext): unknown {
-  return p451(x, c);
+  return p242(x, c);
 }
 
 /** Strict check of {@link T.SessionSystemPromptModeCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionSystemPromptModeCapabilities(x: unknown): boolean {
-  return c453(x);
+  return c244(x);
 }
 
 /** Lenient parse of {@link T.SessionSystemPromptModeCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionSystemPromptModeCapabilities(x: unknown, c: ParseContext): unknown {
-  return p455(x, c);
+  return p246(x, c);
 }
 
 /** Strict check of {@link T.SessionSystemPromptOverrideCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionSystemPromptOverrideCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionSystemPromptOverrideCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionSystemPromptOverrideCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionForkCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionForkCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionForkCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionForkCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionArchiveCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionArchiveCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionArchiveCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionArchiveCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionStatusCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionStatusCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionStatusCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionStatusCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionTitleCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionTitleCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionTitleCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionTitleCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionResumeCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionResumeCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionResumeCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionResumeCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionCloseCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionCloseCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionCloseCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionCloseCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.AgentAuthCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentAuthCapabilities(x: unknown): boolean {
-  return c457(x);
+  return c248(x);
 }
 
 /** Lenient parse of {@link T.AgentAuthCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentAuthCapabilities(x: unknown, c: ParseContext): unknown {
-  return p460(x, c);
+  return p251(x, c);
 }
 
 /** Strict check of {@link T.AuthStatusCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthStatusCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.AuthStatusCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthStatusCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.LogoutCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkLogoutCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.LogoutCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLogoutCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.ProvidersCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkProvidersCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.ProvidersCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProvidersCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.AuthMethod}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthMethod(x: unknown): boolean {
-  return c463(x);
+  return c254(x);
 }
 
 /** Lenient parse of {@link T.AuthMethod}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthMethod(x: unknown, c: ParseContext): unknown {
-  return p466(x, c);
+  return p256(x, c);
 }
 
 /** Strict check of {@link T.AuthMethodId}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthMethodId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.AuthMethodId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthMethodId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.AuthMethodTerminal}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthMethodTerminal(x: unknown): boolean {
-  return c469(x);
+  return c257(x);
 }
 
 /** Lenient parse of {@link T.AuthMethodTerminal}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthMethodTerminal(x: unknown, c: ParseContext): unknown {
-  return p472(x, c);
+  return p259(x, c);
 }
 
 /** Strict check of {@link T.AuthMethodAgent}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthMethodAgent(x: unknown): boolean {
-  return c475(x);
+  return c261(x);
 }
 
 /** Lenient parse of {@link T.AuthMethodAgent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthMethodAgent(x: unknown, c: ParseContext): unknown {
-  return p476(x, c);
+  return p262(x, c);
 }
 
 /** Strict check of {@link T.Implementation}: agrees with JSON Schema on valid/invalid. */
 export function checkImplementation(x: unknown): boolean {
-  return c477(x);
+  return c263(x);
 }
 
 /** Lenient parse of {@link T.Implementation}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseImplementation(x: unknown, c: ParseContext): unknown {
-  return p478(x, c);
+  return p264(x, c);
 }
 
 /** Strict check of {@link T.AuthenticateResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthenticateResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.AuthenticateResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthenticateResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.ListProvidersResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkListProvidersResponse(x: unknown): boolean {
-  return c479(x);
+  return c265(x);
 }
 
 /** Lenient parse of {@link T.ListProvidersResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseListProvidersResponse(x: unknown, c: ParseContext): unknown {
-  return p481(x, c);
+  return p267(x, c);
 }
 
 /** Strict check of {@link T.ProviderInfo}: agrees with JSON Schema on valid/invalid. */
 export function checkProviderInfo(x: unknown): boolean {
-  return c483(x);
+  return c269(x);
 }
 
 /** Lenient parse of {@link T.ProviderInfo}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProviderInfo(x: unknown, c: ParseContext): unknown {
-  return p488(x, c);
+  return p272(x, c);
 }
 
 /** Strict check of {@link T.ProviderId}: agrees with JSON Schema on valid/invalid. */
 export function checkProviderId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.ProviderId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProviderId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.LlmProtocol}: agrees with JSON Schema on valid/invalid. */
 export function checkLlmProtocol(x: unknown): boolean {
-  return c494(x);
+  return c275(x);
 }
 
 /** Lenient parse of {@link T.LlmProtocol}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLlmProtocol(x: unknown, c: ParseContext): unknown {
-  return p501(x, c);
+  return p276(x, c);
 }
 
 /** Strict check of {@link T.ProviderCurrentConfig}: agrees with JSON Schema on valid/invalid. */
 export function checkProviderCurrentConfig(x: unknown): boolean {
-  return c502(x);
+  return c277(x);
 }
 
 /** Lenient parse of {@link T.ProviderCurrentConfig}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProviderCurrentConfig(x: unknown, c: ParseContext): unknown {
-  return p504(x, c);
+  return p278(x, c);
 }
 
 /** Strict check of {@link T.SetProviderResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkSetProviderResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SetProviderResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetProviderResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.DisableProviderResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkDisableProviderResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.DisableProviderResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseDisableProviderResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.LogoutResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkLogoutResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.LogoutResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLogoutResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.AuthStatusResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthStatusResponse(x: unknown): boolean {
-  return c506(x);
+  return c279(x);
 }
 
 /** Lenient parse of {@link T.AuthStatusResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthStatusResponse(x: unknown, c: ParseContext): unknown {
-  return p509(x, c);
+  return p281(x, c);
 }
 
 /** Strict check of {@link T.AuthState}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthState(x: unknown): boolean {
-  return c512(x);
+  return c283(x);
 }
 
 /** Lenient parse of {@link T.AuthState}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthState(x: unknown, c: ParseContext): unknown {
-  return p517(x, c);
+  return p284(x, c);
 }
 
 /** Strict check of {@link T.AuthAccount}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthAccount(x: unknown): boolean {
-  return c518(x);
+  return c285(x);
 }
 
 /** Lenient parse of {@link T.AuthAccount}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthAccount(x: unknown, c: ParseContext): unknown {
-  return p519(x, c);
+  return p286(x, c);
 }
 
 /** Strict check of {@link T.NewSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkNewSessionResponse(x: unknown): boolean {
-  return c520(x);
+  return c287(x);
 }
 
 /** Lenient parse of {@link T.NewSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNewSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p523(x, c);
+  return p290(x, c);
 }
 
 /** Strict check of {@link T.SessionModeState}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionModeState(x: unknown): boolean {
-  return c526(x);
+  return c293(x);
 }
 
 /** Lenient parse of {@link T.SessionModeState}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionModeState(x: unknown, c: ParseContext): unknown {
-  return p529(x, c);
+  return p295(x, c);
 }
 
 /** Strict check of {@link T.SessionModeId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionModeId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionModeId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionModeId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.SessionMode}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionMode(x: unknown): boolean {
-  return c532(x);
+  return c297(x);
 }
 
 /** Lenient parse of {@link T.SessionMode}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionMode(x: unknown, c: ParseContext): unknown {
-  return p533(x, c);
+  return p298(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigOption}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigOption(x: unknown): boolean {
-  return c534(x);
+  return c299(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigOption}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigOption(x: unknown, c: ParseContext): unknown {
-  return p540(x, c);
+  return p302(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigOptionCategory}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigOptionCategory(x: unknown): boolean {
-  return c546(x);
+  return c304(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigOptionCategory}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigOptionCategory(x: unknown, c: ParseContext): unknown {
-  return p551(x, c);
+  return p305(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigValueId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigValueId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigValueId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigValueId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigSelectOptions}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigSelectOptions(x: unknown): boolean {
-  return c552(x);
+  return c306(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigSelectOptions}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigSelectOptions(x: unknown, c: ParseContext): unknown {
-  return p555(x, c);
+  return p309(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigSelectOption}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigSelectOption(x: unknown): boolean {
-  return c558(x);
+  return c312(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigSelectOption}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigSelectOption(x: unknown, c: ParseContext): unknown {
-  return p560(x, c);
+  return p313(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigSelectGroup}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigSelectGroup(x: unknown): boolean {
-  return c562(x);
+  return c314(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigSelectGroup}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigSelectGroup(x: unknown, c: ParseContext): unknown {
-  return p565(x, c);
+  return p315(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigGroupId}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigGroupId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigGroupId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigGroupId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigSelect}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigSelect(x: unknown): boolean {
-  return c568(x);
+  return c317(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigSelect}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigSelect(x: unknown, c: ParseContext): unknown {
-  return p570(x, c);
+  return p318(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigBoolean}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigBoolean(x: unknown): boolean {
-  return c572(x);
+  return c319(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigBoolean}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigBoolean(x: unknown, c: ParseContext): unknown {
-  return p573(x, c);
+  return p320(x, c);
 }
 
 /** Strict check of {@link T.LoadSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkLoadSessionResponse(x: unknown): boolean {
-  return c574(x);
+  return c321(x);
 }
 
 /** Lenient parse of {@link T.LoadSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLoadSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p575(x, c);
+  return p322(x, c);
 }
 
 /** Strict check of {@link T.ListSessionsResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkListSessionsResponse(x: unknown): boolean {
-  return c577(x);
+  return c324(x);
 }
 
 /** Lenient parse of {@link T.ListSessionsResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseListSessionsResponse(x: unknown, c: ParseContext): unknown {
-  return p579(x, c);
+  return p326(x, c);
 }
 
 /** Strict check of {@link T.SessionInfo}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionInfo(x: unknown): boolean {
-  return c581(x);
+  return c328(x);
 }
 
 /** Lenient parse of {@link T.SessionInfo}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionInfo(x: unknown, c: ParseContext): unknown {
-  return p583(x, c);
+  return p329(x, c);
 }
 
 /** Strict check of {@link T.DeleteSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkDeleteSessionResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.DeleteSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseDeleteSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.ForkSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkForkSessionResponse(x: unknown): boolean {
-  return c520(x);
+  return c331(x);
 }
 
 /** Lenient parse of {@link T.ForkSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseForkSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p523(x, c);
+  return p332(x, c);
 }
 
 /** Strict check of {@link T.ArchiveSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkArchiveSessionResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.ArchiveSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseArchiveSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.UnarchiveSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkUnarchiveSessionResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.UnarchiveSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseUnarchiveSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SessionStatusResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionStatusResponse(x: unknown): boolean {
-  return c585(x);
+  return c334(x);
 }
 
 /** Lenient parse of {@link T.SessionStatusResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionStatusResponse(x: unknown, c: ParseContext): unknown {
-  return p587(x, c);
+  return p335(x, c);
 }
 
 /** Strict check of {@link T.SessionStatus}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionStatus(x: unknown): boolean {
-  return c589(x);
+  return c336(x);
 }
 
 /** Lenient parse of {@link T.SessionStatus}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionStatus(x: unknown, c: ParseContext): unknown {
-  return p592(x, c);
+  return p337(x, c);
 }
 
 /** Strict check of {@link T.SetSessionTitleResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionTitleResponse(x: unknown): boolean {
-  return c593(x);
+  return c338(x);
 }
 
 /** Lenient parse of {@link T.SetSessionTitleResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionTitleResponse(x: unknown, c: ParseContext): unknown {
-  return p594(x, c);
+  return p339(x, c);
 }
 
 /** Strict check of {@link T.ResumeSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkResumeSessionResponse(x: unknown): boolean {
-  return c574(x);
+  return c321(x);
 }
 
 /** Lenient parse of {@link T.ResumeSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseResumeSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p575(x, c);
+  return p322(x, c);
 }
 
 /** Strict check of {@link T.CloseSessionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkCloseSessionResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.CloseSessionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCloseSessionResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SetSessionModeResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionModeResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SetSessionModeResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionModeResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SetSessionConfigOptionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionConfigOptionResponse(x: unknown): boolean {
-  return c595(x);
+  return c340(x);
 }
 
 /** Lenient parse of {@link T.SetSessionConfigOptionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionConfigOptionResponse(x: unknown, c: ParseContext): unknown {
-  return p597(x, c);
+  return p342(x, c);
 }
 
 /** Strict check of {@link T.PromptResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkPromptResponse(x: unknown): boolean {
-  return c599(x);
+  return c344(x);
 }
 
 /** Lenient parse of {@link T.PromptResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePromptResponse(x: unknown, c: ParseContext): unknown {
-  return p602(x, c);
+  return p346(x, c);
 }
 
 /** Strict check of {@link T.StopReason}: agrees with JSON Schema on valid/invalid. */
 export function checkStopReason(x: unknown): boolean {
-  return c605(x);
+  return c348(x);
 }
 
 /** Lenient parse of {@link T.StopReason}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseStopReason(x: unknown, c: ParseContext): unknown {
-  return p611(x, c);
+  return p350(x, c);
 }
 
 /** Strict check of {@link T.Usage}: agrees with JSON Schema on valid/invalid. */
 export function checkUsage(x: unknown): boolean {
-  return c612(x);
+  return c351(x);
 }
 
 /** Lenient parse of {@link T.Usage}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseUsage(x: unknown, c: ParseContext): unknown {
-  return p615(x, c);
+  return p353(x, c);
 }
 
 /** Strict check of {@link T.ExtResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkExtResponse(x: unknown): boolean {
-  return c338(x);
+  return alwaysTrue(x);
 }
 
 /** Lenient parse of {@link T.ExtResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseExtResponse(x: unknown, c: ParseContext): unknown {
-  return p339(x, c);
+  return parseAny(x, c);
 }
 
 /** Strict check of {@link T.Error}: agrees with JSON Schema on valid/invalid. */
 export function checkError(x: unknown): boolean {
-  return c618(x);
+  return c355(x);
 }
 
 /** Lenient parse of {@link T.Error}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseError(x: unknown, c: ParseContext): unknown {
-  return p620(x, c);
+  return p356(x, c);
 }
 
 /** Strict check of {@link T.ErrorCode}: agrees with JSON Schema on valid/invalid. */
 export function checkErrorCode(x: unknown): boolean {
-  return c622(x);
+  return c357(x);
 }
 
 /** Lenient parse of {@link T.ErrorCode}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseErrorCode(x: unknown, c: ParseContext): unknown {
-  return p632(x, c);
+  return p367(x, c);
 }
 
 /** Strict check of {@link T.AgentNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkAgentNotification(x: unknown): boolean {
-  return c642(x);
+  return c377(x);
 }
 
 /** Lenient parse of {@link T.AgentNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAgentNotification(x: unknown, c: ParseContext): unknown {
-  return p649(x, c);
+  return p380(x, c);
 }
 
 /** Strict check of {@link T.SessionNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionNotification(x: unknown): boolean {
-  return c656(x);
+  return c383(x);
 }
 
 /** Lenient parse of {@link T.SessionNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionNotification(x: unknown, c: ParseContext): unknown {
-  return p658(x, c);
+  return p384(x, c);
 }
 
 /** Strict check of {@link T.SessionUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionUpdate(x: unknown): boolean {
-  return c660(x);
+  return c385(x);
 }
 
 /** Lenient parse of {@link T.SessionUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionUpdate(x: unknown, c: ParseContext): unknown {
-  return p699(x, c);
+  return p387(x, c);
 }
 
 /** Strict check of {@link T.MessageId}: agrees with JSON Schema on valid/invalid. */
 export function checkMessageId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.MessageId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMessageId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.ContentChunk}: agrees with JSON Schema on valid/invalid. */
 export function checkContentChunk(x: unknown): boolean {
-  return c738(x);
+  return c388(x);
 }
 
 /** Lenient parse of {@link T.ContentChunk}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseContentChunk(x: unknown, c: ParseContext): unknown {
-  return p740(x, c);
+  return p390(x, c);
 }
 
 /** Strict check of {@link T.ToolCall}: agrees with JSON Schema on valid/invalid. */
 export function checkToolCall(x: unknown): boolean {
-  return c742(x);
+  return c392(x);
 }
 
 /** Lenient parse of {@link T.ToolCall}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseToolCall(x: unknown, c: ParseContext): unknown {
-  return p747(x, c);
+  return p395(x, c);
 }
 
 /** Strict check of {@link T.PlanEntry}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanEntry(x: unknown): boolean {
-  return c752(x);
+  return c398(x);
 }
 
 /** Lenient parse of {@link T.PlanEntry}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanEntry(x: unknown, c: ParseContext): unknown {
-  return p755(x, c);
+  return p399(x, c);
 }
 
 /** Strict check of {@link T.PlanEntryPriority}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanEntryPriority(x: unknown): boolean {
-  return c758(x);
+  return c400(x);
 }
 
 /** Lenient parse of {@link T.PlanEntryPriority}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanEntryPriority(x: unknown, c: ParseContext): unknown {
-  return p762(x, c);
+  return p402(x, c);
 }
 
 /** Strict check of {@link T.PlanEntryStatus}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanEntryStatus(x: unknown): boolean {
-  return c763(x);
+  return c403(x);
 }
 
 /** Lenient parse of {@link T.PlanEntryStatus}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanEntryStatus(x: unknown, c: ParseContext): unknown {
-  return p764(x, c);
+  return p405(x, c);
 }
 
 /** Strict check of {@link T.Plan}: agrees with JSON Schema on valid/invalid. */
 export function checkPlan(x: unknown): boolean {
-  return c765(x);
+  return c406(x);
 }
 
 /** Lenient parse of {@link T.Plan}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlan(x: unknown, c: ParseContext): unknown {
-  return p767(x, c);
+  return p408(x, c);
 }
 
 /** Strict check of {@link T.PlanUpdateContent}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanUpdateContent(x: unknown): boolean {
-  return c769(x);
+  return c410(x);
 }
 
 /** Lenient parse of {@link T.PlanUpdateContent}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanUpdateContent(x: unknown, c: ParseContext): unknown {
-  return p776(x, c);
+  return p412(x, c);
 }
 
 /** Strict check of {@link T.PlanId}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.PlanId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.PlanItems}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanItems(x: unknown): boolean {
-  return c783(x);
+  return c413(x);
 }
 
 /** Lenient parse of {@link T.PlanItems}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanItems(x: unknown, c: ParseContext): unknown {
-  return p785(x, c);
+  return p414(x, c);
 }
 
 /** Strict check of {@link T.PlanFile}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanFile(x: unknown): boolean {
-  return c788(x);
+  return c416(x);
 }
 
 /** Lenient parse of {@link T.PlanFile}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanFile(x: unknown, c: ParseContext): unknown {
-  return p789(x, c);
+  return p417(x, c);
 }
 
 /** Strict check of {@link T.PlanMarkdown}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanMarkdown(x: unknown): boolean {
-  return c790(x);
+  return c418(x);
 }
 
 /** Lenient parse of {@link T.PlanMarkdown}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanMarkdown(x: unknown, c: ParseContext): unknown {
-  return p791(x, c);
+  return p419(x, c);
 }
 
 /** Strict check of {@link T.PlanUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanUpdate(x: unknown): boolean {
-  return c792(x);
+  return c420(x);
 }
 
 /** Lenient parse of {@link T.PlanUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanUpdate(x: unknown, c: ParseContext): unknown {
-  return p794(x, c);
+  return p421(x, c);
 }
 
 /** Strict check of {@link T.PlanRemoved}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanRemoved(x: unknown): boolean {
-  return c796(x);
+  return c422(x);
 }
 
 /** Lenient parse of {@link T.PlanRemoved}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanRemoved(x: unknown, c: ParseContext): unknown {
-  return p797(x, c);
+  return p423(x, c);
 }
 
 /** Strict check of {@link T.AvailableCommand}: agrees with JSON Schema on valid/invalid. */
 export function checkAvailableCommand(x: unknown): boolean {
-  return c798(x);
+  return c424(x);
 }
 
 /** Lenient parse of {@link T.AvailableCommand}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAvailableCommand(x: unknown, c: ParseContext): unknown {
-  return p800(x, c);
+  return p426(x, c);
 }
 
 /** Strict check of {@link T.AvailableCommandInput}: agrees with JSON Schema on valid/invalid. */
 export function checkAvailableCommandInput(x: unknown): boolean {
-  return c802(x);
+  return c428(x);
 }
 
 /** Lenient parse of {@link T.AvailableCommandInput}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAvailableCommandInput(x: unknown, c: ParseContext): unknown {
-  return p804(x, c);
+  return p429(x, c);
 }
 
 /** Strict check of {@link T.UnstructuredCommandInput}: agrees with JSON Schema on valid/invalid. */
 export function checkUnstructuredCommandInput(x: unknown): boolean {
-  return c806(x);
+  return c430(x);
 }
 
 /** Lenient parse of {@link T.UnstructuredCommandInput}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseUnstructuredCommandInput(x: unknown, c: ParseContext): unknown {
-  return p807(x, c);
+  return p431(x, c);
 }
 
 /** Strict check of {@link T.AvailableCommandsUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkAvailableCommandsUpdate(x: unknown): boolean {
-  return c808(x);
+  return c432(x);
 }
 
 /** Lenient parse of {@link T.AvailableCommandsUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAvailableCommandsUpdate(x: unknown, c: ParseContext): unknown {
-  return p810(x, c);
+  return p434(x, c);
 }
 
 /** Strict check of {@link T.CurrentModeUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkCurrentModeUpdate(x: unknown): boolean {
-  return c812(x);
+  return c436(x);
 }
 
 /** Lenient parse of {@link T.CurrentModeUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCurrentModeUpdate(x: unknown, c: ParseContext): unknown {
-  return p813(x, c);
+  return p437(x, c);
 }
 
 /** Strict check of {@link T.ConfigOptionUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkConfigOptionUpdate(x: unknown): boolean {
-  return c595(x);
+  return c340(x);
 }
 
 /** Lenient parse of {@link T.ConfigOptionUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseConfigOptionUpdate(x: unknown, c: ParseContext): unknown {
-  return p597(x, c);
+  return p342(x, c);
 }
 
 /** Strict check of {@link T.SessionInfoUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionInfoUpdate(x: unknown): boolean {
-  return c814(x);
+  return c438(x);
 }
 
 /** Lenient parse of {@link T.SessionInfoUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionInfoUpdate(x: unknown, c: ParseContext): unknown {
-  return p815(x, c);
+  return p439(x, c);
 }
 
 /** Strict check of {@link T.Cost}: agrees with JSON Schema on valid/invalid. */
 export function checkCost(x: unknown): boolean {
-  return c816(x);
+  return c440(x);
 }
 
 /** Lenient parse of {@link T.Cost}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCost(x: unknown, c: ParseContext): unknown {
-  return p818(x, c);
+  return p442(x, c);
 }
 
 /** Strict check of {@link T.UsageUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkUsageUpdate(x: unknown): boolean {
-  return c820(x);
+  return c444(x);
 }
 
 /** Lenient parse of {@link T.UsageUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseUsageUpdate(x: unknown, c: ParseContext): unknown {
-  return p822(x, c);
+  return p446(x, c);
 }
 
 /** Strict check of {@link T.NoticeSeverity}: agrees with JSON Schema on valid/invalid. */
 export function checkNoticeSeverity(x: unknown): boolean {
-  return c824(x);
+  return c448(x);
 }
 
 /** Lenient parse of {@link T.NoticeSeverity}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNoticeSeverity(x: unknown, c: ParseContext): unknown {
-  return p828(x, c);
+  return p449(x, c);
 }
 
 /** Strict check of {@link T.Notice}: agrees with JSON Schema on valid/invalid. */
 export function checkNotice(x: unknown): boolean {
-  return c829(x);
+  return c450(x);
 }
 
 /** Lenient parse of {@link T.Notice}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNotice(x: unknown, c: ParseContext): unknown {
-  return p832(x, c);
+  return p452(x, c);
 }
 
 /** Strict check of {@link T.CompactionId}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionId(x: unknown): boolean {
-  return c3(x);
+  return c2(x);
 }
 
 /** Lenient parse of {@link T.CompactionId}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionId(x: unknown, c: ParseContext): unknown {
-  return p20(x, c);
+  return p7(x, c);
 }
 
 /** Strict check of {@link T.CompactionStatus}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionStatus(x: unknown): boolean {
-  return c835(x);
+  return c454(x);
 }
 
 /** Lenient parse of {@link T.CompactionStatus}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionStatus(x: unknown, c: ParseContext): unknown {
-  return p836(x, c);
+  return p455(x, c);
 }
 
 /** Strict check of {@link T.CompactionUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionUpdate(x: unknown): boolean {
-  return c837(x);
+  return c456(x);
 }
 
 /** Lenient parse of {@link T.CompactionUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionUpdate(x: unknown, c: ParseContext): unknown {
-  return p841(x, c);
+  return p458(x, c);
 }
 
 /** Strict check of {@link T.CompactionSummaryChunk}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionSummaryChunk(x: unknown): boolean {
-  return c845(x);
+  return c460(x);
 }
 
 /** Lenient parse of {@link T.CompactionSummaryChunk}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionSummaryChunk(x: unknown, c: ParseContext): unknown {
-  return p846(x, c);
+  return p461(x, c);
 }
 
 /** Strict check of {@link T.SubagentSessionCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSubagentSessionCapabilities(x: unknown): boolean {
-  return c847(x);
+  return c462(x);
 }
 
 /** Lenient parse of {@link T.SubagentSessionCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSubagentSessionCapabilities(x: unknown, c: ParseContext): unknown {
-  return p849(x, c);
+  return p464(x, c);
 }
 
 /** Strict check of {@link T.SessionCancelCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionCancelCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.SessionCancelCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionCancelCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.StateUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkStateUpdate(x: unknown): boolean {
-  return c851(x);
+  return c466(x);
 }
 
 /** Lenient parse of {@link T.StateUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseStateUpdate(x: unknown, c: ParseContext): unknown {
-  return p865(x, c);
+  return p471(x, c);
 }
 
 /** Strict check of {@link T.RunningStateUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkRunningStateUpdate(x: unknown): boolean {
-  return c447(x);
+  return c473(x);
 }
 
 /** Lenient parse of {@link T.RunningStateUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRunningStateUpdate(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p474(x, c);
 }
 
 /** Strict check of {@link T.ErrorStopReason}: agrees with JSON Schema on valid/invalid. */
 export function checkErrorStopReason(x: unknown): boolean {
-  return c875(x);
+  return c475(x);
 }
 
 /** Lenient parse of {@link T.ErrorStopReason}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseErrorStopReason(x: unknown, c: ParseContext): unknown {
-  return p877(x, c);
+  return p477(x, c);
 }
 
 /** Strict check of {@link T.IdleStateUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkIdleStateUpdate(x: unknown): boolean {
-  return c879(x);
+  return c479(x);
 }
 
 /** Lenient parse of {@link T.IdleStateUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseIdleStateUpdate(x: unknown, c: ParseContext): unknown {
-  return p890(x, c);
+  return p485(x, c);
 }
 
 /** Strict check of {@link T.RequiresActionStateUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkRequiresActionStateUpdate(x: unknown): boolean {
-  return c447(x);
+  return c473(x);
 }
 
 /** Lenient parse of {@link T.RequiresActionStateUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRequiresActionStateUpdate(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p474(x, c);
 }
 
 /** Strict check of {@link T.UnknownStateUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkUnknownStateUpdate(x: unknown): boolean {
-  return c447(x);
+  return c473(x);
 }
 
 /** Lenient parse of {@link T.UnknownStateUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseUnknownStateUpdate(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p474(x, c);
 }
 
 /** Strict check of {@link T.SubagentUpdate}: agrees with JSON Schema on valid/invalid. */
 export function checkSubagentUpdate(x: unknown): boolean {
-  return c906(x);
+  return c512(x);
 }
 
 /** Lenient parse of {@link T.SubagentUpdate}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSubagentUpdate(x: unknown, c: ParseContext): unknown {
-  return p909(x, c);
+  return p515(x, c);
 }
 
 /** Strict check of {@link T.SessionMessage}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionMessage(x: unknown): boolean {
-  return c912(x);
+  return c518(x);
 }
 
 /** Lenient parse of {@link T.SessionMessage}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionMessage(x: unknown, c: ParseContext): unknown {
-  return p915(x, c);
+  return p520(x, c);
 }
 
 /** Strict check of {@link T.SessionMessageChunk}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionMessageChunk(x: unknown): boolean {
-  return c919(x);
+  return c523(x);
 }
 
 /** Lenient parse of {@link T.SessionMessageChunk}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionMessageChunk(x: unknown, c: ParseContext): unknown {
-  return p920(x, c);
+  return p524(x, c);
 }
 
 /** Strict check of {@link T.CompleteElicitationNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkCompleteElicitationNotification(x: unknown): boolean {
-  return c921(x);
+  return c525(x);
 }
 
 /** Lenient parse of {@link T.CompleteElicitationNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompleteElicitationNotification(x: unknown, c: ParseContext): unknown {
-  return p922(x, c);
+  return p526(x, c);
 }
 
 /** Strict check of {@link T.AuthStatusUpdateNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthStatusUpdateNotification(x: unknown): boolean {
-  return c506(x);
+  return c279(x);
 }
 
 /** Lenient parse of {@link T.AuthStatusUpdateNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthStatusUpdateNotification(x: unknown, c: ParseContext): unknown {
-  return p509(x, c);
+  return p281(x, c);
 }
 
 /** Strict check of {@link T.ExtNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkExtNotification(x: unknown): boolean {
-  return c338(x);
+  return alwaysTrue(x);
 }
 
 /** Lenient parse of {@link T.ExtNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseExtNotification(x: unknown, c: ParseContext): unknown {
-  return p339(x, c);
+  return parseAny(x, c);
 }
 
 /** Strict check of {@link T.ClientRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkClientRequest(x: unknown): boolean {
-  return c923(x);
+  return c527(x);
 }
 
 /** Lenient parse of {@link T.ClientRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientRequest(x: unknown, c: ParseContext): unknown {
-  return p947(x, c);
+  return p530(x, c);
 }
 
 /** Strict check of {@link T.InitializeRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkInitializeRequest(x: unknown): boolean {
-  return c971(x);
+  return c533(x);
 }
 
 /** Lenient parse of {@link T.InitializeRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseInitializeRequest(x: unknown, c: ParseContext): unknown {
-  return p973(x, c);
+  return p534(x, c);
 }
 
 /** Strict check of {@link T.ClientCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkClientCapabilities(x: unknown): boolean {
-  return c975(x);
+  return c535(x);
 }
 
 /** Lenient parse of {@link T.ClientCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientCapabilities(x: unknown, c: ParseContext): unknown {
-  return p982(x, c);
+  return p540(x, c);
 }
 
 /** Strict check of {@link T.FileSystemCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkFileSystemCapabilities(x: unknown): boolean {
-  return c989(x);
+  return c545(x);
 }
 
 /** Lenient parse of {@link T.FileSystemCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseFileSystemCapabilities(x: unknown, c: ParseContext): unknown {
-  return p990(x, c);
+  return p546(x, c);
 }
 
 /** Strict check of {@link T.ClientSessionCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkClientSessionCapabilities(x: unknown): boolean {
-  return c991(x);
+  return c547(x);
 }
 
 /** Lenient parse of {@link T.ClientSessionCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientSessionCapabilities(x: unknown, c: ParseContext): unknown {
-  return p995(x, c);
+  return p551(x, c);
 }
 
 /** Strict check of {@link T.CompactionCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkCompactionCapabilities(x: unknown): boolean {
-  return c999(x);
+  return c555(x);
 }
 
 /** Lenient parse of {@link T.CompactionCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCompactionCapabilities(x: unknown, c: ParseContext): unknown {
-  return p1000(x, c);
+  return p556(x, c);
 }
 
 /** Strict check of {@link T.SessionConfigOptionsCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionConfigOptionsCapabilities(x: unknown): boolean {
-  return c1001(x);
+  return c557(x);
 }
 
 /** Lenient parse of {@link T.SessionConfigOptionsCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionConfigOptionsCapabilities(x: unknown, c: ParseContext): unknown {
-  return p1003(x, c);
+  return p559(x, c);
 }
 
 /** Strict check of {@link T.BooleanConfigOptionCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkBooleanConfigOptionCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.BooleanConfigOptionCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseBooleanConfigOptionCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.NoticeCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkNoticeCapabilities(x: unknown): boolean {
-  return c999(x);
+  return c555(x);
 }
 
 /** Lenient parse of {@link T.NoticeCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNoticeCapabilities(x: unknown, c: ParseContext): unknown {
-  return p1000(x, c);
+  return p556(x, c);
 }
 
 /** Strict check of {@link T.SubagentCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkSubagentCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c561(x);
 }
 
 /** Lenient parse of {@link T.SubagentCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSubagentCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p562(x, c);
 }
 
 /** Strict check of {@link T.PlanCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkPlanCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.PlanCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePlanCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.AuthCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthCapabilities(x: unknown): boolean {
-  return c1005(x);
+  return c563(x);
 }
 
 /** Lenient parse of {@link T.AuthCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthCapabilities(x: unknown, c: ParseContext): unknown {
-  return p1006(x, c);
+  return p564(x, c);
 }
 
 /** Strict check of {@link T.ElicitationCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationCapabilities(x: unknown): boolean {
-  return c1007(x);
+  return c565(x);
 }
 
 /** Lenient parse of {@link T.ElicitationCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationCapabilities(x: unknown, c: ParseContext): unknown {
-  return p1010(x, c);
+  return p568(x, c);
 }
 
 /** Strict check of {@link T.ElicitationFormCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationFormCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c571(x);
 }
 
 /** Lenient parse of {@link T.ElicitationFormCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationFormCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p572(x, c);
 }
 
 /** Strict check of {@link T.ElicitationUrlCapabilities}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationUrlCapabilities(x: unknown): boolean {
-  return c447(x);
+  return c571(x);
 }
 
 /** Lenient parse of {@link T.ElicitationUrlCapabilities}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationUrlCapabilities(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p572(x, c);
 }
 
 /** Strict check of {@link T.AuthenticateRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthenticateRequest(x: unknown): boolean {
-  return c1013(x);
+  return c573(x);
 }
 
 /** Lenient parse of {@link T.AuthenticateRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthenticateRequest(x: unknown, c: ParseContext): unknown {
-  return p1014(x, c);
+  return p574(x, c);
 }
 
 /** Strict check of {@link T.ListProvidersRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkListProvidersRequest(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.ListProvidersRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseListProvidersRequest(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.SetProviderRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkSetProviderRequest(x: unknown): boolean {
-  return c1015(x);
+  return c575(x);
 }
 
 /** Lenient parse of {@link T.SetProviderRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetProviderRequest(x: unknown, c: ParseContext): unknown {
-  return p1017(x, c);
+  return p576(x, c);
 }
 
 /** Strict check of {@link T.DisableProviderRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkDisableProviderRequest(x: unknown): boolean {
-  return c1019(x);
+  return c577(x);
 }
 
 /** Lenient parse of {@link T.DisableProviderRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseDisableProviderRequest(x: unknown, c: ParseContext): unknown {
-  return p1020(x, c);
+  return p578(x, c);
 }
 
 /** Strict check of {@link T.LogoutRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkLogoutRequest(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.LogoutRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLogoutRequest(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.AuthStatusRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkAuthStatusRequest(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.AuthStatusRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseAuthStatusRequest(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.NewSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkNewSessionRequest(x: unknown): boolean {
-  return c1021(x);
+  return c579(x);
 }
 
 /** Lenient parse of {@link T.NewSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseNewSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p1024(x, c);
+  return p582(x, c);
 }
 
 /** Strict check of {@link T.McpServer}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServer(x: unknown): boolean {
-  return c1027(x);
+  return c585(x);
 }
 
 /** Lenient parse of {@link T.McpServer}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServer(x: unknown, c: ParseContext): unknown {
-  return p1035(x, c);
+  return p587(x, c);
 }
 
 /** Strict check of {@link T.HttpHeader}: agrees with JSON Schema on valid/invalid. */
 export function checkHttpHeader(x: unknown): boolean {
-  return c201(x);
+  return c588(x);
 }
 
 /** Lenient parse of {@link T.HttpHeader}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseHttpHeader(x: unknown, c: ParseContext): unknown {
-  return p202(x, c);
+  return p589(x, c);
 }
 
 /** Strict check of {@link T.McpServerHttp}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServerHttp(x: unknown): boolean {
-  return c1043(x);
+  return c590(x);
 }
 
 /** Lenient parse of {@link T.McpServerHttp}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServerHttp(x: unknown, c: ParseContext): unknown {
-  return p1045(x, c);
+  return p592(x, c);
 }
 
 /** Strict check of {@link T.McpServerSse}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServerSse(x: unknown): boolean {
-  return c1043(x);
+  return c590(x);
 }
 
 /** Lenient parse of {@link T.McpServerSse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServerSse(x: unknown, c: ParseContext): unknown {
-  return p1045(x, c);
+  return p592(x, c);
 }
 
 /** Strict check of {@link T.McpServerAcp}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServerAcp(x: unknown): boolean {
-  return c1047(x);
+  return c594(x);
 }
 
 /** Lenient parse of {@link T.McpServerAcp}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServerAcp(x: unknown, c: ParseContext): unknown {
-  return p1048(x, c);
+  return p595(x, c);
 }
 
 /** Strict check of {@link T.McpServerStdio}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpServerStdio(x: unknown): boolean {
-  return c1049(x);
+  return c596(x);
 }
 
 /** Lenient parse of {@link T.McpServerStdio}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpServerStdio(x: unknown, c: ParseContext): unknown {
-  return p1050(x, c);
+  return p597(x, c);
 }
 
 /** Strict check of {@link T.SystemPrompt}: agrees with JSON Schema on valid/invalid. */
 export function checkSystemPrompt(x: unknown): boolean {
-  return c1051(x);
+  return c598(x);
 }
 
 /** Lenient parse of {@link T.SystemPrompt}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSystemPrompt(x: unknown, c: ParseContext): unknown {
-  return p1054(x, c);
+  return p600(x, c);
 }
 
 /** Strict check of {@link T.SystemPromptMode}: agrees with JSON Schema on valid/invalid. */
 export function checkSystemPromptMode(x: unknown): boolean {
-  return c1057(x);
+  return c602(x);
 }
 
 /** Lenient parse of {@link T.SystemPromptMode}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSystemPromptMode(x: unknown, c: ParseContext): unknown {
-  return p1060(x, c);
+  return p603(x, c);
 }
 
 /** Strict check of {@link T.LoadSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkLoadSessionRequest(x: unknown): boolean {
-  return c1061(x);
+  return c604(x);
 }
 
 /** Lenient parse of {@link T.LoadSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseLoadSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p1062(x, c);
+  return p605(x, c);
 }
 
 /** Strict check of {@link T.ListSessionsRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkListSessionsRequest(x: unknown): boolean {
-  return c1063(x);
+  return c606(x);
 }
 
 /** Lenient parse of {@link T.ListSessionsRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseListSessionsRequest(x: unknown, c: ParseContext): unknown {
-  return p1065(x, c);
+  return p608(x, c);
 }
 
 /** Strict check of {@link T.SessionArchiveFilter}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionArchiveFilter(x: unknown): boolean {
-  return c1067(x);
+  return c610(x);
 }
 
 /** Lenient parse of {@link T.SessionArchiveFilter}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionArchiveFilter(x: unknown, c: ParseContext): unknown {
-  return p1071(x, c);
+  return p611(x, c);
 }
 
 /** Strict check of {@link T.DeleteSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkDeleteSessionRequest(x: unknown): boolean {
-  return c1072(x);
+  return c612(x);
 }
 
 /** Lenient parse of {@link T.DeleteSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseDeleteSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p1073(x, c);
+  return p613(x, c);
 }
 
 /** Strict check of {@link T.ForkSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkForkSessionRequest(x: unknown): boolean {
-  return c1074(x);
+  return c614(x);
 }
 
 /** Lenient parse of {@link T.ForkSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseForkSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p1075(x, c);
+  return p615(x, c);
 }
 
 /** Strict check of {@link T.ArchiveSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkArchiveSessionRequest(x: unknown): boolean {
-  return c1072(x);
+  return c616(x);
 }
 
 /** Lenient parse of {@link T.ArchiveSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseArchiveSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p1073(x, c);
+  return p617(x, c);
 }
 
 /** Strict check of {@link T.UnarchiveSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkUnarchiveSessionRequest(x: unknown): boolean {
-  return c1072(x);
+  return c618(x);
 }
 
 /** Lenient parse of {@link T.UnarchiveSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseUnarchiveSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p1073(x, c);
+  return p619(x, c);
 }
 
 /** Strict check of {@link T.SessionStatusRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkSessionStatusRequest(x: unknown): boolean {
-  return c1072(x);
+  return c620(x);
 }
 
 /** Lenient parse of {@link T.SessionStatusRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSessionStatusRequest(x: unknown, c: ParseContext): unknown {
-  return p1073(x, c);
+  return p621(x, c);
 }
 
 /** Strict check of {@link T.SetSessionTitleRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionTitleRequest(x: unknown): boolean {
-  return c1076(x);
+  return c622(x);
 }
 
 /** Lenient parse of {@link T.SetSessionTitleRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionTitleRequest(x: unknown, c: ParseContext): unknown {
-  return p1077(x, c);
+  return p623(x, c);
 }
 
 /** Strict check of {@link T.ResumeSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkResumeSessionRequest(x: unknown): boolean {
-  return c1074(x);
+  return c624(x);
 }
 
 /** Lenient parse of {@link T.ResumeSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseResumeSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p1075(x, c);
+  return p625(x, c);
 }
 
 /** Strict check of {@link T.CloseSessionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkCloseSessionRequest(x: unknown): boolean {
-  return c1072(x);
+  return c626(x);
 }
 
 /** Lenient parse of {@link T.CloseSessionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCloseSessionRequest(x: unknown, c: ParseContext): unknown {
-  return p1073(x, c);
+  return p627(x, c);
 }
 
 /** Strict check of {@link T.SetSessionModeRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionModeRequest(x: unknown): boolean {
-  return c1078(x);
+  return c628(x);
 }
 
 /** Lenient parse of {@link T.SetSessionModeRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionModeRequest(x: unknown, c: ParseContext): unknown {
-  return p1079(x, c);
+  return p629(x, c);
 }
 
 /** Strict check of {@link T.SetSessionConfigOptionRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkSetSessionConfigOptionRequest(x: unknown): boolean {
-  return c1080(x);
+  return c630(x);
 }
 
 /** Lenient parse of {@link T.SetSessionConfigOptionRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSetSessionConfigOptionRequest(x: unknown, c: ParseContext): unknown {
-  return p1083(x, c);
+  return p634(x, c);
 }
 
 /** Strict check of {@link T.PromptRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkPromptRequest(x: unknown): boolean {
-  return c1086(x);
+  return c637(x);
 }
 
 /** Lenient parse of {@link T.PromptRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parsePromptRequest(x: unknown, c: ParseContext): unknown {
-  return p1087(x, c);
+  return p638(x, c);
 }
 
 /** Strict check of {@link T.ClientResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkClientResponse(x: unknown): boolean {
-  return c1088(x);
+  return c639(x);
 }
 
 /** Lenient parse of {@link T.ClientResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientResponse(x: unknown, c: ParseContext): unknown {
-  return p1101(x, c);
+  return p642(x, c);
 }
 
 /** Strict check of {@link T.WriteTextFileResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkWriteTextFileResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.WriteTextFileResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseWriteTextFileResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.ReadTextFileResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkReadTextFileResponse(x: unknown): boolean {
-  return c1114(x);
+  return c645(x);
 }
 
 /** Lenient parse of {@link T.ReadTextFileResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseReadTextFileResponse(x: unknown, c: ParseContext): unknown {
-  return p1115(x, c);
+  return p646(x, c);
 }
 
 /** Strict check of {@link T.RequestPermissionResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkRequestPermissionResponse(x: unknown): boolean {
-  return c1116(x);
+  return c647(x);
 }
 
 /** Lenient parse of {@link T.RequestPermissionResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRequestPermissionResponse(x: unknown, c: ParseContext): unknown {
-  return p1118(x, c);
+  return p648(x, c);
 }
 
 /** Strict check of {@link T.RequestPermissionOutcome}: agrees with JSON Schema on valid/invalid. */
 export function checkRequestPermissionOutcome(x: unknown): boolean {
-  return c1120(x);
+  return c649(x);
 }
 
 /** Lenient parse of {@link T.RequestPermissionOutcome}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseRequestPermissionOutcome(x: unknown, c: ParseContext): unknown {
-  return p1124(x, c);
+  return p651(x, c);
 }
 
 /** Strict check of {@link T.SelectedPermissionOutcome}: agrees with JSON Schema on valid/invalid. */
 export function checkSelectedPermissionOutcome(x: unknown): boolean {
-  return c1128(x);
+  return c652(x);
 }
 
 /** Lenient parse of {@link T.SelectedPermissionOutcome}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseSelectedPermissionOutcome(x: unknown, c: ParseContext): unknown {
-  return p1129(x, c);
+  return p653(x, c);
 }
 
 /** Strict check of {@link T.CreateTerminalResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkCreateTerminalResponse(x: unknown): boolean {
-  return c171(x);
+  return c654(x);
 }
 
 /** Lenient parse of {@link T.CreateTerminalResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCreateTerminalResponse(x: unknown, c: ParseContext): unknown {
-  return p173(x, c);
+  return p655(x, c);
 }
 
 /** Strict check of {@link T.TerminalOutputResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminalOutputResponse(x: unknown): boolean {
-  return c1130(x);
+  return c656(x);
 }
 
 /** Lenient parse of {@link T.TerminalOutputResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminalOutputResponse(x: unknown, c: ParseContext): unknown {
-  return p1132(x, c);
+  return p658(x, c);
 }
 
 /** Strict check of {@link T.TerminalExitStatus}: agrees with JSON Schema on valid/invalid. */
 export function checkTerminalExitStatus(x: unknown): boolean {
-  return c1134(x);
+  return c660(x);
 }
 
 /** Lenient parse of {@link T.TerminalExitStatus}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseTerminalExitStatus(x: unknown, c: ParseContext): unknown {
-  return p1135(x, c);
+  return p661(x, c);
 }
 
 /** Strict check of {@link T.ReleaseTerminalResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkReleaseTerminalResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.ReleaseTerminalResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseReleaseTerminalResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.WaitForTerminalExitResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkWaitForTerminalExitResponse(x: unknown): boolean {
-  return c1134(x);
+  return c660(x);
 }
 
 /** Lenient parse of {@link T.WaitForTerminalExitResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseWaitForTerminalExitResponse(x: unknown, c: ParseContext): unknown {
-  return p1135(x, c);
+  return p661(x, c);
 }
 
 /** Strict check of {@link T.KillTerminalResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkKillTerminalResponse(x: unknown): boolean {
-  return c447(x);
+  return c238(x);
 }
 
 /** Lenient parse of {@link T.KillTerminalResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseKillTerminalResponse(x: unknown, c: ParseContext): unknown {
-  return p448(x, c);
+  return p239(x, c);
 }
 
 /** Strict check of {@link T.CreateElicitationResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkCreateElicitationResponse(x: unknown): boolean {
-  return c1136(x);
+  return c662(x);
 }
 
 /** Lenient parse of {@link T.CreateElicitationResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCreateElicitationResponse(x: unknown, c: ParseContext): unknown {
-  return p1146(x, c);
+  return p667(x, c);
 }
 
 /** Strict check of {@link T.ElicitationContentValue}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationContentValue(x: unknown): boolean {
-  return c1154(x);
+  return c669(x);
 }
 
 /** Lenient parse of {@link T.ElicitationContentValue}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationContentValue(x: unknown, c: ParseContext): unknown {
-  return p1160(x, c);
+  return p670(x, c);
 }
 
 /** Strict check of {@link T.ElicitationAcceptAction}: agrees with JSON Schema on valid/invalid. */
 export function checkElicitationAcceptAction(x: unknown): boolean {
-  return c1166(x);
+  return c671(x);
 }
 
 /** Lenient parse of {@link T.ElicitationAcceptAction}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseElicitationAcceptAction(x: unknown, c: ParseContext): unknown {
-  return p1168(x, c);
+  return p673(x, c);
 }
 
 /** Strict check of {@link T.MessageMcpResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkMessageMcpResponse(x: unknown): boolean {
-  return c1170(x);
+  return c675(x);
 }
 
 /** Lenient parse of {@link T.MessageMcpResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMessageMcpResponse(x: unknown, c: ParseContext): unknown {
-  return p1174(x, c);
+  return p678(x, c);
 }
 
 /** Strict check of {@link T.McpError}: agrees with JSON Schema on valid/invalid. */
 export function checkMcpError(x: unknown): boolean {
-  return c1178(x);
+  return c681(x);
 }
 
 /** Lenient parse of {@link T.McpError}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMcpError(x: unknown, c: ParseContext): unknown {
-  return p1180(x, c);
+  return p682(x, c);
 }
 
 /** Strict check of {@link T.ClientNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkClientNotification(x: unknown): boolean {
-  return c1182(x);
+  return c683(x);
 }
 
 /** Lenient parse of {@link T.ClientNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseClientNotification(x: unknown, c: ParseContext): unknown {
-  return p1187(x, c);
+  return p686(x, c);
 }
 
 /** Strict check of {@link T.CancelNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkCancelNotification(x: unknown): boolean {
-  return c1072(x);
+  return c689(x);
 }
 
 /** Lenient parse of {@link T.CancelNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCancelNotification(x: unknown, c: ParseContext): unknown {
-  return p1073(x, c);
+  return p690(x, c);
 }
 
 /** Strict check of {@link T.MessageMcpNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkMessageMcpNotification(x: unknown): boolean {
-  return c330(x);
+  return c691(x);
 }
 
 /** Lenient parse of {@link T.MessageMcpNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseMessageMcpNotification(x: unknown, c: ParseContext): unknown {
-  return p334(x, c);
+  return p692(x, c);
 }
 
 /** Strict check of {@link T.CancelRequestNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkCancelRequestNotification(x: unknown): boolean {
-  return c1192(x);
+  return c693(x);
 }
 
 /** Lenient parse of {@link T.CancelRequestNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseCancelRequestNotification(x: unknown, c: ParseContext): unknown {
-  return p1193(x, c);
+  return p694(x, c);
 }
 
 /** Strict check of {@link T.ProxyRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkProxyRequest(x: unknown): boolean {
-  return c1194(x);
+  return c695(x);
 }
 
 /** Lenient parse of {@link T.ProxyRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProxyRequest(x: unknown, c: ParseContext): unknown {
-  return p1199(x, c);
+  return p698(x, c);
 }
 
 /** Strict check of {@link T.InitializeProxyRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkInitializeProxyRequest(x: unknown): boolean {
-  return c1204(x);
+  return checkInitializeRequest(x);
 }
 
 /** Lenient parse of {@link T.InitializeProxyRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseInitializeProxyRequest(x: unknown, c: ParseContext): unknown {
-  return p1205(x, c);
+  return parseInitializeRequest(x, c);
 }
 
 /** Strict check of {@link T.ProxySuccessorRequest}: agrees with JSON Schema on valid/invalid. */
 export function checkProxySuccessorRequest(x: unknown): boolean {
-  return c1206(x);
+  return c701(x);
 }
 
 /** Lenient parse of {@link T.ProxySuccessorRequest}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProxySuccessorRequest(x: unknown, c: ParseContext): unknown {
-  return p1207(x, c);
+  return p702(x, c);
 }
 
 /** Strict check of {@link T.ProxyResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkProxyResponse(x: unknown): boolean {
-  return c1208(x);
+  return c703(x);
 }
 
 /** Lenient parse of {@link T.ProxyResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProxyResponse(x: unknown, c: ParseContext): unknown {
-  return p1213(x, c);
+  return p706(x, c);
 }
 
 /** Strict check of {@link T.InitializeProxyResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkInitializeProxyResponse(x: unknown): boolean {
-  return c1218(x);
+  return checkInitializeResponse(x);
 }
 
 /** Lenient parse of {@link T.InitializeProxyResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseInitializeProxyResponse(x: unknown, c: ParseContext): unknown {
-  return p1219(x, c);
+  return parseInitializeResponse(x, c);
 }
 
 /** Strict check of {@link T.ProxySuccessorResponse}: agrees with JSON Schema on valid/invalid. */
 export function checkProxySuccessorResponse(x: unknown): boolean {
-  return c338(x);
+  return alwaysTrue(x);
 }
 
 /** Lenient parse of {@link T.ProxySuccessorResponse}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProxySuccessorResponse(x: unknown, c: ParseContext): unknown {
-  return p339(x, c);
+  return parseAny(x, c);
 }
 
 /** Strict check of {@link T.ProxyNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkProxyNotification(x: unknown): boolean {
-  return c1220(x);
+  return c709(x);
 }
 
 /** Lenient parse of {@link T.ProxyNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProxyNotification(x: unknown, c: ParseContext): unknown {
-  return p1224(x, c);
+  return p712(x, c);
 }
 
 /** Strict check of {@link T.ProxySuccessorNotification}: agrees with JSON Schema on valid/invalid. */
 export function checkProxySuccessorNotification(x: unknown): boolean {
-  return c1206(x);
+  return c715(x);
 }
 
 /** Lenient parse of {@link T.ProxySuccessorNotification}: repairs per the schema's leniency rules, or returns FAIL. */
 export function parseProxySuccessorNotification(x: unknown, c: ParseContext): unknown {
-  return p1207(x, c);
+  return p716(x, c);
 }
 
 function c2(x: any): boolean {
-  if (!checkRequestId(x)) return false;
-  return true;
-}
-
-function c3(x: any): boolean {
   if (!(typeof x === 'string')) return false;
   return true;
 }
 
-function c6(x: any): boolean {
-  if (!checkWriteTextFileRequest(x)) return false;
-  return true;
-}
-
-function c7(x: any): boolean {
-  if (!checkReadTextFileRequest(x)) return false;
-  return true;
-}
-
-function c8(x: any): boolean {
-  if (!checkRequestPermissionRequest(x)) return false;
-  return true;
-}
-
-function c9(x: any): boolean {
-  if (!checkCreateTerminalRequest(x)) return false;
-  return true;
-}
-
-function c10(x: any): boolean {
-  if (!checkTerminalOutputRequest(x)) return false;
-  return true;
-}
-
-function c11(x: any): boolean {
-  if (!checkReleaseTerminalRequest(x)) return false;
-  return true;
-}
-
-function c12(x: any): boolean {
-  if (!checkWaitForTerminalExitRequest(x)) return false;
-  return true;
-}
-
-function c13(x: any): boolean {
-  if (!checkKillTerminalRequest(x)) return false;
-  return true;
-}
-
-function c14(x: any): boolean {
-  if (!checkCreateElicitationRequest(x)) return false;
-  return true;
-}
-
-function c15(x: any): boolean {
-  if (!checkMessageMcpRequest(x)) return false;
-  return true;
-}
-
-function c16(x: any): boolean {
-  if (!checkExtRequest(x)) return false;
-  return true;
-}
-
-function c5(x: any): boolean {
+function c4(x: any): boolean {
   if (!(
-    c6(x) ||
-    c7(x) ||
-    c8(x) ||
-    c9(x) ||
-    c10(x) ||
-    c11(x) ||
-    c12(x) ||
-    c13(x) ||
-    c14(x) ||
-    c15(x) ||
-    c16(x)
+    checkWriteTextFileRequest(x) ||
+    checkReadTextFileRequest(x) ||
+    checkRequestPermissionRequest(x) ||
+    checkCreateTerminalRequest(x) ||
+    checkTerminalOutputRequest(x) ||
+    checkReleaseTerminalRequest(x) ||
+    checkWaitForTerminalExitRequest(x) ||
+    checkKillTerminalRequest(x) ||
+    checkCreateElicitationRequest(x) ||
+    checkMessageMcpRequest(x) ||
+    checkExtRequest(x)
   ))
     return false;
   return true;
 }
 
-function c17(x: any): boolean {
+function c5(x: any): boolean {
   if (!(x === null)) return false;
   return true;
 }
 
-function c4(x: any): boolean {
-  if (!(c5(x) || c17(x))) return false;
+function c3(x: any): boolean {
+  if (!(c4(x) || c5(x))) return false;
   return true;
 }
 
 function c1(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.method === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c4(x.params)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.method === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c3(x.params)) return false;
   return true;
 }
 
-function p19(x: any, c: ParseContext): unknown {
-  x = parseRequestId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p20(x: any, c: ParseContext): unknown {
+function p7(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   return x;
 }
 
-function p23(x: any, c: ParseContext): unknown {
-  x = parseWriteTextFileRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p24(x: any, c: ParseContext): unknown {
-  x = parseReadTextFileRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p25(x: any, c: ParseContext): unknown {
-  x = parseRequestPermissionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p26(x: any, c: ParseContext): unknown {
-  x = parseCreateTerminalRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p27(x: any, c: ParseContext): unknown {
-  x = parseTerminalOutputRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p28(x: any, c: ParseContext): unknown {
-  x = parseReleaseTerminalRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p29(x: any, c: ParseContext): unknown {
-  x = parseWaitForTerminalExitRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p30(x: any, c: ParseContext): unknown {
-  x = parseKillTerminalRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p31(x: any, c: ParseContext): unknown {
-  x = parseCreateElicitationRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p32(x: any, c: ParseContext): unknown {
-  x = parseMessageMcpRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p33(x: any, c: ParseContext): unknown {
-  x = parseExtRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p22(x: any, c: ParseContext): unknown {
-  if (c6(x)) return p23(x, c);
-  if (c7(x)) return p24(x, c);
-  if (c8(x)) return p25(x, c);
-  if (c9(x)) return p26(x, c);
-  if (c10(x)) return p27(x, c);
-  if (c11(x)) return p28(x, c);
-  if (c12(x)) return p29(x, c);
-  if (c13(x)) return p30(x, c);
-  if (c14(x)) return p31(x, c);
-  if (c15(x)) return p32(x, c);
-  if (c16(x)) return p33(x, c);
+function p9(x: any, c: ParseContext): unknown {
+  if (checkWriteTextFileRequest(x)) return parseWriteTextFileRequest(x, c);
+  if (checkReadTextFileRequest(x)) return parseReadTextFileRequest(x, c);
+  if (checkRequestPermissionRequest(x)) return parseRequestPermissionRequest(x, c);
+  if (checkCreateTerminalRequest(x)) return parseCreateTerminalRequest(x, c);
+  if (checkTerminalOutputRequest(x)) return parseTerminalOutputRequest(x, c);
+  if (checkReleaseTerminalRequest(x)) return parseReleaseTerminalRequest(x, c);
+  if (checkWaitForTerminalExitRequest(x)) return parseWaitForTerminalExitRequest(x, c);
+  if (checkKillTerminalRequest(x)) return parseKillTerminalRequest(x, c);
+  if (checkCreateElicitationRequest(x)) return parseCreateElicitationRequest(x, c);
+  if (checkMessageMcpRequest(x)) return parseMessageMcpRequest(x, c);
+  if (checkExtRequest(x)) return parseExtRequest(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p23(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p24(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p25(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p26(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p27(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p28(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p29(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p30(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p31(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p32(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p33(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseWriteTextFileRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseReadTextFileRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseRequestPermissionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCreateTerminalRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseTerminalOutputRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseReleaseTerminalRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseWaitForTerminalExitRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseKillTerminalRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCreateElicitationRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseMessageMcpRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p21(x: any, c: ParseContext): unknown {
+function p8(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p22(x, c);
-  return x;
+  return p9(x, c);
 }
 
-function p18(x: any, c: ParseContext): unknown {
+function p6(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p19(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p20(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p21(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p8(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
   }
   return x;
 }
 
-function c35(x: any): boolean {
-  if (!(x === null)) return false;
-  return true;
-}
-
-function c36(x: any): boolean {
+function c11(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return false;
   return true;
 }
 
-function c37(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
+function c10(x: any): boolean {
+  if (!(c5(x) || c11(x) || c2(x))) return false;
   return true;
 }
 
-function c34(x: any): boolean {
-  if (!(c35(x) || c36(x) || c37(x))) return false;
-  return true;
-}
-
-function p39(x: any, c: ParseContext): unknown {
+function p13(x: any, c: ParseContext): unknown {
   if (!(x === null)) return c.fail('expected null');
   return x;
 }
 
-function p40(x: any, c: ParseContext): unknown {
+function p14(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return c.fail('not a valid int64');
   return x;
 }
 
-function p41(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  return x;
-}
-
-function p38(x: any, c: ParseContext): unknown {
-  if (c35(x)) return p39(x, c);
-  if (c36(x)) return p40(x, c);
-  if (c37(x)) return p41(x, c);
+function p12(x: any, c: ParseContext): unknown {
+  if (c5(x)) return p13(x, c);
+  if (c11(x)) return p14(x, c);
+  if (c2(x)) return p7(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p39(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p40(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p41(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p13(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p14(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p7(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c43(x: any): boolean {
-  if (!checkSessionId(x)) return false;
-  return true;
-}
-
-function c44(x: any): boolean {
+function c16(x: any): boolean {
   if (!(isObject(x) || x === null)) return false;
   return true;
 }
 
-function c42(x: any): boolean {
+function c15(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.path === undefined) return false;
-    if (x.content === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.path !== undefined && !c3(x.path)) return false;
-    if (x.content !== undefined && !c3(x.content)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.path === undefined) return false;
+  if (x.content === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.path)) return false;
+  if (!c2(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p46(x: any, c: ParseContext): unknown {
-  x = parseSessionId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p47(x: any, c: ParseContext): unknown {
+function p18(x: any, c: ParseContext): unknown {
   if (!(isObject(x) || x === null)) return c.fail('expected object or null');
   return x;
 }
 
-function p45(x: any, c: ParseContext): unknown {
+function p17(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.path === undefined) return c.fail('missing required field', 'path');
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.path !== undefined) {
-      c.path.push('path');
-      const r = p20(x.path, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.path) x.path = r;
-    }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p20(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.path === undefined) return c.fail('missing required field', 'path');
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.path, c);
+    if (r === FAIL) return c.failedIn('path');
+    if (r !== x.path) x.path = r;
+  }
+  {
+    const r = p7(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c49(x: any): boolean {
+function c20(x: any): boolean {
   if (!(Number.isInteger(x) || x === null)) return false;
   if (typeof x === 'number' && x < 0) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['uint32']!(x)) return false;
   return true;
 }
 
-function c48(x: any): boolean {
+function c19(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.path === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.path !== undefined && !c3(x.path)) return false;
-    if (x.line !== undefined && !c49(x.line)) return false;
-    if (x.limit !== undefined && !c49(x.limit)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.path === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.path)) return false;
+  if (x.line !== undefined && !c20(x.line)) return false;
+  if (x.limit !== undefined && !c20(x.limit)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p51(x: any, c: ParseContext): unknown {
+function p22(x: any, c: ParseContext): unknown {
   if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
   if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
   if (typeof x === 'number' && !NUMBER_FORMATS['uint32']!(x)) return c.fail('not a valid uint32');
   return x;
 }
 
-function p50(x: any, c: ParseContext): unknown {
+function p21(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.path === undefined) return c.fail('missing required field', 'path');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.path !== undefined) {
-      c.path.push('path');
-      const r = p20(x.path, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.path) x.path = r;
-    }
-    if (x.line !== undefined) {
-      c.path.push('line');
-      const r = p51(x.line, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.line) x.line = r;
-    }
-    if (x.limit !== undefined) {
-      c.path.push('limit');
-      const r = p51(x.limit, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.limit) x.limit = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.path === undefined) return c.fail('missing required field', 'path');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.path, c);
+    if (r === FAIL) return c.failedIn('path');
+    if (r !== x.path) x.path = r;
+  }
+  if (x.line !== undefined) {
+    const r = p22(x.line, c);
+    if (r === FAIL) return c.failedIn('line');
+    if (r !== x.line) x.line = r;
+  }
+  if (x.limit !== undefined) {
+    const r = p22(x.limit, c);
+    if (r === FAIL) return c.failedIn('limit');
+    if (r !== x.limit) x.limit = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c53(x: any): boolean {
-  if (!checkToolCallUpdate(x)) return false;
-  return true;
-}
-
-function c54(x: any): boolean {
+function c24(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkPermissionOption(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkPermissionOption(x[i])) return false;
   }
   return true;
 }
 
-function c52(x: any): boolean {
+function c23(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.toolCall === undefined) return false;
-    if (x.options === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.toolCall !== undefined && !c53(x.toolCall)) return false;
-    if (x.options !== undefined && !c54(x.options)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.toolCall === undefined) return false;
+  if (x.options === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkToolCallUpdate(x.toolCall)) return false;
+  if (!c24(x.options)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p56(x: any, c: ParseContext): unknown {
-  x = parseToolCallUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p57(x: any, c: ParseContext): unknown {
+function p26(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parsePermissionOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p55(x: any, c: ParseContext): unknown {
+function p25(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.toolCall === undefined) return c.fail('missing required field', 'toolCall');
-    if (x.options === undefined) return c.fail('missing required field', 'options');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.toolCall !== undefined) {
-      c.path.push('toolCall');
-      const r = p56(x.toolCall, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.toolCall) x.toolCall = r;
-    }
-    if (x.options !== undefined) {
-      c.path.push('options');
-      const r = p57(x.options, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.options) x.options = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.toolCall === undefined) return c.fail('missing required field', 'toolCall');
+  if (x.options === undefined) return c.fail('missing required field', 'options');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseToolCallUpdate(x.toolCall, c);
+    if (r === FAIL) return c.failedIn('toolCall');
+    if (r !== x.toolCall) x.toolCall = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'toolCall');
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p26(x.options, c);
+    if (r === FAIL) return c.failedIn('options');
+    if (r !== x.options) x.options = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'options');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c59(x: any): boolean {
-  if (!checkToolCallId(x)) return false;
+function c28(x: any): boolean {
+  if (!(checkToolKind(x) || c5(x))) return false;
   return true;
 }
 
-function c60(x: any): boolean {
-  if (!(checkToolKind(x) || c17(x))) return false;
+function c29(x: any): boolean {
+  if (!(checkToolCallStatus(x) || c5(x))) return false;
   return true;
 }
 
-function c61(x: any): boolean {
-  if (!(checkToolCallStatus(x) || c17(x))) return false;
-  return true;
-}
-
-function c62(x: any): boolean {
+function c30(x: any): boolean {
   if (!(typeof x === 'string' || x === null)) return false;
   return true;
 }
 
-function c63(x: any): boolean {
+function c31(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkToolCallContent(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkToolCallContent(x[i])) return false;
   }
   return true;
 }
 
-function c64(x: any): boolean {
+function c32(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkToolCallLocation(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkToolCallLocation(x[i])) return false;
   }
   return true;
 }
 
-function c65(x: any): boolean {
-  return true;
-}
-
-function c58(x: any): boolean {
+function c27(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.toolCallId === undefined) return false;
-    if (x.toolCallId !== undefined && !c59(x.toolCallId)) return false;
-    if (x.kind !== undefined && !c60(x.kind)) return false;
-    if (x.status !== undefined && !c61(x.status)) return false;
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.name !== undefined && !c62(x.name)) return false;
-    if (x.content !== undefined && !c63(x.content)) return false;
-    if (x.locations !== undefined && !c64(x.locations)) return false;
-    if (x.rawInput !== undefined && !c65(x.rawInput)) return false;
-    if (x.rawOutput !== undefined && !c65(x.rawOutput)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.toolCallId === undefined) return false;
+  if (!checkToolCallId(x.toolCallId)) return false;
+  if (x.kind !== undefined && !c28(x.kind)) return false;
+  if (x.status !== undefined && !c29(x.status)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.name !== undefined && !c30(x.name)) return false;
+  if (x.content !== undefined && !c31(x.content)) return false;
+  if (x.locations !== undefined && !c32(x.locations)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p67(x: any, c: ParseContext): unknown {
-  x = parseToolCallId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p68(x: any, c: ParseContext): unknown {
+function p34(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseToolKind(x, c);
-  return x;
 }
 
-function p69(x: any, c: ParseContext): unknown {
+function p35(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseToolCallStatus(x, c);
-  return x;
 }
 
-function p70(x: any, c: ParseContext): unknown {
+function p36(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string' || x === null)) return c.fail('expected string or null');
   return x;
 }
 
-function p71(x: any, c: ParseContext): unknown {
+function p37(x: any, c: ParseContext): unknown {
   if (!(Array.isArray(x) || x === null)) return c.fail('expected array or null');
   return x;
 }
 
-function s72(x: any, c: ParseContext): unknown {
-  x = p71(x, c);
+function s38(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseToolCallContent(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function s73(x: any, c: ParseContext): unknown {
-  x = p71(x, c);
+function s39(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseToolCallLocation(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p74(x: any, c: ParseContext): unknown {
-  return x;
-}
-
-function p66(x: any, c: ParseContext): unknown {
+function p33(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.toolCallId === undefined) return c.fail('missing required field', 'toolCallId');
-    if (x.toolCallId !== undefined) {
-      c.path.push('toolCallId');
-      const r = p67(x.toolCallId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.toolCallId) x.toolCallId = r;
+  if (x.toolCallId === undefined) return c.fail('missing required field', 'toolCallId');
+  {
+    const r = parseToolCallId(x.toolCallId, c);
+    if (r === FAIL) return c.failedIn('toolCallId');
+    if (r !== x.toolCallId) x.toolCallId = r;
+  }
+  if (x.kind !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p34(x.kind, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'kind');
+      delete x.kind;
+    } else {
+      if (r !== x.kind) x.kind = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'kind');
     }
-    if (x.kind !== undefined) {
-      c.path.push('kind');
-      const r = p68(x.kind, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'kind');
-        delete x['kind'];
-      } else if (r !== x.kind) x.kind = r;
+  }
+  if (x.status !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p35(x.status, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'status');
+      delete x.status;
+    } else {
+      if (r !== x.status) x.status = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'status');
     }
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p69(x.status, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'status');
-        delete x['status'];
-      } else if (r !== x.status) x.status = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
+  }
+  if (x.name !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.name, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'name');
+      delete x.name;
+    } else {
+      if (r !== x.name) x.name = r;
     }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p70(x.name, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'name');
-        delete x['name'];
-      } else if (r !== x.name) x.name = r;
+  }
+  if (x.content !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s38(x.content, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'content');
+      delete x.content;
+    } else {
+      if (r !== x.content) x.content = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'content');
     }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = s72(x.content, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'content');
-        delete x['content'];
-      } else if (r !== x.content) x.content = r;
+  }
+  if (x.locations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s39(x.locations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'locations');
+      delete x.locations;
+    } else {
+      if (r !== x.locations) x.locations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'locations');
     }
-    if (x.locations !== undefined) {
-      c.path.push('locations');
-      const r = s73(x.locations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'locations');
-        delete x['locations'];
-      } else if (r !== x.locations) x.locations = r;
-    }
-    if (x.rawInput !== undefined) {
-      c.path.push('rawInput');
-      const r = p74(x.rawInput, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'rawInput');
-        delete x['rawInput'];
-      } else if (r !== x.rawInput) x.rawInput = r;
-    }
-    if (x.rawOutput !== undefined) {
-      c.path.push('rawOutput');
-      const r = p74(x.rawOutput, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'rawOutput');
-        delete x['rawOutput'];
-      } else if (r !== x.rawOutput) x.rawOutput = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c76(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'read') return false;
+function c40(x: any): boolean {
+  if (typeof x !== 'string' || !S41.has(x)) return false;
   return true;
 }
 
-function c77(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'edit') return false;
-  return true;
-}
-
-function c78(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'delete') return false;
-  return true;
-}
-
-function c79(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'move') return false;
-  return true;
-}
-
-function c80(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'search') return false;
-  return true;
-}
-
-function c81(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'execute') return false;
-  return true;
-}
-
-function c82(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'think') return false;
-  return true;
-}
-
-function c83(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'fetch') return false;
-  return true;
-}
-
-function c84(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'switch_mode') return false;
-  return true;
-}
-
-function c85(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'other') return false;
-  return true;
-}
-
-function c75(x: any): boolean {
-  {
-    let n = 0;
-    if (c76(x)) n++;
-    if (c77(x)) n++;
-    if (c78(x)) n++;
-    if (c79(x)) n++;
-    if (c80(x)) n++;
-    if (c81(x)) n++;
-    if (c82(x)) n++;
-    if (c83(x)) n++;
-    if (c84(x)) n++;
-    if (c85(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p86(x: any, c: ParseContext): unknown {
+function p42(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
-  if (
-    ![
-      'read',
-      'edit',
-      'delete',
-      'move',
-      'search',
-      'execute',
-      'think',
-      'fetch',
-      'switch_mode',
-      'other',
-    ].includes(x)
-  )
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  if (!S41.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
   return x;
 }
 
-function c88(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'pending') return false;
+function c43(x: any): boolean {
+  if (typeof x !== 'string' || !S44.has(x)) return false;
   return true;
 }
 
-function c89(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'in_progress') return false;
-  return true;
-}
-
-function c90(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'completed') return false;
-  return true;
-}
-
-function c91(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'failed') return false;
-  return true;
-}
-
-function c87(x: any): boolean {
-  {
-    let n = 0;
-    if (c88(x)) n++;
-    if (c89(x)) n++;
-    if (c90(x)) n++;
-    if (c91(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p92(x: any, c: ParseContext): unknown {
+function p45(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['pending', 'in_progress', 'completed', 'failed'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  if (!S44.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
   return x;
 }
 
-function c95(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'content') return false;
-  return true;
-}
-
-function c94(x: any): boolean {
+function t47(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c95(x.type)) return false;
+  switch (x.type) {
+    case 'content':
+      return checkContent(x);
+    case 'diff':
+      return checkDiff(x);
+    case 'terminal':
+      return checkTerminal(x);
   }
-  if (!checkContent(x)) return false;
+  return false;
+}
+
+function c46(x: any): boolean {
+  if (!t47(x)) return false;
   return true;
 }
 
-function c97(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'diff') return false;
-  return true;
-}
-
-function c96(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c97(x.type)) return false;
-  }
-  if (!checkDiff(x)) return false;
-  return true;
-}
-
-function c99(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'terminal') return false;
-  return true;
-}
-
-function c98(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c99(x.type)) return false;
-  }
-  if (!checkTerminal(x)) return false;
-  return true;
-}
-
-function c93(x: any): boolean {
-  {
-    let n = 0;
-    if (c94(x)) n++;
-    if (c96(x)) n++;
-    if (c98(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p102(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'content') return c.fail('expected "content"');
-  return x;
-}
-
-function p101(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p102(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseContent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p104(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'diff') return c.fail('expected "diff"');
-  return x;
-}
-
-function p103(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p104(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseDiff(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p106(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'terminal') return c.fail('expected "terminal"');
-  return x;
-}
-
-function p105(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p106(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseTerminal(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p100(x: any, c: ParseContext): unknown {
+function p48(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'content':
-      return p101(x, c);
+      return parseContent(x, c);
     case 'diff':
-      return p103(x, c);
+      return parseDiff(x, c);
     case 'terminal':
-      return p105(x, c);
+      return parseTerminal(x, c);
   }
   if (typeof x.type !== 'string') return c.fail('missing or invalid discriminator', 'type');
   c.note('unknown-variant', 'unknown type ' + JSON.stringify(x.type.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c109(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'text') return false;
-  return true;
-}
-
-function c108(x: any): boolean {
+function t50(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c109(x.type)) return false;
+  switch (x.type) {
+    case 'text':
+      return checkTextContent(x);
+    case 'image':
+      return checkImageContent(x);
+    case 'audio':
+      return checkAudioContent(x);
+    case 'resource_link':
+      return checkResourceLink(x);
+    case 'resource':
+      return checkEmbeddedResource(x);
   }
-  if (!checkTextContent(x)) return false;
+  return false;
+}
+
+function c49(x: any): boolean {
+  if (!t50(x)) return false;
   return true;
 }
 
-function c111(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'image') return false;
-  return true;
-}
-
-function c110(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c111(x.type)) return false;
-  }
-  if (!checkImageContent(x)) return false;
-  return true;
-}
-
-function c113(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'audio') return false;
-  return true;
-}
-
-function c112(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c113(x.type)) return false;
-  }
-  if (!checkAudioContent(x)) return false;
-  return true;
-}
-
-function c115(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'resource_link') return false;
-  return true;
-}
-
-function c114(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c115(x.type)) return false;
-  }
-  if (!checkResourceLink(x)) return false;
-  return true;
-}
-
-function c117(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'resource') return false;
-  return true;
-}
-
-function c116(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c117(x.type)) return false;
-  }
-  if (!checkEmbeddedResource(x)) return false;
-  return true;
-}
-
-function c107(x: any): boolean {
-  {
-    let n = 0;
-    if (c108(x)) n++;
-    if (c110(x)) n++;
-    if (c112(x)) n++;
-    if (c114(x)) n++;
-    if (c116(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p120(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'text') return c.fail('expected "text"');
-  return x;
-}
-
-function p119(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p120(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseTextContent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p122(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'image') return c.fail('expected "image"');
-  return x;
-}
-
-function p121(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p122(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseImageContent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p124(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'audio') return c.fail('expected "audio"');
-  return x;
-}
-
-function p123(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p124(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseAudioContent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p126(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'resource_link') return c.fail('expected "resource_link"');
-  return x;
-}
-
-function p125(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p126(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseResourceLink(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p128(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'resource') return c.fail('expected "resource"');
-  return x;
-}
-
-function p127(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p128(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseEmbeddedResource(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p118(x: any, c: ParseContext): unknown {
+function p51(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'text':
-      return p119(x, c);
+      return parseTextContent(x, c);
     case 'image':
-      return p121(x, c);
+      return parseImageContent(x, c);
     case 'audio':
-      return p123(x, c);
+      return parseAudioContent(x, c);
     case 'resource_link':
-      return p125(x, c);
+      return parseResourceLink(x, c);
     case 'resource':
-      return p127(x, c);
+      return parseEmbeddedResource(x, c);
   }
   if (typeof x.type !== 'string') return c.fail('missing or invalid discriminator', 'type');
   c.note('unknown-variant', 'unknown type ' + JSON.stringify(x.type.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c130(x: any): boolean {
+function c53(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkRole(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkRole(x[i])) return false;
   }
   return true;
 }
 
-function c131(x: any): boolean {
+function c54(x: any): boolean {
   if (!(typeof x === 'number' || x === null)) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return false;
   return true;
 }
 
-function c129(x: any): boolean {
+function c52(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.audience !== undefined && !c130(x.audience)) return false;
-    if (x.lastModified !== undefined && !c62(x.lastModified)) return false;
-    if (x.priority !== undefined && !c131(x.priority)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.audience !== undefined && !c53(x.audience)) return false;
+  if (x.lastModified !== undefined && !c30(x.lastModified)) return false;
+  if (x.priority !== undefined && !c54(x.priority)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s133(x: any, c: ParseContext): unknown {
-  x = p71(x, c);
+function s56(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseRole(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p134(x: any, c: ParseContext): unknown {
+function p57(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'number' || x === null)) return c.fail('expected number or null');
   if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return c.fail('not a valid double');
   return x;
 }
 
-function p132(x: any, c: ParseContext): unknown {
+function p55(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.audience !== undefined) {
-      c.path.push('audience');
-      const r = s133(x.audience, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'audience');
-        delete x['audience'];
-      } else if (r !== x.audience) x.audience = r;
+  if (x.audience !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s56(x.audience, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'audience');
+      delete x.audience;
+    } else {
+      if (r !== x.audience) x.audience = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'audience');
     }
-    if (x.lastModified !== undefined) {
-      c.path.push('lastModified');
-      const r = p70(x.lastModified, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'lastModified');
-        delete x['lastModified'];
-      } else if (r !== x.lastModified) x.lastModified = r;
+  }
+  if (x.lastModified !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.lastModified, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'lastModified');
+      delete x.lastModified;
+    } else {
+      if (r !== x.lastModified) x.lastModified = r;
     }
-    if (x.priority !== undefined) {
-      c.path.push('priority');
-      const r = p134(x.priority, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'priority');
-        delete x['priority'];
-      } else if (r !== x.priority) x.priority = r;
+  }
+  if (x.priority !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p57(x.priority, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'priority');
+      delete x.priority;
+    } else {
+      if (r !== x.priority) x.priority = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c136(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'assistant') return false;
+function c58(x: any): boolean {
+  if (typeof x !== 'string' || !S59.has(x)) return false;
   return true;
 }
 
-function c137(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'user') return false;
-  return true;
-}
-
-function c135(x: any): boolean {
-  {
-    let n = 0;
-    if (c136(x)) n++;
-    if (c137(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p138(x: any, c: ParseContext): unknown {
+function p60(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['assistant', 'user'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  if (!S59.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
   return x;
 }
 
-function c140(x: any): boolean {
-  if (!(checkAnnotations(x) || c17(x))) return false;
+function c62(x: any): boolean {
+  if (!(checkAnnotations(x) || c5(x))) return false;
   return true;
 }
 
-function c139(x: any): boolean {
+function c61(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.text === undefined) return false;
-    if (x.annotations !== undefined && !c140(x.annotations)) return false;
-    if (x.text !== undefined && !c3(x.text)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.text === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (!c2(x.text)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p142(x: any, c: ParseContext): unknown {
+function p64(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseAnnotations(x, c);
-  return x;
 }
 
-function p141(x: any, c: ParseContext): unknown {
+function p63(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.text === undefined) return c.fail('missing required field', 'text');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p142(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
+  if (x.text === undefined) return c.fail('missing required field', 'text');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
     }
-    if (x.text !== undefined) {
-      c.path.push('text');
-      const r = p20(x.text, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.text) x.text = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  {
+    const r = p7(x.text, c);
+    if (r === FAIL) return c.failedIn('text');
+    if (r !== x.text) x.text = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c143(x: any): boolean {
+function c65(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.data === undefined) return false;
-    if (x.mimeType === undefined) return false;
-    if (x.annotations !== undefined && !c140(x.annotations)) return false;
-    if (x.data !== undefined && !c3(x.data)) return false;
-    if (x.mimeType !== undefined && !c3(x.mimeType)) return false;
-    if (x.uri !== undefined && !c62(x.uri)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.data === undefined) return false;
+  if (x.mimeType === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (!c2(x.data)) return false;
+  if (!c2(x.mimeType)) return false;
+  if (x.uri !== undefined && !c30(x.uri)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p144(x: any, c: ParseContext): unknown {
+function p66(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.data === undefined) return c.fail('missing required field', 'data');
-    if (x.mimeType === undefined) return c.fail('missing required field', 'mimeType');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p142(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
+  if (x.data === undefined) return c.fail('missing required field', 'data');
+  if (x.mimeType === undefined) return c.fail('missing required field', 'mimeType');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
     }
-    if (x.data !== undefined) {
-      c.path.push('data');
-      const r = p20(x.data, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.data) x.data = r;
+  }
+  {
+    const r = p7(x.data, c);
+    if (r === FAIL) return c.failedIn('data');
+    if (r !== x.data) x.data = r;
+  }
+  {
+    const r = p7(x.mimeType, c);
+    if (r === FAIL) return c.failedIn('mimeType');
+    if (r !== x.mimeType) x.mimeType = r;
+  }
+  if (x.uri !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.uri, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'uri');
+      delete x.uri;
+    } else {
+      if (r !== x.uri) x.uri = r;
     }
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p20(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mimeType) x.mimeType = r;
-    }
-    if (x.uri !== undefined) {
-      c.path.push('uri');
-      const r = p70(x.uri, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'uri');
-        delete x['uri'];
-      } else if (r !== x.uri) x.uri = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c145(x: any): boolean {
+function c67(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.data === undefined) return false;
-    if (x.mimeType === undefined) return false;
-    if (x.annotations !== undefined && !c140(x.annotations)) return false;
-    if (x.data !== undefined && !c3(x.data)) return false;
-    if (x.mimeType !== undefined && !c3(x.mimeType)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.data === undefined) return false;
+  if (x.mimeType === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (!c2(x.data)) return false;
+  if (!c2(x.mimeType)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p146(x: any, c: ParseContext): unknown {
+function p68(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.data === undefined) return c.fail('missing required field', 'data');
-    if (x.mimeType === undefined) return c.fail('missing required field', 'mimeType');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p142(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
+  if (x.data === undefined) return c.fail('missing required field', 'data');
+  if (x.mimeType === undefined) return c.fail('missing required field', 'mimeType');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
     }
-    if (x.data !== undefined) {
-      c.path.push('data');
-      const r = p20(x.data, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.data) x.data = r;
-    }
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p20(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mimeType) x.mimeType = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  {
+    const r = p7(x.data, c);
+    if (r === FAIL) return c.failedIn('data');
+    if (r !== x.data) x.data = r;
+  }
+  {
+    const r = p7(x.mimeType, c);
+    if (r === FAIL) return c.failedIn('mimeType');
+    if (r !== x.mimeType) x.mimeType = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c148(x: any): boolean {
+function c70(x: any): boolean {
   if (!(Number.isInteger(x) || x === null)) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return false;
   return true;
 }
 
-function c147(x: any): boolean {
+function c69(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.uri === undefined) return false;
-    if (x.annotations !== undefined && !c140(x.annotations)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x.mimeType !== undefined && !c62(x.mimeType)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.size !== undefined && !c148(x.size)) return false;
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.uri !== undefined && !c3(x.uri)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.name === undefined) return false;
+  if (x.uri === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.mimeType !== undefined && !c30(x.mimeType)) return false;
+  if (!c2(x.name)) return false;
+  if (x.size !== undefined && !c70(x.size)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (!c2(x.uri)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p150(x: any, c: ParseContext): unknown {
+function p72(x: any, c: ParseContext): unknown {
   if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
   if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return c.fail('not a valid int64');
   return x;
 }
 
-function p149(x: any, c: ParseContext): unknown {
+function p71(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.uri === undefined) return c.fail('missing required field', 'uri');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p142(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.uri === undefined) return c.fail('missing required field', 'uri');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
     }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p70(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'mimeType');
-        delete x['mimeType'];
-      } else if (r !== x.mimeType) x.mimeType = r;
+  }
+  if (x.mimeType !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.mimeType, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'mimeType');
+      delete x.mimeType;
+    } else {
+      if (r !== x.mimeType) x.mimeType = r;
     }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.size !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p72(x.size, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'size');
+      delete x.size;
+    } else {
+      if (r !== x.size) x.size = r;
     }
-    if (x.size !== undefined) {
-      c.path.push('size');
-      const r = p150(x.size, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'size');
-        delete x['size'];
-      } else if (r !== x.size) x.size = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.uri !== undefined) {
-      c.path.push('uri');
-      const r = p20(x.uri, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.uri) x.uri = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  {
+    const r = p7(x.uri, c);
+    if (r === FAIL) return c.failedIn('uri');
+    if (r !== x.uri) x.uri = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c152(x: any): boolean {
-  if (!checkTextResourceContents(x)) return false;
+function c73(x: any): boolean {
+  if (!(checkTextResourceContents(x) || checkBlobResourceContents(x))) return false;
   return true;
 }
 
-function c153(x: any): boolean {
-  if (!checkBlobResourceContents(x)) return false;
-  return true;
-}
-
-function c151(x: any): boolean {
-  if (!(c152(x) || c153(x))) return false;
-  return true;
-}
-
-function p155(x: any, c: ParseContext): unknown {
-  x = parseTextResourceContents(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p156(x: any, c: ParseContext): unknown {
-  x = parseBlobResourceContents(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p154(x: any, c: ParseContext): unknown {
-  if (c152(x)) return p155(x, c);
-  if (c153(x)) return p156(x, c);
+function p74(x: any, c: ParseContext): unknown {
+  if (checkTextResourceContents(x)) return parseTextResourceContents(x, c);
+  if (checkBlobResourceContents(x)) return parseBlobResourceContents(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p155(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p156(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseTextResourceContents(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseBlobResourceContents(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c157(x: any): boolean {
+function c75(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.text === undefined) return false;
-    if (x.uri === undefined) return false;
-    if (x.mimeType !== undefined && !c62(x.mimeType)) return false;
-    if (x.text !== undefined && !c3(x.text)) return false;
-    if (x.uri !== undefined && !c3(x.uri)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.text === undefined) return false;
+  if (x.uri === undefined) return false;
+  if (x.mimeType !== undefined && !c30(x.mimeType)) return false;
+  if (!c2(x.text)) return false;
+  if (!c2(x.uri)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p158(x: any, c: ParseContext): unknown {
+function p76(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.text === undefined) return c.fail('missing required field', 'text');
-    if (x.uri === undefined) return c.fail('missing required field', 'uri');
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p70(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'mimeType');
-        delete x['mimeType'];
-      } else if (r !== x.mimeType) x.mimeType = r;
-    }
-    if (x.text !== undefined) {
-      c.path.push('text');
-      const r = p20(x.text, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.text) x.text = r;
-    }
-    if (x.uri !== undefined) {
-      c.path.push('uri');
-      const r = p20(x.uri, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.uri) x.uri = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.text === undefined) return c.fail('missing required field', 'text');
+  if (x.uri === undefined) return c.fail('missing required field', 'uri');
+  if (x.mimeType !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.mimeType, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'mimeType');
+      delete x.mimeType;
+    } else {
+      if (r !== x.mimeType) x.mimeType = r;
     }
   }
-  return x;
-}
-
-function c159(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.blob === undefined) return false;
-    if (x.uri === undefined) return false;
-    if (x.blob !== undefined && !c3(x.blob)) return false;
-    if (x.mimeType !== undefined && !c62(x.mimeType)) return false;
-    if (x.uri !== undefined && !c3(x.uri)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p160(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.blob === undefined) return c.fail('missing required field', 'blob');
-    if (x.uri === undefined) return c.fail('missing required field', 'uri');
-    if (x.blob !== undefined) {
-      c.path.push('blob');
-      const r = p20(x.blob, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.blob) x.blob = r;
-    }
-    if (x.mimeType !== undefined) {
-      c.path.push('mimeType');
-      const r = p70(x.mimeType, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'mimeType');
-        delete x['mimeType'];
-      } else if (r !== x.mimeType) x.mimeType = r;
-    }
-    if (x.uri !== undefined) {
-      c.path.push('uri');
-      const r = p20(x.uri, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.uri) x.uri = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c162(x: any): boolean {
-  if (!checkEmbeddedResourceResource(x)) return false;
-  return true;
-}
-
-function c161(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.resource === undefined) return false;
-    if (x.annotations !== undefined && !c140(x.annotations)) return false;
-    if (x.resource !== undefined && !c162(x.resource)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p164(x: any, c: ParseContext): unknown {
-  x = parseEmbeddedResourceResource(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p163(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.resource === undefined) return c.fail('missing required field', 'resource');
-    if (x.annotations !== undefined) {
-      c.path.push('annotations');
-      const r = p142(x.annotations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'annotations');
-        delete x['annotations'];
-      } else if (r !== x.annotations) x.annotations = r;
-    }
-    if (x.resource !== undefined) {
-      c.path.push('resource');
-      const r = p164(x.resource, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.resource) x.resource = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c166(x: any): boolean {
-  if (!checkContentBlock(x)) return false;
-  return true;
-}
-
-function c165(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content === undefined) return false;
-    if (x.content !== undefined && !c166(x.content)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p168(x: any, c: ParseContext): unknown {
-  x = parseContentBlock(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p167(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p168(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c169(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.path === undefined) return false;
-    if (x.newText === undefined) return false;
-    if (x.path !== undefined && !c3(x.path)) return false;
-    if (x.oldText !== undefined && !c62(x.oldText)) return false;
-    if (x.newText !== undefined && !c3(x.newText)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p170(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.path === undefined) return c.fail('missing required field', 'path');
-    if (x.newText === undefined) return c.fail('missing required field', 'newText');
-    if (x.path !== undefined) {
-      c.path.push('path');
-      const r = p20(x.path, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.path) x.path = r;
-    }
-    if (x.oldText !== undefined) {
-      c.path.push('oldText');
-      const r = p70(x.oldText, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'oldText');
-        delete x['oldText'];
-      } else if (r !== x.oldText) x.oldText = r;
-    }
-    if (x.newText !== undefined) {
-      c.path.push('newText');
-      const r = p20(x.newText, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.newText) x.newText = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c172(x: any): boolean {
-  if (!checkTerminalId(x)) return false;
-  return true;
-}
-
-function c171(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.terminalId === undefined) return false;
-    if (x.terminalId !== undefined && !c172(x.terminalId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p174(x: any, c: ParseContext): unknown {
-  x = parseTerminalId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p173(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
-    if (x.terminalId !== undefined) {
-      c.path.push('terminalId');
-      const r = p174(x.terminalId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.terminalId) x.terminalId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c176(x: any): boolean {
-  if (!(Number.isInteger(x) || x === null)) return false;
-  if (typeof x === 'number' && x < 0) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['uint32']!(x)) return false;
-  return true;
-}
-
-function c175(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.path === undefined) return false;
-    if (x.path !== undefined && !c3(x.path)) return false;
-    if (x.line !== undefined && !c176(x.line)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p178(x: any, c: ParseContext): unknown {
-  if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
-  if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
-  if (typeof x === 'number' && !NUMBER_FORMATS['uint32']!(x)) return c.fail('not a valid uint32');
-  return x;
-}
-
-function p177(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.path === undefined) return c.fail('missing required field', 'path');
-    if (x.path !== undefined) {
-      c.path.push('path');
-      const r = p20(x.path, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.path) x.path = r;
-    }
-    if (x.line !== undefined) {
-      c.path.push('line');
-      const r = p178(x.line, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'line');
-        delete x['line'];
-      } else if (r !== x.line) x.line = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c180(x: any): boolean {
-  if (!checkPermissionOptionId(x)) return false;
-  return true;
-}
-
-function c181(x: any): boolean {
-  if (!checkPermissionOptionKind(x)) return false;
-  return true;
-}
-
-function c179(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.optionId === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.kind === undefined) return false;
-    if (x.optionId !== undefined && !c180(x.optionId)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.kind !== undefined && !c181(x.kind)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p183(x: any, c: ParseContext): unknown {
-  x = parsePermissionOptionId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p184(x: any, c: ParseContext): unknown {
-  x = parsePermissionOptionKind(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p182(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.optionId === undefined) return c.fail('missing required field', 'optionId');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.kind === undefined) return c.fail('missing required field', 'kind');
-    if (x.optionId !== undefined) {
-      c.path.push('optionId');
-      const r = p183(x.optionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.optionId) x.optionId = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.kind !== undefined) {
-      c.path.push('kind');
-      const r = p184(x.kind, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.kind) x.kind = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c186(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'allow_once') return false;
-  return true;
-}
-
-function c187(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'allow_always') return false;
-  return true;
-}
-
-function c188(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'reject_once') return false;
-  return true;
-}
-
-function c189(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'reject_always') return false;
-  return true;
-}
-
-function c185(x: any): boolean {
   {
-    let n = 0;
-    if (c186(x)) n++;
-    if (c187(x)) n++;
-    if (c188(x)) n++;
-    if (c189(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.text, c);
+    if (r === FAIL) return c.failedIn('text');
+    if (r !== x.text) x.text = r;
   }
-  return true;
-}
-
-function p190(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['allow_once', 'allow_always', 'reject_once', 'reject_always'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  {
+    const r = p7(x.uri, c);
+    if (r === FAIL) return c.failedIn('uri');
+    if (r !== x.uri) x.uri = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
   return x;
 }
 
-function c192(x: any): boolean {
+function c77(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.blob === undefined) return false;
+  if (x.uri === undefined) return false;
+  if (!c2(x.blob)) return false;
+  if (x.mimeType !== undefined && !c30(x.mimeType)) return false;
+  if (!c2(x.uri)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p78(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.blob === undefined) return c.fail('missing required field', 'blob');
+  if (x.uri === undefined) return c.fail('missing required field', 'uri');
+  {
+    const r = p7(x.blob, c);
+    if (r === FAIL) return c.failedIn('blob');
+    if (r !== x.blob) x.blob = r;
+  }
+  if (x.mimeType !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.mimeType, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'mimeType');
+      delete x.mimeType;
+    } else {
+      if (r !== x.mimeType) x.mimeType = r;
+    }
+  }
+  {
+    const r = p7(x.uri, c);
+    if (r === FAIL) return c.failedIn('uri');
+    if (r !== x.uri) x.uri = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c79(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.resource === undefined) return false;
+  if (x.annotations !== undefined && !c62(x.annotations)) return false;
+  if (!checkEmbeddedResourceResource(x.resource)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p80(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.resource === undefined) return c.fail('missing required field', 'resource');
+  if (x.annotations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p64(x.annotations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'annotations');
+      delete x.annotations;
+    } else {
+      if (r !== x.annotations) x.annotations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'annotations');
+    }
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseEmbeddedResourceResource(x.resource, c);
+    if (r === FAIL) return c.failedIn('resource');
+    if (r !== x.resource) x.resource = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'resource');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c81(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.content === undefined) return false;
+  if (!checkContentBlock(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p82(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const m = c.diagnostics.length;
+    const r = parseContentBlock(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'content');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c83(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.path === undefined) return false;
+  if (x.newText === undefined) return false;
+  if (!c2(x.path)) return false;
+  if (x.oldText !== undefined && !c30(x.oldText)) return false;
+  if (!c2(x.newText)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p84(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.path === undefined) return c.fail('missing required field', 'path');
+  if (x.newText === undefined) return c.fail('missing required field', 'newText');
+  {
+    const r = p7(x.path, c);
+    if (r === FAIL) return c.failedIn('path');
+    if (r !== x.path) x.path = r;
+  }
+  if (x.oldText !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.oldText, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'oldText');
+      delete x.oldText;
+    } else {
+      if (r !== x.oldText) x.oldText = r;
+    }
+  }
+  {
+    const r = p7(x.newText, c);
+    if (r === FAIL) return c.failedIn('newText');
+    if (r !== x.newText) x.newText = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c85(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p86(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c87(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.path === undefined) return false;
+  if (!c2(x.path)) return false;
+  if (x.line !== undefined && !c20(x.line)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p88(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.path === undefined) return c.fail('missing required field', 'path');
+  {
+    const r = p7(x.path, c);
+    if (r === FAIL) return c.failedIn('path');
+    if (r !== x.path) x.path = r;
+  }
+  if (x.line !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p22(x.line, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'line');
+      delete x.line;
+    } else {
+      if (r !== x.line) x.line = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c89(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.optionId === undefined) return false;
+  if (x.name === undefined) return false;
+  if (x.kind === undefined) return false;
+  if (!checkPermissionOptionId(x.optionId)) return false;
+  if (!c2(x.name)) return false;
+  if (!checkPermissionOptionKind(x.kind)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p90(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.optionId === undefined) return c.fail('missing required field', 'optionId');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.kind === undefined) return c.fail('missing required field', 'kind');
+  {
+    const r = parsePermissionOptionId(x.optionId, c);
+    if (r === FAIL) return c.failedIn('optionId');
+    if (r !== x.optionId) x.optionId = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parsePermissionOptionKind(x.kind, c);
+    if (r === FAIL) return c.failedIn('kind');
+    if (r !== x.kind) x.kind = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'kind');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c91(x: any): boolean {
+  if (typeof x !== 'string' || !S92.has(x)) return false;
+  return true;
+}
+
+function p93(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S92.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c95(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!c2(x[i])) return false;
   }
   return true;
 }
 
-function c193(x: any): boolean {
+function c96(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkEnvVariable(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkEnvVariable(x[i])) return false;
   }
   return true;
 }
 
-function c194(x: any): boolean {
-  if (!(typeof x === 'string' || x === null)) return false;
-  return true;
-}
-
-function c195(x: any): boolean {
+function c97(x: any): boolean {
   if (!(Number.isInteger(x) || x === null)) return false;
   if (typeof x === 'number' && x < 0) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return false;
   return true;
 }
 
-function c191(x: any): boolean {
+function c94(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.command === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.command !== undefined && !c3(x.command)) return false;
-    if (x.args !== undefined && !c192(x.args)) return false;
-    if (x.env !== undefined && !c193(x.env)) return false;
-    if (x.cwd !== undefined && !c194(x.cwd)) return false;
-    if (x.outputByteLimit !== undefined && !c195(x.outputByteLimit)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.command === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.command)) return false;
+  if (x.args !== undefined && !c95(x.args)) return false;
+  if (x.env !== undefined && !c96(x.env)) return false;
+  if (x.cwd !== undefined && !c30(x.cwd)) return false;
+  if (x.outputByteLimit !== undefined && !c97(x.outputByteLimit)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p197(x: any, c: ParseContext): unknown {
+function p99(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p20(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      const r = p7(x[i], c);
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
     }
   }
   return x;
 }
 
-function p198(x: any, c: ParseContext): unknown {
+function p100(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseEnvVariable(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p199(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string' || x === null)) return c.fail('expected string or null');
-  return x;
-}
-
-function p200(x: any, c: ParseContext): unknown {
+function p101(x: any, c: ParseContext): unknown {
   if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
   if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
   if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return c.fail('not a valid uint64');
   return x;
 }
 
-function p196(x: any, c: ParseContext): unknown {
+function p98(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.command === undefined) return c.fail('missing required field', 'command');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.command !== undefined) {
-      c.path.push('command');
-      const r = p20(x.command, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.command) x.command = r;
-    }
-    if (x.args !== undefined) {
-      if (x.args === null) {
-        x['args'] = [];
-      } else {
-        c.path.push('args');
-        const r = p197(x.args, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.args) x.args = r;
-      }
-    }
-    if (x.env !== undefined) {
-      if (x.env === null) {
-        x['env'] = [];
-      } else {
-        c.path.push('env');
-        const r = p198(x.env, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.env) x.env = r;
-      }
-    }
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p199(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.outputByteLimit !== undefined) {
-      c.path.push('outputByteLimit');
-      const r = p200(x.outputByteLimit, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.outputByteLimit) x.outputByteLimit = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c201(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.value === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.value !== undefined && !c3(x.value)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p202(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.value === undefined) return c.fail('missing required field', 'value');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.value !== undefined) {
-      c.path.push('value');
-      const r = p20(x.value, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.value) x.value = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c203(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.terminalId === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.terminalId !== undefined && !c172(x.terminalId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p204(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.terminalId !== undefined) {
-      c.path.push('terminalId');
-      const r = p174(x.terminalId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.terminalId) x.terminalId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c207(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'form') return false;
-  return true;
-}
-
-function c206(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c207(x.mode)) return false;
-  }
-  if (!checkElicitationFormMode(x)) return false;
-  return true;
-}
-
-function c209(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'url') return false;
-  return true;
-}
-
-function c208(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c209(x.mode)) return false;
-  }
-  if (!checkElicitationUrlMode(x)) return false;
-  return true;
-}
-
-function c211(x: any): boolean {
-  if (!checkElicitationSessionScope(x)) return false;
-  return true;
-}
-
-function c212(x: any): boolean {
-  if (!checkElicitationRequestScope(x)) return false;
-  return true;
-}
-
-function c214(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c207(x.mode)) return false;
-  }
-  return true;
-}
-
-function c215(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c209(x.mode)) return false;
-  }
-  return true;
-}
-
-function c213(x: any): boolean {
-  if (!(c214(x) || c215(x))) return false;
-  return true;
-}
-
-function c210(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.mode !== undefined && !c3(x.mode)) return false;
-  }
-  if (!(c211(x) || c212(x))) return false;
-  if (c213(x)) return false;
-  return true;
-}
-
-function c205(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.message === undefined) return false;
-    if (x.message !== undefined && !c3(x.message)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  if (!(c206(x) || c208(x) || c210(x))) return false;
-  return true;
-}
-
-function p218(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'form') return c.fail('expected "form"');
-  return x;
-}
-
-function p217(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mode === undefined) return c.fail('missing required field', 'mode');
-    if (x.mode !== undefined) {
-      c.path.push('mode');
-      const r = p218(x.mode, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mode) x.mode = r;
-    }
-  }
-  x = parseElicitationFormMode(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p220(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'url') return c.fail('expected "url"');
-  return x;
-}
-
-function p219(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mode === undefined) return c.fail('missing required field', 'mode');
-    if (x.mode !== undefined) {
-      c.path.push('mode');
-      const r = p220(x.mode, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mode) x.mode = r;
-    }
-  }
-  x = parseElicitationUrlMode(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p222(x: any, c: ParseContext): unknown {
-  x = parseElicitationSessionScope(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p223(x: any, c: ParseContext): unknown {
-  x = parseElicitationRequestScope(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p221(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mode === undefined) return c.fail('missing required field', 'mode');
-    if (x.mode !== undefined) {
-      c.path.push('mode');
-      const r = p20(x.mode, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mode) x.mode = r;
-    }
-  }
-  if (c211(x)) return p222(x, c);
-  if (c212(x)) return p223(x, c);
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.command === undefined) return c.fail('missing required field', 'command');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p222(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.command, c);
+    if (r === FAIL) return c.failedIn('command');
+    if (r !== x.command) x.command = r;
+  }
+  if (x.args === null) x.args = [];
+  else if (x.args !== undefined) {
+    const r = p99(x.args, c);
+    if (r === FAIL) return c.failedIn('args');
+    if (r !== x.args) x.args = r;
+  }
+  if (x.env === null) x.env = [];
+  else if (x.env !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p100(x.env, c);
+    if (r === FAIL) return c.failedIn('env');
+    if (r !== x.env) x.env = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'env');
+  }
+  if (x.cwd !== undefined) {
+    const r = p36(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.outputByteLimit !== undefined) {
+    const r = p101(x.outputByteLimit, c);
+    if (r === FAIL) return c.failedIn('outputByteLimit');
+    if (r !== x.outputByteLimit) x.outputByteLimit = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p223(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
-  return c.fail('does not match any allowed shape');
-  if (c213(x)) return c.fail('matches a shape that is not allowed here');
   return x;
 }
 
-function p216(x: any, c: ParseContext): unknown {
+function c102(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.name === undefined) return false;
+  if (x.value === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.value)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p103(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.message === undefined) return c.fail('missing required field', 'message');
-    if (x.message !== undefined) {
-      c.path.push('message');
-      const r = p20(x.message, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.message) x.message = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.value === undefined) return c.fail('missing required field', 'value');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.value, c);
+    if (r === FAIL) return c.failedIn('value');
+    if (r !== x.value) x.value = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
+  return x;
+}
+
+function c104(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p105(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c106(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p107(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c108(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p109(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c110(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.terminalId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p111(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function t113(x: any): boolean {
+  if (!isObject(x)) return false;
   switch (x.mode) {
     case 'form':
-      return p217(x, c);
+      return checkElicitationFormMode(x);
     case 'url':
-      return p219(x, c);
+      return checkElicitationUrlMode(x);
   }
-  return p221(x, c);
+  return false;
+}
+
+function t116(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.mode) {
+    case 'form':
+      return alwaysTrue(x);
+    case 'url':
+      return alwaysTrue(x);
+  }
+  return false;
+}
+
+function c115(x: any): boolean {
+  if (!t116(x)) return false;
+  return true;
+}
+
+function c114(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.mode === undefined) return false;
+  if (!c2(x.mode)) return false;
+  if (!(checkElicitationSessionScope(x) || checkElicitationRequestScope(x))) return false;
+  if (c115(x)) return false;
+  return true;
+}
+
+function c112(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.message === undefined) return false;
+  if (!c2(x.message)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  if (!(t113(x) || c114(x))) return false;
+  return true;
+}
+
+function u119(x: any, c: ParseContext): unknown {
+  if (checkElicitationSessionScope(x)) return parseElicitationSessionScope(x, c);
+  if (checkElicitationRequestScope(x)) return parseElicitationRequestScope(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = parseElicitationSessionScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseElicitationRequestScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  return c.fail('does not match any allowed shape');
+}
+
+function p118(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.mode === undefined) return c.fail('missing required field', 'mode');
+  {
+    const r = p7(x.mode, c);
+    if (r === FAIL) return c.failedIn('mode');
+    if (r !== x.mode) x.mode = r;
+  }
+  x = u119(x, c);
+  if (x === FAIL) return FAIL;
+  if (c115(x)) return c.fail('matches a shape that is not allowed here');
   return x;
 }
 
-function c225(x: any): boolean {
-  if (!(checkToolCallId(x) || c17(x))) return false;
-  return true;
-}
-
-function c224(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.toolCallId !== undefined && !c225(x.toolCallId)) return false;
+function p117(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.message === undefined) return c.fail('missing required field', 'message');
+  {
+    const r = p7(x.message, c);
+    if (r === FAIL) return c.failedIn('message');
+    if (r !== x.message) x.message = r;
   }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  if (!isObject(x)) return p118(x, c);
+  switch (x.mode) {
+    case 'form':
+      return checkElicitationFormMode(x) || !c114(x) ? parseElicitationFormMode(x, c) : p118(x, c);
+    case 'url':
+      return checkElicitationUrlMode(x) || !c114(x) ? parseElicitationUrlMode(x, c) : p118(x, c);
+  }
+  return p118(x, c);
+}
+
+function c121(x: any): boolean {
+  if (!(checkToolCallId(x) || c5(x))) return false;
   return true;
 }
 
-function p227(x: any, c: ParseContext): unknown {
+function c120(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x.toolCallId !== undefined && !c121(x.toolCallId)) return false;
+  return true;
+}
+
+function p123(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseToolCallId(x, c);
-  return x;
 }
 
-function p226(x: any, c: ParseContext): unknown {
+function p122(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.toolCallId !== undefined) {
-      c.path.push('toolCallId');
-      const r = p227(x.toolCallId, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'toolCallId');
-        delete x['toolCallId'];
-      } else if (r !== x.toolCallId) x.toolCallId = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x.toolCallId !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p123(x.toolCallId, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'toolCallId');
+      delete x.toolCallId;
+    } else {
+      if (r !== x.toolCallId) x.toolCallId = r;
     }
   }
   return x;
 }
 
-function c228(x: any): boolean {
+function c124(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.requestId === undefined) return false;
-    if (x.requestId !== undefined && !c2(x.requestId)) return false;
-  }
+  if (x.requestId === undefined) return false;
+  if (!checkRequestId(x.requestId)) return false;
   return true;
 }
 
-function p229(x: any, c: ParseContext): unknown {
+function p125(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
-    if (x.requestId !== undefined) {
-      c.path.push('requestId');
-      const r = p19(x.requestId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.requestId) x.requestId = r;
-    }
+  if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
+  {
+    const r = parseRequestId(x.requestId, c);
+    if (r === FAIL) return c.failedIn('requestId');
+    if (r !== x.requestId) x.requestId = r;
   }
   return x;
 }
 
-function c231(x: any): boolean {
-  if (!checkElicitationSchemaType(x)) return false;
-  return true;
-}
-
-function c232(x: any): boolean {
+function c127(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if (![].includes(k) && !checkElicitationPropertySchema(x[k])) return false;
-    }
+  for (const k of Object.keys(x)) {
+    if (!checkElicitationPropertySchema(x[k])) return false;
   }
   return true;
 }
 
-function c233(x: any): boolean {
+function c128(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!c2(x[i])) return false;
   }
   return true;
 }
 
-function c230(x: any): boolean {
+function c126(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type !== undefined && !c231(x.type)) return false;
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.properties !== undefined && !c232(x.properties)) return false;
-    if (x.required !== undefined && !c233(x.required)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.type !== undefined && !checkElicitationSchemaType(x.type)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.properties !== undefined && !c127(x.properties)) return false;
+  if (x.required !== undefined && !c128(x.required)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p235(x: any, c: ParseContext): unknown {
-  x = parseElicitationSchemaType(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p236(x: any, c: ParseContext): unknown {
+function p130(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if ([].includes(k)) continue;
-      c.path.push(k);
-      const r = parseElicitationPropertySchema(x[k], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[k] = r;
-    }
+  for (const k of Object.keys(x)) {
+    const m = c.diagnostics.length;
+    const r = parseElicitationPropertySchema(x[k], c);
+    if (r === FAIL) return c.failedIn(k);
+    if (r !== x[k]) x[k] = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, k);
   }
   return x;
 }
 
-function p237(x: any, c: ParseContext): unknown {
+function p131(x: any, c: ParseContext): unknown {
   if (!(Array.isArray(x) || x === null)) return c.fail('expected array or null');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p20(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      const r = p7(x[i], c);
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
     }
   }
   return x;
 }
 
-function p234(x: any, c: ParseContext): unknown {
+function p129(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p235(x.type, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'type');
-        x['type'] = 'object';
-      } else if (r !== x.type) x.type = r;
+  if (x.type !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseElicitationSchemaType(x.type, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'type');
+      x.type = 'object';
+    } else {
+      if (r !== x.type) x.type = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'type');
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.properties !== undefined) {
-      c.path.push('properties');
-      const r = p236(x.properties, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.properties) x.properties = r;
+  }
+  if (x.properties !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p130(x.properties, c);
+    if (r === FAIL) return c.failedIn('properties');
+    if (r !== x.properties) x.properties = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'properties');
+  }
+  if (x.required !== undefined) {
+    const r = p131(x.required, c);
+    if (r === FAIL) return c.failedIn('required');
+    if (r !== x.required) x.required = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
-    if (x.required !== undefined) {
-      c.path.push('required');
-      const r = p237(x.required, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.required) x.required = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c239(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'object') return false;
+function c132(x: any): boolean {
+  if (typeof x !== 'string' || !S133.has(x)) return false;
   return true;
 }
 
-function c238(x: any): boolean {
-  {
-    let n = 0;
-    if (c239(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p240(x: any, c: ParseContext): unknown {
+function p134(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['object'].includes(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  if (!S133.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
   return x;
 }
 
-function c243(x: any): boolean {
+function t136(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'string':
+      return checkStringPropertySchema(x);
+    case 'number':
+      return checkNumberPropertySchema(x);
+    case 'integer':
+      return checkIntegerPropertySchema(x);
+    case 'boolean':
+      return checkBooleanPropertySchema(x);
+    case 'array':
+      return checkMultiSelectPropertySchema(x);
+  }
+  return false;
+}
+
+function t139(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'string':
+      return alwaysTrue(x);
+    case 'number':
+      return alwaysTrue(x);
+    case 'integer':
+      return alwaysTrue(x);
+    case 'boolean':
+      return alwaysTrue(x);
+    case 'array':
+      return alwaysTrue(x);
+  }
+  return false;
+}
+
+function c138(x: any): boolean {
+  if (!t139(x)) return false;
+  return true;
+}
+
+function c137(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.type === undefined) return false;
+  if (!c2(x.type)) return false;
+  if (c138(x)) return false;
+  return true;
+}
+
+function c135(x: any): boolean {
+  if (!(t136(x) || c137(x))) return false;
+  return true;
+}
+
+function p141(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.type === undefined) return c.fail('missing required field', 'type');
+  {
+    const r = p7(x.type, c);
+    if (r === FAIL) return c.failedIn('type');
+    if (r !== x.type) x.type = r;
+  }
+  if (c138(x)) return c.fail('matches a shape that is not allowed here');
+  return x;
+}
+
+function p140(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return p141(x, c);
+  switch (x.type) {
+    case 'string':
+      return checkStringPropertySchema(x) || !c137(x) ? parseStringPropertySchema(x, c) : p141(x, c);
+    case 'number':
+      return checkNumberPropertySchema(x) || !c137(x) ? parseNumberPropertySchema(x, c) : p141(x, c);
+    case 'integer':
+      return checkIntegerPropertySchema(x) || !c137(x) ? parseIntegerPropertySchema(x, c) : p141(x, c);
+    case 'boolean':
+      return checkBooleanPropertySchema(x) || !c137(x) ? parseBooleanPropertySchema(x, c) : p141(x, c);
+    case 'array':
+      return checkMultiSelectPropertySchema(x) || !c137(x)
+        ? parseMultiSelectPropertySchema(x, c)
+        : p141(x, c);
+  }
+  return p141(x, c);
+}
+
+function c142(x: any): boolean {
+  if (typeof x !== 'string' || !S143.has(x)) return false;
+  return true;
+}
+
+function p144(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S143.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c145(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.const === undefined) return false;
+  if (x.title === undefined) return false;
+  if (!c2(x.const)) return false;
+  if (!c2(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p146(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.const === undefined) return c.fail('missing required field', 'const');
+  if (x.title === undefined) return c.fail('missing required field', 'title');
+  {
+    const r = p7(x.const, c);
+    if (r === FAIL) return c.failedIn('const');
+    if (r !== x.const) x.const = r;
+  }
+  {
+    const r = p7(x.title, c);
+    if (r === FAIL) return c.failedIn('title');
+    if (r !== x.title) x.title = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c148(x: any): boolean {
+  if (!(checkStringFormat(x) || c5(x))) return false;
+  return true;
+}
+
+function c149(x: any): boolean {
+  if (!(Array.isArray(x) || x === null)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkEnumOption(x[i])) return false;
+  }
+  return true;
+}
+
+function c147(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.minLength !== undefined && !c20(x.minLength)) return false;
+  if (x.maxLength !== undefined && !c20(x.maxLength)) return false;
+  if (x.pattern !== undefined && !c30(x.pattern)) return false;
+  if (x.format !== undefined && !c148(x.format)) return false;
+  if (x.default !== undefined && !c30(x.default)) return false;
+  if (x.enum !== undefined && !c128(x.enum)) return false;
+  if (x.oneOf !== undefined && !c149(x.oneOf)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p151(x: any, c: ParseContext): unknown {
+  if (x === null) return x;
+  return parseStringFormat(x, c);
+}
+
+function p152(x: any, c: ParseContext): unknown {
+  if (!(Array.isArray(x) || x === null)) return c.fail('expected array or null');
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseEnumOption(x[i], c);
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+    }
+  }
+  return x;
+}
+
+function p150(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.minLength !== undefined) {
+    const r = p22(x.minLength, c);
+    if (r === FAIL) return c.failedIn('minLength');
+    if (r !== x.minLength) x.minLength = r;
+  }
+  if (x.maxLength !== undefined) {
+    const r = p22(x.maxLength, c);
+    if (r === FAIL) return c.failedIn('maxLength');
+    if (r !== x.maxLength) x.maxLength = r;
+  }
+  if (x.pattern !== undefined) {
+    const r = p36(x.pattern, c);
+    if (r === FAIL) return c.failedIn('pattern');
+    if (r !== x.pattern) x.pattern = r;
+  }
+  if (x.format !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p151(x.format, c);
+    if (r === FAIL) return c.failedIn('format');
+    if (r !== x.format) x.format = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'format');
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.default, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+    }
+  }
+  if (x.enum !== undefined) {
+    const r = p131(x.enum, c);
+    if (r === FAIL) return c.failedIn('enum');
+    if (r !== x.enum) x.enum = r;
+  }
+  if (x.oneOf !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p152(x.oneOf, c);
+    if (r === FAIL) return c.failedIn('oneOf');
+    if (r !== x.oneOf) x.oneOf = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'oneOf');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c153(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.minimum !== undefined && !c54(x.minimum)) return false;
+  if (x.maximum !== undefined && !c54(x.maximum)) return false;
+  if (x.default !== undefined && !c54(x.default)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p154(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.minimum !== undefined) {
+    const r = p57(x.minimum, c);
+    if (r === FAIL) return c.failedIn('minimum');
+    if (r !== x.minimum) x.minimum = r;
+  }
+  if (x.maximum !== undefined) {
+    const r = p57(x.maximum, c);
+    if (r === FAIL) return c.failedIn('maximum');
+    if (r !== x.maximum) x.maximum = r;
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p57(x.default, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c155(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.minimum !== undefined && !c70(x.minimum)) return false;
+  if (x.maximum !== undefined && !c70(x.maximum)) return false;
+  if (x.default !== undefined && !c70(x.default)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p156(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.minimum !== undefined) {
+    const r = p72(x.minimum, c);
+    if (r === FAIL) return c.failedIn('minimum');
+    if (r !== x.minimum) x.minimum = r;
+  }
+  if (x.maximum !== undefined) {
+    const r = p72(x.maximum, c);
+    if (r === FAIL) return c.failedIn('maximum');
+    if (r !== x.maximum) x.maximum = r;
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p72(x.default, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c158(x: any): boolean {
+  if (!(typeof x === 'boolean' || x === null)) return false;
+  return true;
+}
+
+function c157(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.default !== undefined && !c158(x.default)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p160(x: any, c: ParseContext): unknown {
+  if (!(typeof x === 'boolean' || x === null)) return c.fail('expected boolean or null');
+  return x;
+}
+
+function p159(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p160(x.default, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function t162(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'string':
+      return checkStringMultiSelectItems(x);
+  }
+  return false;
+}
+
+function t165(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'string':
+      return alwaysTrue(x);
+  }
+  return false;
+}
+
+function c164(x: any): boolean {
+  if (!t165(x)) return false;
+  return true;
+}
+
+function c163(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.type === undefined) return false;
+  if (!c2(x.type)) return false;
+  if (c164(x)) return false;
+  return true;
+}
+
+function c161(x: any): boolean {
+  if (!(t162(x) || c163(x) || checkTitledMultiSelectItems(x))) return false;
+  return true;
+}
+
+function c168(x: any): boolean {
   if (!(typeof x === 'string')) return false;
   if (x !== 'string') return false;
   return true;
 }
 
-function c242(x: any): boolean {
+function c167(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c243(x.type)) return false;
-  }
-  if (!checkStringPropertySchema(x)) return false;
+  if (x.type === undefined) return false;
+  if (!c168(x.type)) return false;
+  if (!checkStringMultiSelectItems(x)) return false;
   return true;
 }
 
-function c245(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'number') return false;
-  return true;
-}
-
-function c244(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c245(x.type)) return false;
-  }
-  if (!checkNumberPropertySchema(x)) return false;
-  return true;
-}
-
-function c247(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'integer') return false;
-  return true;
-}
-
-function c246(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c247(x.type)) return false;
-  }
-  if (!checkIntegerPropertySchema(x)) return false;
-  return true;
-}
-
-function c249(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'boolean') return false;
-  return true;
-}
-
-function c248(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c249(x.type)) return false;
-  }
-  if (!checkBooleanPropertySchema(x)) return false;
-  return true;
-}
-
-function c251(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'array') return false;
-  return true;
-}
-
-function c250(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c251(x.type)) return false;
-  }
-  if (!checkMultiSelectPropertySchema(x)) return false;
-  return true;
-}
-
-function c254(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c243(x.type)) return false;
-  }
-  return true;
-}
-
-function c255(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c245(x.type)) return false;
-  }
-  return true;
-}
-
-function c256(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c247(x.type)) return false;
-  }
-  return true;
-}
-
-function c257(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c249(x.type)) return false;
-  }
-  return true;
-}
-
-function c258(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c251(x.type)) return false;
-  }
-  return true;
-}
-
-function c253(x: any): boolean {
-  if (!(c254(x) || c255(x) || c256(x) || c257(x) || c258(x))) return false;
-  return true;
-}
-
-function c252(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c3(x.type)) return false;
-  }
-  if (c253(x)) return false;
-  return true;
-}
-
-function c241(x: any): boolean {
-  if (!(c242(x) || c244(x) || c246(x) || c248(x) || c250(x) || c252(x))) return false;
-  return true;
-}
-
-function p261(x: any, c: ParseContext): unknown {
+function p170(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (x !== 'string') return c.fail('expected "string"');
   return x;
 }
 
-function p260(x: any, c: ParseContext): unknown {
+function p169(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p261(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseStringPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p263(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'number') return c.fail('expected "number"');
-  return x;
-}
-
-function p262(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p263(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseNumberPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p265(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'integer') return c.fail('expected "integer"');
-  return x;
-}
-
-function p264(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p265(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseIntegerPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p267(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'boolean') return c.fail('expected "boolean"');
-  return x;
-}
-
-function p266(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p267(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseBooleanPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p269(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'array') return c.fail('expected "array"');
-  return x;
-}
-
-function p268(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p269(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseMultiSelectPropertySchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p270(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p20(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  if (c253(x)) return c.fail('matches a shape that is not allowed here');
-  return x;
-}
-
-function p259(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  switch (x.type) {
-    case 'string':
-      return p260(x, c);
-    case 'number':
-      return p262(x, c);
-    case 'integer':
-      return p264(x, c);
-    case 'boolean':
-      return p266(x, c);
-    case 'array':
-      return p268(x, c);
-  }
-  return p270(x, c);
-  return x;
-}
-
-function c272(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'email') return false;
-  return true;
-}
-
-function c273(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'uri') return false;
-  return true;
-}
-
-function c274(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'date') return false;
-  return true;
-}
-
-function c275(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'date-time') return false;
-  return true;
-}
-
-function c271(x: any): boolean {
+  if (x.type === undefined) return c.fail('missing required field', 'type');
   {
-    let n = 0;
-    if (c272(x)) n++;
-    if (c273(x)) n++;
-    if (c274(x)) n++;
-    if (c275(x)) n++;
-    if (n !== 1) return false;
-  }
-  return true;
-}
-
-function p276(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['email', 'uri', 'date', 'date-time'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
-  return x;
-}
-
-function c277(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.const === undefined) return false;
-    if (x.title === undefined) return false;
-    if (x.const !== undefined && !c3(x.const)) return false;
-    if (x.title !== undefined && !c3(x.title)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p278(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.const === undefined) return c.fail('missing required field', 'const');
-    if (x.title === undefined) return c.fail('missing required field', 'title');
-    if (x.const !== undefined) {
-      c.path.push('const');
-      const r = p20(x.const, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.const) x.const = r;
-    }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p20(x.title, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c280(x: any): boolean {
-  if (!(checkStringFormat(x) || c17(x))) return false;
-  return true;
-}
-
-function c281(x: any): boolean {
-  if (!(Array.isArray(x) || x === null)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkEnumOption(it)) return false;
-  }
-  return true;
-}
-
-function c279(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x.minLength !== undefined && !c49(x.minLength)) return false;
-    if (x.maxLength !== undefined && !c49(x.maxLength)) return false;
-    if (x.pattern !== undefined && !c194(x.pattern)) return false;
-    if (x.format !== undefined && !c280(x.format)) return false;
-    if (x.default !== undefined && !c62(x.default)) return false;
-    if (x.enum !== undefined && !c233(x.enum)) return false;
-    if (x.oneOf !== undefined && !c281(x.oneOf)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p283(x: any, c: ParseContext): unknown {
-  if (x === null) return x;
-  return parseStringFormat(x, c);
-  return x;
-}
-
-function p284(x: any, c: ParseContext): unknown {
-  if (!(Array.isArray(x) || x === null)) return c.fail('expected array or null');
-  if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseEnumOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
-    }
-  }
-  return x;
-}
-
-function p282(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.minLength !== undefined) {
-      c.path.push('minLength');
-      const r = p51(x.minLength, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.minLength) x.minLength = r;
-    }
-    if (x.maxLength !== undefined) {
-      c.path.push('maxLength');
-      const r = p51(x.maxLength, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.maxLength) x.maxLength = r;
-    }
-    if (x.pattern !== undefined) {
-      c.path.push('pattern');
-      const r = p199(x.pattern, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.pattern) x.pattern = r;
-    }
-    if (x.format !== undefined) {
-      c.path.push('format');
-      const r = p283(x.format, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.format) x.format = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = p70(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x.enum !== undefined) {
-      c.path.push('enum');
-      const r = p237(x.enum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.enum) x.enum = r;
-    }
-    if (x.oneOf !== undefined) {
-      c.path.push('oneOf');
-      const r = p284(x.oneOf, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.oneOf) x.oneOf = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c286(x: any): boolean {
-  if (!(typeof x === 'number' || x === null)) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return false;
-  return true;
-}
-
-function c285(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x.minimum !== undefined && !c286(x.minimum)) return false;
-    if (x.maximum !== undefined && !c286(x.maximum)) return false;
-    if (x.default !== undefined && !c131(x.default)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p288(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'number' || x === null)) return c.fail('expected number or null');
-  if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return c.fail('not a valid double');
-  return x;
-}
-
-function p287(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.minimum !== undefined) {
-      c.path.push('minimum');
-      const r = p288(x.minimum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.minimum) x.minimum = r;
-    }
-    if (x.maximum !== undefined) {
-      c.path.push('maximum');
-      const r = p288(x.maximum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.maximum) x.maximum = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = p134(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c290(x: any): boolean {
-  if (!(Number.isInteger(x) || x === null)) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return false;
-  return true;
-}
-
-function c289(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x.minimum !== undefined && !c290(x.minimum)) return false;
-    if (x.maximum !== undefined && !c290(x.maximum)) return false;
-    if (x.default !== undefined && !c148(x.default)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p292(x: any, c: ParseContext): unknown {
-  if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
-  if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return c.fail('not a valid int64');
-  return x;
-}
-
-function p291(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.minimum !== undefined) {
-      c.path.push('minimum');
-      const r = p292(x.minimum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.minimum) x.minimum = r;
-    }
-    if (x.maximum !== undefined) {
-      c.path.push('maximum');
-      const r = p292(x.maximum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.maximum) x.maximum = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = p150(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c294(x: any): boolean {
-  if (!(typeof x === 'boolean' || x === null)) return false;
-  return true;
-}
-
-function c293(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x.default !== undefined && !c294(x.default)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p296(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'boolean' || x === null)) return c.fail('expected boolean or null');
-  return x;
-}
-
-function p295(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = p296(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c298(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c243(x.type)) return false;
-  }
-  if (!checkStringMultiSelectItems(x)) return false;
-  return true;
-}
-
-function c300(x: any): boolean {
-  if (!c254(x)) return false;
-  return true;
-}
-
-function c299(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c3(x.type)) return false;
-  }
-  if (c300(x)) return false;
-  return true;
-}
-
-function c301(x: any): boolean {
-  if (!checkTitledMultiSelectItems(x)) return false;
-  return true;
-}
-
-function c297(x: any): boolean {
-  if (!(c298(x) || c299(x) || c301(x))) return false;
-  return true;
-}
-
-function p303(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p261(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
+    const r = p170(x.type, c);
+    if (r === FAIL) return c.failedIn('type');
+    if (r !== x.type) x.type = r;
   }
   x = parseStringMultiSelectItems(x, c);
   if (x === FAIL) return FAIL;
   return x;
 }
 
-function p304(x: any, c: ParseContext): unknown {
+function p171(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p20(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  if (c300(x)) return c.fail('matches a shape that is not allowed here');
-  return x;
-}
-
-function p305(x: any, c: ParseContext): unknown {
-  x = parseTitledMultiSelectItems(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p302(x: any, c: ParseContext): unknown {
-  if (c298(x)) return p303(x, c);
-  if (c299(x)) return p304(x, c);
-  if (c301(x)) return p305(x, c);
+  if (x.type === undefined) return c.fail('missing required field', 'type');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p303(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p304(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p305(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p7(x.type, c);
+    if (r === FAIL) return c.failedIn('type');
+    if (r !== x.type) x.type = r;
+  }
+  if (c164(x)) return c.fail('matches a shape that is not allowed here');
+  return x;
+}
+
+function p166(x: any, c: ParseContext): unknown {
+  if (c167(x)) return p169(x, c);
+  if (c163(x)) return p171(x, c);
+  if (checkTitledMultiSelectItems(x)) return parseTitledMultiSelectItems(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = p169(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p171(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseTitledMultiSelectItems(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c307(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
-  }
-  return true;
-}
-
-function c306(x: any): boolean {
+function c172(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.enum === undefined) return false;
-    if (x.enum !== undefined && !c307(x.enum)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.enum === undefined) return false;
+  if (!c95(x.enum)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p309(x: any, c: ParseContext): unknown {
-  if (!Array.isArray(x)) return c.fail('expected array');
-  if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p20(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
-    }
-  }
-  return x;
-}
-
-function p308(x: any, c: ParseContext): unknown {
+function p173(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.enum === undefined) return c.fail('missing required field', 'enum');
-    if (x.enum !== undefined) {
-      c.path.push('enum');
-      const r = p309(x.enum, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.enum) x.enum = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.enum === undefined) return c.fail('missing required field', 'enum');
+  {
+    const r = p99(x.enum, c);
+    if (r === FAIL) return c.failedIn('enum');
+    if (r !== x.enum) x.enum = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c311(x: any): boolean {
+function c175(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkEnumOption(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkEnumOption(x[i])) return false;
   }
   return true;
 }
 
-function c310(x: any): boolean {
+function c174(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.anyOf === undefined) return false;
-    if (x.anyOf !== undefined && !c311(x.anyOf)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.anyOf === undefined) return false;
+  if (!c175(x.anyOf)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p313(x: any, c: ParseContext): unknown {
+function p177(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseEnumOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p312(x: any, c: ParseContext): unknown {
+function p176(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.anyOf === undefined) return c.fail('missing required field', 'anyOf');
-    if (x.anyOf !== undefined) {
-      c.path.push('anyOf');
-      const r = p313(x.anyOf, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.anyOf) x.anyOf = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.anyOf === undefined) return c.fail('missing required field', 'anyOf');
+  {
+    const m = c.diagnostics.length;
+    const r = p177(x.anyOf, c);
+    if (r === FAIL) return c.failedIn('anyOf');
+    if (r !== x.anyOf) x.anyOf = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'anyOf');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c315(x: any): boolean {
-  if (!checkMultiSelectItems(x)) return false;
-  return true;
-}
-
-function c316(x: any): boolean {
-  if (!(Array.isArray(x) || x === null)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
-  }
-  return true;
-}
-
-function c314(x: any): boolean {
+function c178(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.items === undefined) return false;
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x.minItems !== undefined && !c195(x.minItems)) return false;
-    if (x.maxItems !== undefined && !c195(x.maxItems)) return false;
-    if (x.items !== undefined && !c315(x.items)) return false;
-    if (x.default !== undefined && !c316(x.default)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.items === undefined) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.minItems !== undefined && !c97(x.minItems)) return false;
+  if (x.maxItems !== undefined && !c97(x.maxItems)) return false;
+  if (!checkMultiSelectItems(x.items)) return false;
+  if (x.default !== undefined && !c128(x.default)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p318(x: any, c: ParseContext): unknown {
-  x = parseMultiSelectItems(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s319(x: any, c: ParseContext): unknown {
-  x = p71(x, c);
+function s180(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p20(x[i], c);
-      c.path.pop();
+      const m = c.diagnostics.length;
+      const r = p7(x[i], c);
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p317(x: any, c: ParseContext): unknown {
+function p179(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.items === undefined) return c.fail('missing required field', 'items');
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.minItems !== undefined) {
-      c.path.push('minItems');
-      const r = p200(x.minItems, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.minItems) x.minItems = r;
-    }
-    if (x.maxItems !== undefined) {
-      c.path.push('maxItems');
-      const r = p200(x.maxItems, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.maxItems) x.maxItems = r;
-    }
-    if (x.items !== undefined) {
-      c.path.push('items');
-      const r = p318(x.items, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.items) x.items = r;
-    }
-    if (x.default !== undefined) {
-      c.path.push('default');
-      const r = s319(x.default, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'default');
-        delete x['default'];
-      } else if (r !== x.default) x.default = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.items === undefined) return c.fail('missing required field', 'items');
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
   }
-  return x;
-}
-
-function c321(x: any): boolean {
-  if (!checkElicitationSchema(x)) return false;
-  return true;
-}
-
-function c320(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.requestedSchema === undefined) return false;
-    if (x.requestedSchema !== undefined && !c321(x.requestedSchema)) return false;
-  }
-  if (!(c211(x) || c212(x))) return false;
-  return true;
-}
-
-function p323(x: any, c: ParseContext): unknown {
-  x = parseElicitationSchema(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p322(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.requestedSchema === undefined) return c.fail('missing required field', 'requestedSchema');
-    if (x.requestedSchema !== undefined) {
-      c.path.push('requestedSchema');
-      const r = p323(x.requestedSchema, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.requestedSchema) x.requestedSchema = r;
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
   }
-  if (c211(x)) return p222(x, c);
-  if (c212(x)) return p223(x, c);
+  if (x.minItems !== undefined) {
+    const r = p101(x.minItems, c);
+    if (r === FAIL) return c.failedIn('minItems');
+    if (r !== x.minItems) x.minItems = r;
+  }
+  if (x.maxItems !== undefined) {
+    const r = p101(x.maxItems, c);
+    if (r === FAIL) return c.failedIn('maxItems');
+    if (r !== x.maxItems) x.maxItems = r;
+  }
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p222(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const m = c.diagnostics.length;
+    const r = parseMultiSelectItems(x.items, c);
+    if (r === FAIL) return c.failedIn('items');
+    if (r !== x.items) x.items = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'items');
+  }
+  if (x.default !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s180(x.default, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'default');
+      delete x.default;
+    } else {
+      if (r !== x.default) x.default = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'default');
     }
-    {
-      const r = p223(cloneJson(x), c);
-      if (r !== FAIL) return r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
+  }
+  return x;
+}
+
+function c181(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.requestedSchema === undefined) return false;
+  if (!checkElicitationSchema(x.requestedSchema)) return false;
+  if (!(checkElicitationSessionScope(x) || checkElicitationRequestScope(x))) return false;
+  return true;
+}
+
+function p182(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.requestedSchema === undefined) return c.fail('missing required field', 'requestedSchema');
+  {
+    const m = c.diagnostics.length;
+    const r = parseElicitationSchema(x.requestedSchema, c);
+    if (r === FAIL) return c.failedIn('requestedSchema');
+    if (r !== x.requestedSchema) x.requestedSchema = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'requestedSchema');
+  }
+  if (checkElicitationSessionScope(x)) return parseElicitationSessionScope(x, c);
+  if (checkElicitationRequestScope(x)) return parseElicitationRequestScope(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = parseElicitationSessionScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseElicitationRequestScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c325(x: any): boolean {
-  if (!checkElicitationId(x)) return false;
-  return true;
-}
-
-function c326(x: any): boolean {
+function c184(x: any): boolean {
   if (!(typeof x === 'string')) return false;
   return true;
 }
 
-function c324(x: any): boolean {
+function c183(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.elicitationId === undefined) return false;
-    if (x.url === undefined) return false;
-    if (x.elicitationId !== undefined && !c325(x.elicitationId)) return false;
-    if (x.url !== undefined && !c326(x.url)) return false;
-  }
-  if (!(c211(x) || c212(x))) return false;
+  if (x.elicitationId === undefined) return false;
+  if (x.url === undefined) return false;
+  if (!checkElicitationId(x.elicitationId)) return false;
+  if (!c184(x.url)) return false;
+  if (!(checkElicitationSessionScope(x) || checkElicitationRequestScope(x))) return false;
   return true;
 }
 
-function p328(x: any, c: ParseContext): unknown {
-  x = parseElicitationId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p329(x: any, c: ParseContext): unknown {
+function p186(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   return x;
 }
 
-function p327(x: any, c: ParseContext): unknown {
+function p185(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.elicitationId === undefined) return c.fail('missing required field', 'elicitationId');
-    if (x.url === undefined) return c.fail('missing required field', 'url');
-    if (x.elicitationId !== undefined) {
-      c.path.push('elicitationId');
-      const r = p328(x.elicitationId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.elicitationId) x.elicitationId = r;
-    }
-    if (x.url !== undefined) {
-      c.path.push('url');
-      const r = p329(x.url, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.url) x.url = r;
-    }
-  }
-  if (c211(x)) return p222(x, c);
-  if (c212(x)) return p223(x, c);
+  if (x.elicitationId === undefined) return c.fail('missing required field', 'elicitationId');
+  if (x.url === undefined) return c.fail('missing required field', 'url');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p222(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p223(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseElicitationId(x.elicitationId, c);
+    if (r === FAIL) return c.failedIn('elicitationId');
+    if (r !== x.elicitationId) x.elicitationId = r;
+  }
+  {
+    const r = p186(x.url, c);
+    if (r === FAIL) return c.failedIn('url');
+    if (r !== x.url) x.url = r;
+  }
+  if (checkElicitationSessionScope(x)) return parseElicitationSessionScope(x, c);
+  if (checkElicitationRequestScope(x)) return parseElicitationRequestScope(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = parseElicitationSessionScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseElicitationRequestScope(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c331(x: any): boolean {
-  if (!checkMcpServerAcpId(x)) return false;
-  return true;
-}
-
-function c332(x: any): boolean {
-  if (!checkMcpRequestId(x)) return false;
-  return true;
-}
-
-function c333(x: any): boolean {
-  if (!(isObject(x) || x === null)) return false;
-  return true;
-}
-
-function c330(x: any): boolean {
+function c187(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.serverId === undefined) return false;
-    if (x.requestId === undefined) return false;
-    if (x.method === undefined) return false;
-    if (x.serverId !== undefined && !c331(x.serverId)) return false;
-    if (x.requestId !== undefined && !c332(x.requestId)) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c333(x.params)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.serverId === undefined) return false;
+  if (x.requestId === undefined) return false;
+  if (x.method === undefined) return false;
+  if (!checkMcpServerAcpId(x.serverId)) return false;
+  if (!checkMcpRequestId(x.requestId)) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c16(x.params)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p335(x: any, c: ParseContext): unknown {
-  x = parseMcpServerAcpId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p336(x: any, c: ParseContext): unknown {
-  x = parseMcpRequestId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p337(x: any, c: ParseContext): unknown {
-  if (!(isObject(x) || x === null)) return c.fail('expected object or null');
-  return x;
-}
-
-function p334(x: any, c: ParseContext): unknown {
+function p188(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.serverId === undefined) return c.fail('missing required field', 'serverId');
-    if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.serverId !== undefined) {
-      c.path.push('serverId');
-      const r = p335(x.serverId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.serverId) x.serverId = r;
-    }
-    if (x.requestId !== undefined) {
-      c.path.push('requestId');
-      const r = p336(x.requestId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.requestId) x.requestId = r;
-    }
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p20(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p337(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.serverId === undefined) return c.fail('missing required field', 'serverId');
+  if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = parseMcpServerAcpId(x.serverId, c);
+    if (r === FAIL) return c.failedIn('serverId');
+    if (r !== x.serverId) x.serverId = r;
+  }
+  {
+    const r = parseMcpRequestId(x.requestId, c);
+    if (r === FAIL) return c.failedIn('requestId');
+    if (r !== x.requestId) x.requestId = r;
+  }
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const r = p18(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c338(x: any): boolean {
-  return true;
-}
-
-function p339(x: any, c: ParseContext): unknown {
-  return x;
-}
-
-function c343(x: any): boolean {
-  if (!checkInitializeResponse(x)) return false;
-  return true;
-}
-
-function c344(x: any): boolean {
-  if (!checkAuthenticateResponse(x)) return false;
-  return true;
-}
-
-function c345(x: any): boolean {
-  if (!checkListProvidersResponse(x)) return false;
-  return true;
-}
-
-function c346(x: any): boolean {
-  if (!checkSetProviderResponse(x)) return false;
-  return true;
-}
-
-function c347(x: any): boolean {
-  if (!checkDisableProviderResponse(x)) return false;
-  return true;
-}
-
-function c348(x: any): boolean {
-  if (!checkLogoutResponse(x)) return false;
-  return true;
-}
-
-function c349(x: any): boolean {
-  if (!checkAuthStatusResponse(x)) return false;
-  return true;
-}
-
-function c350(x: any): boolean {
-  if (!checkNewSessionResponse(x)) return false;
-  return true;
-}
-
-function c351(x: any): boolean {
-  if (!checkLoadSessionResponse(x)) return false;
-  return true;
-}
-
-function c352(x: any): boolean {
-  if (!checkListSessionsResponse(x)) return false;
-  return true;
-}
-
-function c353(x: any): boolean {
-  if (!checkDeleteSessionResponse(x)) return false;
-  return true;
-}
-
-function c354(x: any): boolean {
-  if (!checkForkSessionResponse(x)) return false;
-  return true;
-}
-
-function c355(x: any): boolean {
-  if (!checkArchiveSessionResponse(x)) return false;
-  return true;
-}
-
-function c356(x: any): boolean {
-  if (!checkUnarchiveSessionResponse(x)) return false;
-  return true;
-}
-
-function c357(x: any): boolean {
-  if (!checkSessionStatusResponse(x)) return false;
-  return true;
-}
-
-function c358(x: any): boolean {
-  if (!checkSetSessionTitleResponse(x)) return false;
-  return true;
-}
-
-function c359(x: any): boolean {
-  if (!checkResumeSessionResponse(x)) return false;
-  return true;
-}
-
-function c360(x: any): boolean {
-  if (!checkCloseSessionResponse(x)) return false;
-  return true;
-}
-
-function c361(x: any): boolean {
-  if (!checkSetSessionModeResponse(x)) return false;
-  return true;
-}
-
-function c362(x: any): boolean {
-  if (!checkSetSessionConfigOptionResponse(x)) return false;
-  return true;
-}
-
-function c363(x: any): boolean {
-  if (!checkPromptResponse(x)) return false;
-  return true;
-}
-
-function c364(x: any): boolean {
-  if (!checkExtResponse(x)) return false;
-  return true;
-}
-
-function c342(x: any): boolean {
+function c191(x: any): boolean {
   if (!(
-    c343(x) ||
-    c344(x) ||
-    c345(x) ||
-    c346(x) ||
-    c347(x) ||
-    c348(x) ||
-    c349(x) ||
-    c350(x) ||
-    c351(x) ||
-    c352(x) ||
-    c353(x) ||
-    c354(x) ||
-    c355(x) ||
-    c356(x) ||
-    c357(x) ||
-    c358(x) ||
-    c359(x) ||
-    c360(x) ||
-    c361(x) ||
-    c362(x) ||
-    c363(x) ||
-    c364(x)
+    checkInitializeResponse(x) ||
+    checkAuthenticateResponse(x) ||
+    checkListProvidersResponse(x) ||
+    checkSetProviderResponse(x) ||
+    checkDisableProviderResponse(x) ||
+    checkLogoutResponse(x) ||
+    checkAuthStatusResponse(x) ||
+    checkNewSessionResponse(x) ||
+    checkLoadSessionResponse(x) ||
+    checkListSessionsResponse(x) ||
+    checkDeleteSessionResponse(x) ||
+    checkForkSessionResponse(x) ||
+    checkArchiveSessionResponse(x) ||
+    checkUnarchiveSessionResponse(x) ||
+    checkSessionStatusResponse(x) ||
+    checkSetSessionTitleResponse(x) ||
+    checkResumeSessionResponse(x) ||
+    checkCloseSessionResponse(x) ||
+    checkSetSessionModeResponse(x) ||
+    checkSetSessionConfigOptionResponse(x) ||
+    checkPromptResponse(x) ||
+    checkExtResponse(x)
   ))
     return false;
   return true;
 }
 
-function c341(x: any): boolean {
+function c190(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.result === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.result !== undefined && !c342(x.result)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.result === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c191(x.result)) return false;
   return true;
 }
 
-function c366(x: any): boolean {
-  if (!checkError(x)) return false;
-  return true;
-}
-
-function c365(x: any): boolean {
+function c192(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.error === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.error !== undefined && !c366(x.error)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.error === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!checkError(x.error)) return false;
   return true;
 }
 
-function c340(x: any): boolean {
-  if (!(c341(x) || c365(x))) return false;
+function c189(x: any): boolean {
+  if (!(c190(x) || c192(x))) return false;
   return true;
 }
 
-function p370(x: any, c: ParseContext): unknown {
-  x = parseInitializeResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p371(x: any, c: ParseContext): unknown {
-  x = parseAuthenticateResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p372(x: any, c: ParseContext): unknown {
-  x = parseListProvidersResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p373(x: any, c: ParseContext): unknown {
-  x = parseSetProviderResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p374(x: any, c: ParseContext): unknown {
-  x = parseDisableProviderResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p375(x: any, c: ParseContext): unknown {
-  x = parseLogoutResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p376(x: any, c: ParseContext): unknown {
-  x = parseAuthStatusResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p377(x: any, c: ParseContext): unknown {
-  x = parseNewSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p378(x: any, c: ParseContext): unknown {
-  x = parseLoadSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p379(x: any, c: ParseContext): unknown {
-  x = parseListSessionsResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p380(x: any, c: ParseContext): unknown {
-  x = parseDeleteSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p381(x: any, c: ParseContext): unknown {
-  x = parseForkSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p382(x: any, c: ParseContext): unknown {
-  x = parseArchiveSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p383(x: any, c: ParseContext): unknown {
-  x = parseUnarchiveSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p384(x: any, c: ParseContext): unknown {
-  x = parseSessionStatusResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p385(x: any, c: ParseContext): unknown {
-  x = parseSetSessionTitleResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p386(x: any, c: ParseContext): unknown {
-  x = parseResumeSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p387(x: any, c: ParseContext): unknown {
-  x = parseCloseSessionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p388(x: any, c: ParseContext): unknown {
-  x = parseSetSessionModeResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p389(x: any, c: ParseContext): unknown {
-  x = parseSetSessionConfigOptionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p390(x: any, c: ParseContext): unknown {
-  x = parsePromptResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p391(x: any, c: ParseContext): unknown {
-  x = parseExtResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p369(x: any, c: ParseContext): unknown {
-  if (c343(x)) return p370(x, c);
-  if (c344(x)) return p371(x, c);
-  if (c345(x)) return p372(x, c);
-  if (c346(x)) return p373(x, c);
-  if (c347(x)) return p374(x, c);
-  if (c348(x)) return p375(x, c);
-  if (c349(x)) return p376(x, c);
-  if (c350(x)) return p377(x, c);
-  if (c351(x)) return p378(x, c);
-  if (c352(x)) return p379(x, c);
-  if (c353(x)) return p380(x, c);
-  if (c354(x)) return p381(x, c);
-  if (c355(x)) return p382(x, c);
-  if (c356(x)) return p383(x, c);
-  if (c357(x)) return p384(x, c);
-  if (c358(x)) return p385(x, c);
-  if (c359(x)) return p386(x, c);
-  if (c360(x)) return p387(x, c);
-  if (c361(x)) return p388(x, c);
-  if (c362(x)) return p389(x, c);
-  if (c363(x)) return p390(x, c);
-  if (c364(x)) return p391(x, c);
+function p195(x: any, c: ParseContext): unknown {
+  if (checkInitializeResponse(x)) return parseInitializeResponse(x, c);
+  if (checkAuthenticateResponse(x)) return parseAuthenticateResponse(x, c);
+  if (checkListProvidersResponse(x)) return parseListProvidersResponse(x, c);
+  if (checkSetProviderResponse(x)) return parseSetProviderResponse(x, c);
+  if (checkDisableProviderResponse(x)) return parseDisableProviderResponse(x, c);
+  if (checkLogoutResponse(x)) return parseLogoutResponse(x, c);
+  if (checkAuthStatusResponse(x)) return parseAuthStatusResponse(x, c);
+  if (checkNewSessionResponse(x)) return parseNewSessionResponse(x, c);
+  if (checkLoadSessionResponse(x)) return parseLoadSessionResponse(x, c);
+  if (checkListSessionsResponse(x)) return parseListSessionsResponse(x, c);
+  if (checkDeleteSessionResponse(x)) return parseDeleteSessionResponse(x, c);
+  if (checkForkSessionResponse(x)) return parseForkSessionResponse(x, c);
+  if (checkArchiveSessionResponse(x)) return parseArchiveSessionResponse(x, c);
+  if (checkUnarchiveSessionResponse(x)) return parseUnarchiveSessionResponse(x, c);
+  if (checkSessionStatusResponse(x)) return parseSessionStatusResponse(x, c);
+  if (checkSetSessionTitleResponse(x)) return parseSetSessionTitleResponse(x, c);
+  if (checkResumeSessionResponse(x)) return parseResumeSessionResponse(x, c);
+  if (checkCloseSessionResponse(x)) return parseCloseSessionResponse(x, c);
+  if (checkSetSessionModeResponse(x)) return parseSetSessionModeResponse(x, c);
+  if (checkSetSessionConfigOptionResponse(x)) return parseSetSessionConfigOptionResponse(x, c);
+  if (checkPromptResponse(x)) return parsePromptResponse(x, c);
+  if (checkExtResponse(x)) return parseExtResponse(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p370(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p371(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p372(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p373(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p374(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p375(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p376(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p377(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p378(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p379(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p380(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p381(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p382(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p383(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p384(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p385(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p386(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p387(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p388(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p389(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p390(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p391(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseInitializeResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseAuthenticateResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseListProvidersResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetProviderResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseDisableProviderResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseLogoutResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseAuthStatusResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseNewSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseLoadSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseListSessionsResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseDeleteSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseForkSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseArchiveSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseUnarchiveSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSessionStatusResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionTitleResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseResumeSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCloseSessionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionModeResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionConfigOptionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parsePromptResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p368(x: any, c: ParseContext): unknown {
+function p194(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.result === undefined) return c.fail('missing required field', 'result');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p19(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.result !== undefined) {
-      c.path.push('result');
-      const r = p369(x.result, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.result) x.result = r;
-    }
-  }
-  return x;
-}
-
-function p393(x: any, c: ParseContext): unknown {
-  x = parseError(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p392(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.error === undefined) return c.fail('missing required field', 'error');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p19(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.error !== undefined) {
-      c.path.push('error');
-      const r = p393(x.error, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.error) x.error = r;
-    }
-  }
-  return x;
-}
-
-function p367(x: any, c: ParseContext): unknown {
-  if (c341(x)) return p368(x, c);
-  if (c365(x)) return p392(x, c);
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.result === undefined) return c.fail('missing required field', 'result');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p368(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p392(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p195(x.result, c);
+    if (r === FAIL) return c.failedIn('result');
+    if (r !== x.result) x.result = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'result');
+  }
+  return x;
+}
+
+function p196(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.error === undefined) return c.fail('missing required field', 'error');
+  {
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseError(x.error, c);
+    if (r === FAIL) return c.failedIn('error');
+    if (r !== x.error) x.error = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'error');
+  }
+  return x;
+}
+
+function p193(x: any, c: ParseContext): unknown {
+  if (c190(x)) return p194(x, c);
+  if (c192(x)) return p196(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = p194(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p196(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c395(x: any): boolean {
-  if (!checkProtocolVersion(x)) return false;
-  return true;
-}
-
-function c396(x: any): boolean {
-  if (!checkAgentCapabilities(x)) return false;
-  return true;
-}
-
-function c397(x: any): boolean {
+function c198(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkAuthMethod(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkAuthMethod(x[i])) return false;
   }
   return true;
 }
 
-function c398(x: any): boolean {
-  if (!(checkImplementation(x) || c17(x))) return false;
+function c199(x: any): boolean {
+  if (!(checkImplementation(x) || c5(x))) return false;
   return true;
 }
 
-function c394(x: any): boolean {
+function c197(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.protocolVersion === undefined) return false;
-    if (x.protocolVersion !== undefined && !c395(x.protocolVersion)) return false;
-    if (x.agentCapabilities !== undefined && !c396(x.agentCapabilities)) return false;
-    if (x.authMethods !== undefined && !c397(x.authMethods)) return false;
-    if (x.agentInfo !== undefined && !c398(x.agentInfo)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.protocolVersion === undefined) return false;
+  if (!checkProtocolVersion(x.protocolVersion)) return false;
+  if (x.agentCapabilities !== undefined && !checkAgentCapabilities(x.agentCapabilities)) return false;
+  if (x.authMethods !== undefined && !c198(x.authMethods)) return false;
+  if (x.agentInfo !== undefined && !c199(x.agentInfo)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p400(x: any, c: ParseContext): unknown {
-  x = parseProtocolVersion(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p401(x: any, c: ParseContext): unknown {
-  x = parseAgentCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p402(x: any, c: ParseContext): unknown {
+function p201(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   return x;
 }
 
-function s403(x: any, c: ParseContext): unknown {
-  x = p402(x, c);
+function s202(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseAuthMethod(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p404(x: any, c: ParseContext): unknown {
+function p203(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseImplementation(x, c);
-  return x;
 }
 
-function p399(x: any, c: ParseContext): unknown {
+function p200(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.protocolVersion === undefined) return c.fail('missing required field', 'protocolVersion');
-    if (x.protocolVersion !== undefined) {
-      c.path.push('protocolVersion');
-      const r = p400(x.protocolVersion, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.protocolVersion) x.protocolVersion = r;
+  if (x.protocolVersion === undefined) return c.fail('missing required field', 'protocolVersion');
+  {
+    const r = parseProtocolVersion(x.protocolVersion, c);
+    if (r === FAIL) return c.failedIn('protocolVersion');
+    if (r !== x.protocolVersion) x.protocolVersion = r;
+  }
+  if (x.agentCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseAgentCapabilities(x.agentCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'agentCapabilities');
+      x.agentCapabilities = {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+        mcpCapabilities: { http: false, sse: false, acp: false },
+        sessionCapabilities: {},
+        auth: {},
+      };
+    } else {
+      if (r !== x.agentCapabilities) x.agentCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'agentCapabilities');
     }
-    if (x.agentCapabilities !== undefined) {
-      c.path.push('agentCapabilities');
-      const r = p401(x.agentCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'agentCapabilities');
-        x['agentCapabilities'] = {
-          loadSession: false,
-          promptCapabilities: { image: false, audio: false, embeddedContext: false },
-          mcpCapabilities: { http: false, sse: false, acp: false },
-          sessionCapabilities: {},
-          auth: {},
-        };
-      } else if (r !== x.agentCapabilities) x.agentCapabilities = r;
+  }
+  if (x.authMethods !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s202(x.authMethods, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'authMethods');
+      x.authMethods = [];
+    } else {
+      if (r !== x.authMethods) x.authMethods = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'authMethods');
     }
-    if (x.authMethods !== undefined) {
-      c.path.push('authMethods');
-      const r = s403(x.authMethods, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'authMethods');
-        x['authMethods'] = [];
-      } else if (r !== x.authMethods) x.authMethods = r;
+  }
+  if (x.agentInfo !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p203(x.agentInfo, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'agentInfo');
+      delete x.agentInfo;
+    } else {
+      if (r !== x.agentInfo) x.agentInfo = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'agentInfo');
     }
-    if (x.agentInfo !== undefined) {
-      c.path.push('agentInfo');
-      const r = p404(x.agentInfo, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'agentInfo');
-        delete x['agentInfo'];
-      } else if (r !== x.agentInfo) x.agentInfo = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c405(x: any): boolean {
+function c204(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (typeof x === 'number' && x < 0) return false;
   if (typeof x === 'number' && x > 65535) return false;
@@ -7584,7 +6056,7 @@ function c405(x: any): boolean {
   return true;
 }
 
-function p406(x: any, c: ParseContext): unknown {
+function p205(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
   if (typeof x === 'number' && x > 65535) return c.fail('must be <= 65535');
@@ -7592,10514 +6064,8145 @@ function p406(x: any, c: ParseContext): unknown {
   return x;
 }
 
-function c408(x: any): boolean {
+function c207(x: any): boolean {
   if (!(typeof x === 'boolean')) return false;
   return true;
 }
 
-function c409(x: any): boolean {
-  if (!checkPromptCapabilities(x)) return false;
+function c208(x: any): boolean {
+  if (!(checkProvidersCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c410(x: any): boolean {
-  if (!checkMcpCapabilities(x)) return false;
-  return true;
-}
-
-function c411(x: any): boolean {
-  if (!checkSessionCapabilities(x)) return false;
-  return true;
-}
-
-function c412(x: any): boolean {
-  if (!checkAgentAuthCapabilities(x)) return false;
-  return true;
-}
-
-function c413(x: any): boolean {
-  if (!(checkProvidersCapabilities(x) || c17(x))) return false;
-  return true;
-}
-
-function c407(x: any): boolean {
+function c206(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.loadSession !== undefined && !c408(x.loadSession)) return false;
-    if (x.promptCapabilities !== undefined && !c409(x.promptCapabilities)) return false;
-    if (x.mcpCapabilities !== undefined && !c410(x.mcpCapabilities)) return false;
-    if (x.sessionCapabilities !== undefined && !c411(x.sessionCapabilities)) return false;
-    if (x.auth !== undefined && !c412(x.auth)) return false;
-    if (x.providers !== undefined && !c413(x.providers)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.loadSession !== undefined && !c207(x.loadSession)) return false;
+  if (x.promptCapabilities !== undefined && !checkPromptCapabilities(x.promptCapabilities)) return false;
+  if (x.mcpCapabilities !== undefined && !checkMcpCapabilities(x.mcpCapabilities)) return false;
+  if (x.sessionCapabilities !== undefined && !checkSessionCapabilities(x.sessionCapabilities)) return false;
+  if (x.auth !== undefined && !checkAgentAuthCapabilities(x.auth)) return false;
+  if (x.providers !== undefined && !c208(x.providers)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p415(x: any, c: ParseContext): unknown {
+function p210(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'boolean')) return c.fail('expected boolean');
   return x;
 }
 
-function p416(x: any, c: ParseContext): unknown {
-  x = parsePromptCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p417(x: any, c: ParseContext): unknown {
-  x = parseMcpCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p418(x: any, c: ParseContext): unknown {
-  x = parseSessionCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p419(x: any, c: ParseContext): unknown {
-  x = parseAgentAuthCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p420(x: any, c: ParseContext): unknown {
+function p211(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseProvidersCapabilities(x, c);
-  return x;
 }
 
-function p414(x: any, c: ParseContext): unknown {
+function p209(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.loadSession !== undefined) {
-      c.path.push('loadSession');
-      const r = p415(x.loadSession, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'loadSession');
-        x['loadSession'] = false;
-      } else if (r !== x.loadSession) x.loadSession = r;
+  if (x.loadSession !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.loadSession, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'loadSession');
+      x.loadSession = false;
+    } else {
+      if (r !== x.loadSession) x.loadSession = r;
     }
-    if (x.promptCapabilities !== undefined) {
-      c.path.push('promptCapabilities');
-      const r = p416(x.promptCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'promptCapabilities');
-        x['promptCapabilities'] = { image: false, audio: false, embeddedContext: false };
-      } else if (r !== x.promptCapabilities) x.promptCapabilities = r;
+  }
+  if (x.promptCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parsePromptCapabilities(x.promptCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'promptCapabilities');
+      x.promptCapabilities = { image: false, audio: false, embeddedContext: false };
+    } else {
+      if (r !== x.promptCapabilities) x.promptCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'promptCapabilities');
     }
-    if (x.mcpCapabilities !== undefined) {
-      c.path.push('mcpCapabilities');
-      const r = p417(x.mcpCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'mcpCapabilities');
-        x['mcpCapabilities'] = { http: false, sse: false, acp: false };
-      } else if (r !== x.mcpCapabilities) x.mcpCapabilities = r;
+  }
+  if (x.mcpCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseMcpCapabilities(x.mcpCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'mcpCapabilities');
+      x.mcpCapabilities = { http: false, sse: false, acp: false };
+    } else {
+      if (r !== x.mcpCapabilities) x.mcpCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'mcpCapabilities');
     }
-    if (x.sessionCapabilities !== undefined) {
-      c.path.push('sessionCapabilities');
-      const r = p418(x.sessionCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'sessionCapabilities');
-        x['sessionCapabilities'] = {};
-      } else if (r !== x.sessionCapabilities) x.sessionCapabilities = r;
+  }
+  if (x.sessionCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseSessionCapabilities(x.sessionCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'sessionCapabilities');
+      x.sessionCapabilities = {};
+    } else {
+      if (r !== x.sessionCapabilities) x.sessionCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'sessionCapabilities');
     }
-    if (x.auth !== undefined) {
-      c.path.push('auth');
-      const r = p419(x.auth, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'auth');
-        x['auth'] = {};
-      } else if (r !== x.auth) x.auth = r;
+  }
+  if (x.auth !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseAgentAuthCapabilities(x.auth, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'auth');
+      x.auth = {};
+    } else {
+      if (r !== x.auth) x.auth = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'auth');
     }
-    if (x.providers !== undefined) {
-      c.path.push('providers');
-      const r = p420(x.providers, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'providers');
-        delete x['providers'];
-      } else if (r !== x.providers) x.providers = r;
+  }
+  if (x.providers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p211(x.providers, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'providers');
+      delete x.providers;
+    } else {
+      if (r !== x.providers) x.providers = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'providers');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c421(x: any): boolean {
+function c212(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.image !== undefined && !c408(x.image)) return false;
-    if (x.audio !== undefined && !c408(x.audio)) return false;
-    if (x.embeddedContext !== undefined && !c408(x.embeddedContext)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.image !== undefined && !c207(x.image)) return false;
+  if (x.audio !== undefined && !c207(x.audio)) return false;
+  if (x.embeddedContext !== undefined && !c207(x.embeddedContext)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p422(x: any, c: ParseContext): unknown {
+function p213(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.image !== undefined) {
-      c.path.push('image');
-      const r = p415(x.image, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'image');
-        x['image'] = false;
-      } else if (r !== x.image) x.image = r;
+  if (x.image !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.image, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'image');
+      x.image = false;
+    } else {
+      if (r !== x.image) x.image = r;
     }
-    if (x.audio !== undefined) {
-      c.path.push('audio');
-      const r = p415(x.audio, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'audio');
-        x['audio'] = false;
-      } else if (r !== x.audio) x.audio = r;
+  }
+  if (x.audio !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.audio, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'audio');
+      x.audio = false;
+    } else {
+      if (r !== x.audio) x.audio = r;
     }
-    if (x.embeddedContext !== undefined) {
-      c.path.push('embeddedContext');
-      const r = p415(x.embeddedContext, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'embeddedContext');
-        x['embeddedContext'] = false;
-      } else if (r !== x.embeddedContext) x.embeddedContext = r;
+  }
+  if (x.embeddedContext !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.embeddedContext, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'embeddedContext');
+      x.embeddedContext = false;
+    } else {
+      if (r !== x.embeddedContext) x.embeddedContext = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c423(x: any): boolean {
+function c214(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.http !== undefined && !c408(x.http)) return false;
-    if (x.sse !== undefined && !c408(x.sse)) return false;
-    if (x.acp !== undefined && !c408(x.acp)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.http !== undefined && !c207(x.http)) return false;
+  if (x.sse !== undefined && !c207(x.sse)) return false;
+  if (x.acp !== undefined && !c207(x.acp)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p424(x: any, c: ParseContext): unknown {
+function p215(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.http !== undefined) {
-      c.path.push('http');
-      const r = p415(x.http, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'http');
-        x['http'] = false;
-      } else if (r !== x.http) x.http = r;
+  if (x.http !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.http, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'http');
+      x.http = false;
+    } else {
+      if (r !== x.http) x.http = r;
     }
-    if (x.sse !== undefined) {
-      c.path.push('sse');
-      const r = p415(x.sse, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'sse');
-        x['sse'] = false;
-      } else if (r !== x.sse) x.sse = r;
+  }
+  if (x.sse !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.sse, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'sse');
+      x.sse = false;
+    } else {
+      if (r !== x.sse) x.sse = r;
     }
-    if (x.acp !== undefined) {
-      c.path.push('acp');
-      const r = p415(x.acp, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'acp');
-        x['acp'] = false;
-      } else if (r !== x.acp) x.acp = r;
+  }
+  if (x.acp !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.acp, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'acp');
+      x.acp = false;
+    } else {
+      if (r !== x.acp) x.acp = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c426(x: any): boolean {
-  if (!(checkSessionListCapabilities(x) || c17(x))) return false;
+function c217(x: any): boolean {
+  if (!(checkSessionListCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c427(x: any): boolean {
-  if (!(checkSessionDeleteCapabilities(x) || c17(x))) return false;
+function c218(x: any): boolean {
+  if (!(checkSessionDeleteCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c428(x: any): boolean {
-  if (!(checkSessionAdditionalDirectoriesCapabilities(x) || c17(x))) return false;
+function c219(x: any): boolean {
+  if (!(checkSessionAdditionalDirectoriesCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c429(x: any): boolean {
-  if (!(checkSessionSystemPromptCapabilities(x) || c17(x))) return false;
+function c220(x: any): boolean {
+  if (!(checkSessionSystemPromptCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c430(x: any): boolean {
-  if (!(checkSessionForkCapabilities(x) || c17(x))) return false;
+function c221(x: any): boolean {
+  if (!(checkSessionForkCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c431(x: any): boolean {
-  if (!(checkSessionArchiveCapabilities(x) || c17(x))) return false;
+function c222(x: any): boolean {
+  if (!(checkSessionArchiveCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c432(x: any): boolean {
-  if (!(checkSessionStatusCapabilities(x) || c17(x))) return false;
+function c223(x: any): boolean {
+  if (!(checkSessionStatusCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c433(x: any): boolean {
-  if (!(checkSessionTitleCapabilities(x) || c17(x))) return false;
+function c224(x: any): boolean {
+  if (!(checkSessionTitleCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c434(x: any): boolean {
-  if (!(checkSessionResumeCapabilities(x) || c17(x))) return false;
+function c225(x: any): boolean {
+  if (!(checkSessionResumeCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c435(x: any): boolean {
-  if (!(checkSessionCloseCapabilities(x) || c17(x))) return false;
+function c226(x: any): boolean {
+  if (!(checkSessionCloseCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c425(x: any): boolean {
+function c216(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.list !== undefined && !c426(x.list)) return false;
-    if (x.delete !== undefined && !c427(x.delete)) return false;
-    if (x.additionalDirectories !== undefined && !c428(x.additionalDirectories)) return false;
-    if (x.systemPrompt !== undefined && !c429(x.systemPrompt)) return false;
-    if (x.fork !== undefined && !c430(x.fork)) return false;
-    if (x.archive !== undefined && !c431(x.archive)) return false;
-    if (x.status !== undefined && !c432(x.status)) return false;
-    if (x.title !== undefined && !c433(x.title)) return false;
-    if (x.resume !== undefined && !c434(x.resume)) return false;
-    if (x.close !== undefined && !c435(x.close)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.list !== undefined && !c217(x.list)) return false;
+  if (x.delete !== undefined && !c218(x.delete)) return false;
+  if (x.additionalDirectories !== undefined && !c219(x.additionalDirectories)) return false;
+  if (x.systemPrompt !== undefined && !c220(x.systemPrompt)) return false;
+  if (x.fork !== undefined && !c221(x.fork)) return false;
+  if (x.archive !== undefined && !c222(x.archive)) return false;
+  if (x.status !== undefined && !c223(x.status)) return false;
+  if (x.title !== undefined && !c224(x.title)) return false;
+  if (x.resume !== undefined && !c225(x.resume)) return false;
+  if (x.close !== undefined && !c226(x.close)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p437(x: any, c: ParseContext): unknown {
+function p228(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionListCapabilities(x, c);
-  return x;
 }
 
-function p438(x: any, c: ParseContext): unknown {
+function p229(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionDeleteCapabilities(x, c);
-  return x;
 }
 
-function p439(x: any, c: ParseContext): unknown {
+function p230(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionAdditionalDirectoriesCapabilities(x, c);
-  return x;
 }
 
-function p440(x: any, c: ParseContext): unknown {
+function p231(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionSystemPromptCapabilities(x, c);
-  return x;
 }
 
-function p441(x: any, c: ParseContext): unknown {
+function p232(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionForkCapabilities(x, c);
-  return x;
 }
 
-function p442(x: any, c: ParseContext): unknown {
+function p233(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionArchiveCapabilities(x, c);
-  return x;
 }
 
-function p443(x: any, c: ParseContext): unknown {
+function p234(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionStatusCapabilities(x, c);
-  return x;
 }
 
-function p444(x: any, c: ParseContext): unknown {
+function p235(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionTitleCapabilities(x, c);
-  return x;
 }
 
-function p445(x: any, c: ParseContext): unknown {
+function p236(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionResumeCapabilities(x, c);
-  return x;
 }
 
-function p446(x: any, c: ParseContext): unknown {
+function p237(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionCloseCapabilities(x, c);
-  return x;
 }
 
-function p436(x: any, c: ParseContext): unknown {
+function p227(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.list !== undefined) {
-      c.path.push('list');
-      const r = p437(x.list, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'list');
-        delete x['list'];
-      } else if (r !== x.list) x.list = r;
+  if (x.list !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p228(x.list, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'list');
+      delete x.list;
+    } else {
+      if (r !== x.list) x.list = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'list');
     }
-    if (x.delete !== undefined) {
-      c.path.push('delete');
-      const r = p438(x.delete, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'delete');
-        delete x['delete'];
-      } else if (r !== x.delete) x.delete = r;
+  }
+  if (x.delete !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p229(x.delete, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'delete');
+      delete x.delete;
+    } else {
+      if (r !== x.delete) x.delete = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'delete');
     }
-    if (x.additionalDirectories !== undefined) {
-      c.path.push('additionalDirectories');
-      const r = p439(x.additionalDirectories, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'additionalDirectories');
-        delete x['additionalDirectories'];
-      } else if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  if (x.additionalDirectories !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p230(x.additionalDirectories, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'additionalDirectories');
+      delete x.additionalDirectories;
+    } else {
+      if (r !== x.additionalDirectories) x.additionalDirectories = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'additionalDirectories');
     }
-    if (x.systemPrompt !== undefined) {
-      c.path.push('systemPrompt');
-      const r = p440(x.systemPrompt, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'systemPrompt');
-        delete x['systemPrompt'];
-      } else if (r !== x.systemPrompt) x.systemPrompt = r;
+  }
+  if (x.systemPrompt !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p231(x.systemPrompt, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'systemPrompt');
+      delete x.systemPrompt;
+    } else {
+      if (r !== x.systemPrompt) x.systemPrompt = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'systemPrompt');
     }
-    if (x.fork !== undefined) {
-      c.path.push('fork');
-      const r = p441(x.fork, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'fork');
-        delete x['fork'];
-      } else if (r !== x.fork) x.fork = r;
+  }
+  if (x.fork !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p232(x.fork, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'fork');
+      delete x.fork;
+    } else {
+      if (r !== x.fork) x.fork = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'fork');
     }
-    if (x.archive !== undefined) {
-      c.path.push('archive');
-      const r = p442(x.archive, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'archive');
-        delete x['archive'];
-      } else if (r !== x.archive) x.archive = r;
+  }
+  if (x.archive !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p233(x.archive, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'archive');
+      delete x.archive;
+    } else {
+      if (r !== x.archive) x.archive = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'archive');
     }
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p443(x.status, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'status');
-        delete x['status'];
-      } else if (r !== x.status) x.status = r;
+  }
+  if (x.status !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p234(x.status, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'status');
+      delete x.status;
+    } else {
+      if (r !== x.status) x.status = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'status');
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p444(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p235(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'title');
     }
-    if (x.resume !== undefined) {
-      c.path.push('resume');
-      const r = p445(x.resume, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'resume');
-        delete x['resume'];
-      } else if (r !== x.resume) x.resume = r;
+  }
+  if (x.resume !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p236(x.resume, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'resume');
+      delete x.resume;
+    } else {
+      if (r !== x.resume) x.resume = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'resume');
     }
-    if (x.close !== undefined) {
-      c.path.push('close');
-      const r = p446(x.close, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'close');
-        delete x['close'];
-      } else if (r !== x.close) x.close = r;
+  }
+  if (x.close !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p237(x.close, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'close');
+      delete x.close;
+    } else {
+      if (r !== x.close) x.close = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'close');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c447(x: any): boolean {
+function c238(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p448(x: any, c: ParseContext): unknown {
+function p239(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c450(x: any): boolean {
-  if (!(checkSessionSystemPromptModeCapabilities(x) || c17(x))) return false;
+function c241(x: any): boolean {
+  if (!(checkSessionSystemPromptModeCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c449(x: any): boolean {
+function c240(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode !== undefined && !c450(x.mode)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.mode !== undefined && !c241(x.mode)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p452(x: any, c: ParseContext): unknown {
+function p243(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionSystemPromptModeCapabilities(x, c);
-  return x;
 }
 
-function p451(x: any, c: ParseContext): unknown {
+function p242(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mode !== undefined) {
-      c.path.push('mode');
-      const r = p452(x.mode, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'mode');
-        delete x['mode'];
-      } else if (r !== x.mode) x.mode = r;
+  if (x.mode !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p243(x.mode, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'mode');
+      delete x.mode;
+    } else {
+      if (r !== x.mode) x.mode = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'mode');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c454(x: any): boolean {
-  if (!(checkSessionSystemPromptOverrideCapabilities(x) || c17(x))) return false;
+function c245(x: any): boolean {
+  if (!(checkSessionSystemPromptOverrideCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c453(x: any): boolean {
+function c244(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.override !== undefined && !c454(x.override)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.override !== undefined && !c245(x.override)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p456(x: any, c: ParseContext): unknown {
+function p247(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionSystemPromptOverrideCapabilities(x, c);
-  return x;
 }
 
-function p455(x: any, c: ParseContext): unknown {
+function p246(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.override !== undefined) {
-      c.path.push('override');
-      const r = p456(x.override, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'override');
-        delete x['override'];
-      } else if (r !== x.override) x.override = r;
+  if (x.override !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p247(x.override, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'override');
+      delete x.override;
+    } else {
+      if (r !== x.override) x.override = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'override');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c458(x: any): boolean {
-  if (!(checkAuthStatusCapabilities(x) || c17(x))) return false;
+function c249(x: any): boolean {
+  if (!(checkAuthStatusCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c459(x: any): boolean {
-  if (!(checkLogoutCapabilities(x) || c17(x))) return false;
+function c250(x: any): boolean {
+  if (!(checkLogoutCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c457(x: any): boolean {
+function c248(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.status !== undefined && !c458(x.status)) return false;
-    if (x.logout !== undefined && !c459(x.logout)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.status !== undefined && !c249(x.status)) return false;
+  if (x.logout !== undefined && !c250(x.logout)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p461(x: any, c: ParseContext): unknown {
+function p252(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseAuthStatusCapabilities(x, c);
-  return x;
 }
 
-function p462(x: any, c: ParseContext): unknown {
+function p253(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseLogoutCapabilities(x, c);
-  return x;
 }
 
-function p460(x: any, c: ParseContext): unknown {
+function p251(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p461(x.status, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'status');
-        delete x['status'];
-      } else if (r !== x.status) x.status = r;
+  if (x.status !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p252(x.status, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'status');
+      delete x.status;
+    } else {
+      if (r !== x.status) x.status = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'status');
     }
-    if (x.logout !== undefined) {
-      c.path.push('logout');
-      const r = p462(x.logout, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'logout');
-        delete x['logout'];
-      } else if (r !== x.logout) x.logout = r;
+  }
+  if (x.logout !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p253(x.logout, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'logout');
+      delete x.logout;
+    } else {
+      if (r !== x.logout) x.logout = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'logout');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c464(x: any): boolean {
+function t255(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c99(x.type)) return false;
-  }
-  if (!checkAuthMethodTerminal(x)) return false;
-  return true;
-}
-
-function c465(x: any): boolean {
-  if (!checkAuthMethodAgent(x)) return false;
-  return true;
-}
-
-function c463(x: any): boolean {
-  if (!(c464(x) || c465(x))) return false;
-  return true;
-}
-
-function p467(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p106(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseAuthMethodTerminal(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p468(x: any, c: ParseContext): unknown {
-  x = parseAuthMethodAgent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p466(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'terminal':
-      return p467(x, c);
+      return checkAuthMethodTerminal(x);
   }
-  return p468(x, c);
-  return x;
+  return false;
 }
 
-function c470(x: any): boolean {
-  if (!checkAuthMethodId(x)) return false;
+function c254(x: any): boolean {
+  if (!(t255(x) || checkAuthMethodAgent(x))) return false;
   return true;
 }
 
-function c471(x: any): boolean {
+function p256(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return parseAuthMethodAgent(x, c);
+  switch (x.type) {
+    case 'terminal':
+      return checkAuthMethodTerminal(x) || !checkAuthMethodAgent(x)
+        ? parseAuthMethodTerminal(x, c)
+        : parseAuthMethodAgent(x, c);
+  }
+  return parseAuthMethodAgent(x, c);
+}
+
+function c258(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if (![].includes(k) && !c3(x[k])) return false;
-    }
+  for (const k of Object.keys(x)) {
+    if (!c2(x[k])) return false;
   }
   return true;
 }
 
-function c469(x: any): boolean {
+function c257(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.id !== undefined && !c470(x.id)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x.args !== undefined && !c192(x.args)) return false;
-    if (x.env !== undefined && !c471(x.env)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkAuthMethodId(x.id)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.args !== undefined && !c95(x.args)) return false;
+  if (x.env !== undefined && !c258(x.env)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p473(x: any, c: ParseContext): unknown {
-  x = parseAuthMethodId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p474(x: any, c: ParseContext): unknown {
+function p260(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if ([].includes(k)) continue;
-      c.path.push(k);
-      const r = p20(x[k], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[k] = r;
-    }
+  for (const k of Object.keys(x)) {
+    const r = p7(x[k], c);
+    if (r === FAIL) return c.failedIn(k);
+    if (r !== x[k]) x[k] = r;
   }
   return x;
 }
 
-function p472(x: any, c: ParseContext): unknown {
+function p259(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p473(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.args !== undefined) {
-      if (x.args === null) {
-        x['args'] = [];
-      } else {
-        c.path.push('args');
-        const r = p197(x.args, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.args) x.args = r;
-      }
-    }
-    if (x.env !== undefined) {
-      if (x.env === null) {
-        x['env'] = {};
-      } else {
-        c.path.push('env');
-        const r = p474(x.env, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.env) x.env = r;
-      }
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c475(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.id !== undefined && !c470(x.id)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p476(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p473(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c477(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.version === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.version !== undefined && !c3(x.version)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p478(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.version === undefined) return c.fail('missing required field', 'version');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
-    }
-    if (x.version !== undefined) {
-      c.path.push('version');
-      const r = p20(x.version, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.version) x.version = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c480(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkProviderInfo(it)) return false;
-  }
-  return true;
-}
-
-function c479(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.providers === undefined) return false;
-    if (x.providers !== undefined && !c480(x.providers)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p482(x: any, c: ParseContext): unknown {
-  if (!Array.isArray(x)) return c.fail('expected array');
-  if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseProviderInfo(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
-    }
-  }
-  return x;
-}
-
-function p481(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.providers === undefined) return c.fail('missing required field', 'providers');
-    if (x.providers !== undefined) {
-      c.path.push('providers');
-      const r = p482(x.providers, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.providers) x.providers = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c484(x: any): boolean {
-  if (!checkProviderId(x)) return false;
-  return true;
-}
-
-function c485(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkLlmProtocol(it)) return false;
-  }
-  return true;
-}
-
-function c486(x: any): boolean {
-  if (!(typeof x === 'boolean')) return false;
-  return true;
-}
-
-function c487(x: any): boolean {
-  if (!(checkProviderCurrentConfig(x) || c17(x))) return false;
-  return true;
-}
-
-function c483(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.providerId === undefined) return false;
-    if (x.supported === undefined) return false;
-    if (x.required === undefined) return false;
-    if (x.providerId !== undefined && !c484(x.providerId)) return false;
-    if (x.supported !== undefined && !c485(x.supported)) return false;
-    if (x.required !== undefined && !c486(x.required)) return false;
-    if (x.current !== undefined && !c487(x.current)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p489(x: any, c: ParseContext): unknown {
-  x = parseProviderId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p490(x: any, c: ParseContext): unknown {
-  if (!Array.isArray(x)) return c.fail('expected array');
-  return x;
-}
-
-function s491(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseLlmProtocol(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p492(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'boolean')) return c.fail('expected boolean');
-  return x;
-}
-
-function p493(x: any, c: ParseContext): unknown {
-  if (x === null) return x;
-  return parseProviderCurrentConfig(x, c);
-  return x;
-}
-
-function p488(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.providerId === undefined) return c.fail('missing required field', 'providerId');
-    if (x.supported === undefined) return c.fail('missing required field', 'supported');
-    if (x.required === undefined) return c.fail('missing required field', 'required');
-    if (x.providerId !== undefined) {
-      c.path.push('providerId');
-      const r = p489(x.providerId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.providerId) x.providerId = r;
-    }
-    if (x.supported !== undefined) {
-      c.path.push('supported');
-      const r = s491(x.supported, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'supported');
-        x['supported'] = [];
-      } else if (r !== x.supported) x.supported = r;
-    }
-    if (x.required !== undefined) {
-      c.path.push('required');
-      const r = p492(x.required, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.required) x.required = r;
-    }
-    if (x.current !== undefined) {
-      c.path.push('current');
-      const r = p493(x.current, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.current) x.current = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c495(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'anthropic') return false;
-  return true;
-}
-
-function c496(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'openai') return false;
-  return true;
-}
-
-function c497(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'azure') return false;
-  return true;
-}
-
-function c498(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'vertex') return false;
-  return true;
-}
-
-function c499(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'bedrock') return false;
-  return true;
-}
-
-function c500(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  return true;
-}
-
-function c494(x: any): boolean {
-  if (!(c495(x) || c496(x) || c497(x) || c498(x) || c499(x) || c500(x))) return false;
-  return true;
-}
-
-function p501(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  return x;
-}
-
-function c503(x: any): boolean {
-  if (!checkLlmProtocol(x)) return false;
-  return true;
-}
-
-function c502(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.apiType === undefined) return false;
-    if (x.baseUrl === undefined) return false;
-    if (x.apiType !== undefined && !c503(x.apiType)) return false;
-    if (x.baseUrl !== undefined && !c3(x.baseUrl)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p505(x: any, c: ParseContext): unknown {
-  x = parseLlmProtocol(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p504(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.apiType === undefined) return c.fail('missing required field', 'apiType');
-    if (x.baseUrl === undefined) return c.fail('missing required field', 'baseUrl');
-    if (x.apiType !== undefined) {
-      c.path.push('apiType');
-      const r = p505(x.apiType, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.apiType) x.apiType = r;
-    }
-    if (x.baseUrl !== undefined) {
-      c.path.push('baseUrl');
-      const r = p20(x.baseUrl, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.baseUrl) x.baseUrl = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c507(x: any): boolean {
-  if (!checkAuthState(x)) return false;
-  return true;
-}
-
-function c508(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkAuthAccount(it)) return false;
-  }
-  return true;
-}
-
-function c506(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c507(x.state)) return false;
-    if (x.accounts !== undefined && !c508(x.accounts)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p510(x: any, c: ParseContext): unknown {
-  x = parseAuthState(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s511(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseAuthAccount(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p509(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.state === undefined) return c.fail('missing required field', 'state');
-    if (x.state !== undefined) {
-      c.path.push('state');
-      const r = p510(x.state, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.state) x.state = r;
-    }
-    if (x.accounts !== undefined) {
-      c.path.push('accounts');
-      const r = s511(x.accounts, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'accounts');
-        x['accounts'] = [];
-      } else if (r !== x.accounts) x.accounts = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c513(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'authenticated') return false;
-  return true;
-}
-
-function c514(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'unauthenticated') return false;
-  return true;
-}
-
-function c515(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'not_required') return false;
-  return true;
-}
-
-function c516(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'unknown') return false;
-  return true;
-}
-
-function c512(x: any): boolean {
-  if (!(c513(x) || c514(x) || c515(x) || c516(x) || c500(x))) return false;
-  return true;
-}
-
-function p517(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  return x;
-}
-
-function c518(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.label === undefined) return false;
-    if (x.label !== undefined && !c3(x.label)) return false;
-    if (x.active !== undefined && !c294(x.active)) return false;
-    if (x.name !== undefined && !c62(x.name)) return false;
-    if (x.email !== undefined && !c62(x.email)) return false;
-    if (x.organization !== undefined && !c62(x.organization)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p519(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.label === undefined) return c.fail('missing required field', 'label');
-    if (x.label !== undefined) {
-      c.path.push('label');
-      const r = p20(x.label, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.label) x.label = r;
-    }
-    if (x.active !== undefined) {
-      c.path.push('active');
-      const r = p296(x.active, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'active');
-        delete x['active'];
-      } else if (r !== x.active) x.active = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p70(x.name, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'name');
-        delete x['name'];
-      } else if (r !== x.name) x.name = r;
-    }
-    if (x.email !== undefined) {
-      c.path.push('email');
-      const r = p70(x.email, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'email');
-        delete x['email'];
-      } else if (r !== x.email) x.email = r;
-    }
-    if (x.organization !== undefined) {
-      c.path.push('organization');
-      const r = p70(x.organization, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'organization');
-        delete x['organization'];
-      } else if (r !== x.organization) x.organization = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c521(x: any): boolean {
-  if (!(checkSessionModeState(x) || c17(x))) return false;
-  return true;
-}
-
-function c522(x: any): boolean {
-  if (!(Array.isArray(x) || x === null)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigOption(it)) return false;
-  }
-  return true;
-}
-
-function c520(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.modes !== undefined && !c521(x.modes)) return false;
-    if (x.configOptions !== undefined && !c522(x.configOptions)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p524(x: any, c: ParseContext): unknown {
-  if (x === null) return x;
-  return parseSessionModeState(x, c);
-  return x;
-}
-
-function s525(x: any, c: ParseContext): unknown {
-  x = p71(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseSessionConfigOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p523(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.modes !== undefined) {
-      c.path.push('modes');
-      const r = p524(x.modes, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'modes');
-        delete x['modes'];
-      } else if (r !== x.modes) x.modes = r;
-    }
-    if (x.configOptions !== undefined) {
-      c.path.push('configOptions');
-      const r = s525(x.configOptions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'configOptions');
-        delete x['configOptions'];
-      } else if (r !== x.configOptions) x.configOptions = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c527(x: any): boolean {
-  if (!checkSessionModeId(x)) return false;
-  return true;
-}
-
-function c528(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionMode(it)) return false;
-  }
-  return true;
-}
-
-function c526(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.currentModeId === undefined) return false;
-    if (x.availableModes === undefined) return false;
-    if (x.currentModeId !== undefined && !c527(x.currentModeId)) return false;
-    if (x.availableModes !== undefined && !c528(x.availableModes)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p530(x: any, c: ParseContext): unknown {
-  x = parseSessionModeId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s531(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
-  if (x === FAIL) return FAIL;
-  if (Array.isArray(x)) {
-    let kept: unknown[] | undefined;
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = parseSessionMode(x[i], c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('skipped-item', 'invalid item skipped', i);
-        kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
-    }
-    if (kept) x = kept;
-  }
-  return x;
-}
-
-function p529(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.currentModeId === undefined) return c.fail('missing required field', 'currentModeId');
-    if (x.availableModes === undefined) return c.fail('missing required field', 'availableModes');
-    if (x.currentModeId !== undefined) {
-      c.path.push('currentModeId');
-      const r = p530(x.currentModeId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currentModeId) x.currentModeId = r;
-    }
-    if (x.availableModes !== undefined) {
-      c.path.push('availableModes');
-      const r = s531(x.availableModes, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'availableModes');
-        x['availableModes'] = [];
-      } else if (r !== x.availableModes) x.availableModes = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c532(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.id !== undefined && !c527(x.id)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p533(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p530(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c535(x: any): boolean {
-  if (!checkSessionConfigId(x)) return false;
-  return true;
-}
-
-function c536(x: any): boolean {
-  if (!(checkSessionConfigOptionCategory(x) || c17(x))) return false;
-  return true;
-}
-
-function c538(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'select') return false;
-  return true;
-}
-
-function c537(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c538(x.type)) return false;
-  }
-  if (!checkSessionConfigSelect(x)) return false;
-  return true;
-}
-
-function c539(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c249(x.type)) return false;
-  }
-  if (!checkSessionConfigBoolean(x)) return false;
-  return true;
-}
-
-function c534(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.id !== undefined && !c535(x.id)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x.category !== undefined && !c536(x.category)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  {
+    const r = parseAuthMethodId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
   }
   {
-    let n = 0;
-    if (c537(x)) n++;
-    if (c539(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x.args === null) x.args = [];
+  else if (x.args !== undefined) {
+    const r = p99(x.args, c);
+    if (r === FAIL) return c.failedIn('args');
+    if (r !== x.args) x.args = r;
+  }
+  if (x.env === null) x.env = {};
+  else if (x.env !== undefined) {
+    const r = p260(x.env, c);
+    if (r === FAIL) return c.failedIn('env');
+    if (r !== x.env) x.env = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c261(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.id === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkAuthMethodId(x.id)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p262(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  {
+    const r = parseAuthMethodId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c263(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.name === undefined) return false;
+  if (x.version === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (!c2(x.version)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p264(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.version === undefined) return c.fail('missing required field', 'version');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
+    }
+  }
+  {
+    const r = p7(x.version, c);
+    if (r === FAIL) return c.failedIn('version');
+    if (r !== x.version) x.version = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c266(x: any): boolean {
+  if (!Array.isArray(x)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkProviderInfo(x[i])) return false;
   }
   return true;
 }
 
-function p541(x: any, c: ParseContext): unknown {
-  x = parseSessionConfigId(x, c);
-  if (x === FAIL) return FAIL;
+function c265(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.providers === undefined) return false;
+  if (!c266(x.providers)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p268(x: any, c: ParseContext): unknown {
+  if (!Array.isArray(x)) return c.fail('expected array');
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseProviderInfo(x[i], c);
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+    }
+  }
   return x;
 }
 
-function p542(x: any, c: ParseContext): unknown {
+function p267(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.providers === undefined) return c.fail('missing required field', 'providers');
+  {
+    const m = c.diagnostics.length;
+    const r = p268(x.providers, c);
+    if (r === FAIL) return c.failedIn('providers');
+    if (r !== x.providers) x.providers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'providers');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c270(x: any): boolean {
+  if (!Array.isArray(x)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkLlmProtocol(x[i])) return false;
+  }
+  return true;
+}
+
+function c271(x: any): boolean {
+  if (!(checkProviderCurrentConfig(x) || c5(x))) return false;
+  return true;
+}
+
+function c269(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.providerId === undefined) return false;
+  if (x.supported === undefined) return false;
+  if (x.required === undefined) return false;
+  if (!checkProviderId(x.providerId)) return false;
+  if (!c270(x.supported)) return false;
+  if (!c207(x.required)) return false;
+  if (x.current !== undefined && !c271(x.current)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function s273(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
+  if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseLlmProtocol(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p274(x: any, c: ParseContext): unknown {
+  if (x === null) return x;
+  return parseProviderCurrentConfig(x, c);
+}
+
+function p272(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.providerId === undefined) return c.fail('missing required field', 'providerId');
+  if (x.supported === undefined) return c.fail('missing required field', 'supported');
+  if (x.required === undefined) return c.fail('missing required field', 'required');
+  {
+    const r = parseProviderId(x.providerId, c);
+    if (r === FAIL) return c.failedIn('providerId');
+    if (r !== x.providerId) x.providerId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = s273(x.supported, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'supported');
+      x.supported = [];
+    } else {
+      if (r !== x.supported) x.supported = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'supported');
+    }
+  }
+  {
+    const r = p210(x.required, c);
+    if (r === FAIL) return c.failedIn('required');
+    if (r !== x.required) x.required = r;
+  }
+  if (x.current !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p274(x.current, c);
+    if (r === FAIL) return c.failedIn('current');
+    if (r !== x.current) x.current = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'current');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c275(x: any): boolean {
+  if (typeof x !== 'string') return false;
+  return true;
+}
+
+function p276(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  return x;
+}
+
+function c277(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.apiType === undefined) return false;
+  if (x.baseUrl === undefined) return false;
+  if (!checkLlmProtocol(x.apiType)) return false;
+  if (!c2(x.baseUrl)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p278(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.apiType === undefined) return c.fail('missing required field', 'apiType');
+  if (x.baseUrl === undefined) return c.fail('missing required field', 'baseUrl');
+  {
+    const r = parseLlmProtocol(x.apiType, c);
+    if (r === FAIL) return c.failedIn('apiType');
+    if (r !== x.apiType) x.apiType = r;
+  }
+  {
+    const r = p7(x.baseUrl, c);
+    if (r === FAIL) return c.failedIn('baseUrl');
+    if (r !== x.baseUrl) x.baseUrl = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c280(x: any): boolean {
+  if (!Array.isArray(x)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkAuthAccount(x[i])) return false;
+  }
+  return true;
+}
+
+function c279(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.state === undefined) return false;
+  if (!checkAuthState(x.state)) return false;
+  if (x.accounts !== undefined && !c280(x.accounts)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function s282(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
+  if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseAuthAccount(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p281(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.state === undefined) return c.fail('missing required field', 'state');
+  {
+    const r = parseAuthState(x.state, c);
+    if (r === FAIL) return c.failedIn('state');
+    if (r !== x.state) x.state = r;
+  }
+  if (x.accounts !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s282(x.accounts, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'accounts');
+      x.accounts = [];
+    } else {
+      if (r !== x.accounts) x.accounts = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'accounts');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c283(x: any): boolean {
+  if (typeof x !== 'string') return false;
+  return true;
+}
+
+function p284(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  return x;
+}
+
+function c285(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.label === undefined) return false;
+  if (!c2(x.label)) return false;
+  if (x.active !== undefined && !c158(x.active)) return false;
+  if (x.name !== undefined && !c30(x.name)) return false;
+  if (x.email !== undefined && !c30(x.email)) return false;
+  if (x.organization !== undefined && !c30(x.organization)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p286(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.label === undefined) return c.fail('missing required field', 'label');
+  {
+    const r = p7(x.label, c);
+    if (r === FAIL) return c.failedIn('label');
+    if (r !== x.label) x.label = r;
+  }
+  if (x.active !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p160(x.active, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'active');
+      delete x.active;
+    } else {
+      if (r !== x.active) x.active = r;
+    }
+  }
+  if (x.name !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.name, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'name');
+      delete x.name;
+    } else {
+      if (r !== x.name) x.name = r;
+    }
+  }
+  if (x.email !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.email, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'email');
+      delete x.email;
+    } else {
+      if (r !== x.email) x.email = r;
+    }
+  }
+  if (x.organization !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.organization, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'organization');
+      delete x.organization;
+    } else {
+      if (r !== x.organization) x.organization = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c288(x: any): boolean {
+  if (!(checkSessionModeState(x) || c5(x))) return false;
+  return true;
+}
+
+function c289(x: any): boolean {
+  if (!(Array.isArray(x) || x === null)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkSessionConfigOption(x[i])) return false;
+  }
+  return true;
+}
+
+function c287(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x.modes !== undefined && !c288(x.modes)) return false;
+  if (x.configOptions !== undefined && !c289(x.configOptions)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p291(x: any, c: ParseContext): unknown {
+  if (x === null) return x;
+  return parseSessionModeState(x, c);
+}
+
+function s292(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
+  if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseSessionConfigOption(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p290(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x.modes !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p291(x.modes, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'modes');
+      delete x.modes;
+    } else {
+      if (r !== x.modes) x.modes = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'modes');
+    }
+  }
+  if (x.configOptions !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s292(x.configOptions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'configOptions');
+      delete x.configOptions;
+    } else {
+      if (r !== x.configOptions) x.configOptions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'configOptions');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c294(x: any): boolean {
+  if (!Array.isArray(x)) return false;
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) if (!checkSessionMode(x[i])) return false;
+  }
+  return true;
+}
+
+function c293(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.currentModeId === undefined) return false;
+  if (x.availableModes === undefined) return false;
+  if (!checkSessionModeId(x.currentModeId)) return false;
+  if (!c294(x.availableModes)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function s296(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
+  if (x === FAIL) return FAIL;
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseSessionMode(x[i], c);
+      if (r === FAIL) {
+        c.error = undefined;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p295(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.currentModeId === undefined) return c.fail('missing required field', 'currentModeId');
+  if (x.availableModes === undefined) return c.fail('missing required field', 'availableModes');
+  {
+    const r = parseSessionModeId(x.currentModeId, c);
+    if (r === FAIL) return c.failedIn('currentModeId');
+    if (r !== x.currentModeId) x.currentModeId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = s296(x.availableModes, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'availableModes');
+      x.availableModes = [];
+    } else {
+      if (r !== x.availableModes) x.availableModes = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'availableModes');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c297(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.id === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkSessionModeId(x.id)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p298(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  {
+    const r = parseSessionModeId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c300(x: any): boolean {
+  if (!(checkSessionConfigOptionCategory(x) || c5(x))) return false;
+  return true;
+}
+
+function t301(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'select':
+      return checkSessionConfigSelect(x);
+    case 'boolean':
+      return checkSessionConfigBoolean(x);
+  }
+  return false;
+}
+
+function c299(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.id === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkSessionConfigId(x.id)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.category !== undefined && !c300(x.category)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  if (!t301(x)) return false;
+  return true;
+}
+
+function p303(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionConfigOptionCategory(x, c);
-  return x;
 }
 
-function p544(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'select') return c.fail('expected "select"');
-  return x;
-}
-
-function p543(x: any, c: ParseContext): unknown {
+function p302(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p544(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  {
+    const r = parseSessionConfigId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
   }
-  x = parseSessionConfigSelect(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p545(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p267(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
+  if (x.category !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p303(x.category, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'category');
+      delete x.category;
+    } else {
+      if (r !== x.category) x.category = r;
     }
   }
-  x = parseSessionConfigBoolean(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p540(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p541(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x.category !== undefined) {
-      c.path.push('category');
-      const r = p542(x.category, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'category');
-        delete x['category'];
-      } else if (r !== x.category) x.category = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'select':
-      return p543(x, c);
+      return parseSessionConfigSelect(x, c);
     case 'boolean':
-      return p545(x, c);
+      return parseSessionConfigBoolean(x, c);
   }
   if (typeof x.type !== 'string') return c.fail('missing or invalid discriminator', 'type');
   c.note('unknown-variant', 'unknown type ' + JSON.stringify(x.type.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c547(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'mode') return false;
+function c304(x: any): boolean {
+  if (typeof x !== 'string') return false;
   return true;
 }
 
-function c548(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'model') return false;
-  return true;
-}
-
-function c549(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'model_config') return false;
-  return true;
-}
-
-function c550(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'thought_level') return false;
-  return true;
-}
-
-function c546(x: any): boolean {
-  if (!(c547(x) || c548(x) || c549(x) || c550(x) || c500(x))) return false;
-  return true;
-}
-
-function p551(x: any, c: ParseContext): unknown {
+function p305(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
   return x;
 }
 
-function c553(x: any): boolean {
+function c307(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigSelectOption(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkSessionConfigSelectOption(x[i])) return false;
   }
   return true;
 }
 
-function c554(x: any): boolean {
+function c308(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigSelectGroup(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkSessionConfigSelectGroup(x[i])) return false;
   }
   return true;
 }
 
-function c552(x: any): boolean {
-  if (!(c553(x) || c554(x))) return false;
+function c306(x: any): boolean {
+  if (!(c307(x) || c308(x))) return false;
   return true;
 }
 
-function p556(x: any, c: ParseContext): unknown {
+function p310(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseSessionConfigSelectOption(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p557(x: any, c: ParseContext): unknown {
+function p311(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseSessionConfigSelectGroup(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p555(x: any, c: ParseContext): unknown {
-  if (c553(x)) return p556(x, c);
-  if (c554(x)) return p557(x, c);
+function p309(x: any, c: ParseContext): unknown {
+  if (c307(x)) return p310(x, c);
+  if (c308(x)) return p311(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p556(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p557(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p310(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p311(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c559(x: any): boolean {
-  if (!checkSessionConfigValueId(x)) return false;
-  return true;
-}
-
-function c558(x: any): boolean {
+function c312(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.value === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.value !== undefined && !c559(x.value)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.value === undefined) return false;
+  if (x.name === undefined) return false;
+  if (!checkSessionConfigValueId(x.value)) return false;
+  if (!c2(x.name)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p561(x: any, c: ParseContext): unknown {
-  x = parseSessionConfigValueId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p560(x: any, c: ParseContext): unknown {
+function p313(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.value === undefined) return c.fail('missing required field', 'value');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.value !== undefined) {
-      c.path.push('value');
-      const r = p561(x.value, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.value) x.value = r;
+  if (x.value === undefined) return c.fail('missing required field', 'value');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  {
+    const r = parseSessionConfigValueId(x.value, c);
+    if (r === FAIL) return c.failedIn('value');
+    if (r !== x.value) x.value = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c563(x: any): boolean {
-  if (!checkSessionConfigGroupId(x)) return false;
-  return true;
-}
-
-function c564(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigSelectOption(it)) return false;
-  }
-  return true;
-}
-
-function c562(x: any): boolean {
+function c314(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.group === undefined) return false;
-    if (x.name === undefined) return false;
-    if (x.options === undefined) return false;
-    if (x.group !== undefined && !c563(x.group)) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.options !== undefined && !c564(x.options)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.group === undefined) return false;
+  if (x.name === undefined) return false;
+  if (x.options === undefined) return false;
+  if (!checkSessionConfigGroupId(x.group)) return false;
+  if (!c2(x.name)) return false;
+  if (!c307(x.options)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p566(x: any, c: ParseContext): unknown {
-  x = parseSessionConfigGroupId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s567(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
+function s316(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseSessionConfigSelectOption(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p565(x: any, c: ParseContext): unknown {
+function p315(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.group === undefined) return c.fail('missing required field', 'group');
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.options === undefined) return c.fail('missing required field', 'options');
-    if (x.group !== undefined) {
-      c.path.push('group');
-      const r = p566(x.group, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.group) x.group = r;
+  if (x.group === undefined) return c.fail('missing required field', 'group');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.options === undefined) return c.fail('missing required field', 'options');
+  {
+    const r = parseSessionConfigGroupId(x.group, c);
+    if (r === FAIL) return c.failedIn('group');
+    if (r !== x.group) x.group = r;
+  }
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = s316(x.options, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'options');
+      x.options = [];
+    } else {
+      if (r !== x.options) x.options = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'options');
     }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.options !== undefined) {
-      c.path.push('options');
-      const r = s567(x.options, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'options');
-        x['options'] = [];
-      } else if (r !== x.options) x.options = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c569(x: any): boolean {
-  if (!checkSessionConfigSelectOptions(x)) return false;
-  return true;
-}
-
-function c568(x: any): boolean {
+function c317(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.currentValue === undefined) return false;
-    if (x.options === undefined) return false;
-    if (x.currentValue !== undefined && !c559(x.currentValue)) return false;
-    if (x.options !== undefined && !c569(x.options)) return false;
-  }
+  if (x.currentValue === undefined) return false;
+  if (x.options === undefined) return false;
+  if (!checkSessionConfigValueId(x.currentValue)) return false;
+  if (!checkSessionConfigSelectOptions(x.options)) return false;
   return true;
 }
 
-function p571(x: any, c: ParseContext): unknown {
-  x = parseSessionConfigSelectOptions(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p570(x: any, c: ParseContext): unknown {
+function p318(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.currentValue === undefined) return c.fail('missing required field', 'currentValue');
-    if (x.options === undefined) return c.fail('missing required field', 'options');
-    if (x.currentValue !== undefined) {
-      c.path.push('currentValue');
-      const r = p561(x.currentValue, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currentValue) x.currentValue = r;
-    }
-    if (x.options !== undefined) {
-      c.path.push('options');
-      const r = p571(x.options, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.options) x.options = r;
-    }
+  if (x.currentValue === undefined) return c.fail('missing required field', 'currentValue');
+  if (x.options === undefined) return c.fail('missing required field', 'options');
+  {
+    const r = parseSessionConfigValueId(x.currentValue, c);
+    if (r === FAIL) return c.failedIn('currentValue');
+    if (r !== x.currentValue) x.currentValue = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseSessionConfigSelectOptions(x.options, c);
+    if (r === FAIL) return c.failedIn('options');
+    if (r !== x.options) x.options = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'options');
   }
   return x;
 }
 
-function c572(x: any): boolean {
+function c319(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.currentValue === undefined) return false;
-    if (x.currentValue !== undefined && !c486(x.currentValue)) return false;
-  }
+  if (x.currentValue === undefined) return false;
+  if (!c207(x.currentValue)) return false;
   return true;
 }
 
-function p573(x: any, c: ParseContext): unknown {
+function p320(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.currentValue === undefined) return c.fail('missing required field', 'currentValue');
-    if (x.currentValue !== undefined) {
-      c.path.push('currentValue');
-      const r = p492(x.currentValue, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currentValue) x.currentValue = r;
-    }
+  if (x.currentValue === undefined) return c.fail('missing required field', 'currentValue');
+  {
+    const r = p210(x.currentValue, c);
+    if (r === FAIL) return c.failedIn('currentValue');
+    if (r !== x.currentValue) x.currentValue = r;
   }
   return x;
 }
 
-function c574(x: any): boolean {
+function c321(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.modes !== undefined && !c521(x.modes)) return false;
-    if (x.configOptions !== undefined && !c522(x.configOptions)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.modes !== undefined && !c288(x.modes)) return false;
+  if (x.configOptions !== undefined && !c289(x.configOptions)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s576(x: any, c: ParseContext): unknown {
-  x = p71(x, c);
+function s323(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseSessionConfigOption(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p575(x: any, c: ParseContext): unknown {
+function p322(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.modes !== undefined) {
-      c.path.push('modes');
-      const r = p524(x.modes, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'modes');
-        delete x['modes'];
-      } else if (r !== x.modes) x.modes = r;
+  if (x.modes !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p291(x.modes, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'modes');
+      delete x.modes;
+    } else {
+      if (r !== x.modes) x.modes = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'modes');
     }
-    if (x.configOptions !== undefined) {
-      c.path.push('configOptions');
-      const r = s576(x.configOptions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'configOptions');
-        delete x['configOptions'];
-      } else if (r !== x.configOptions) x.configOptions = r;
+  }
+  if (x.configOptions !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s323(x.configOptions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'configOptions');
+      delete x.configOptions;
+    } else {
+      if (r !== x.configOptions) x.configOptions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'configOptions');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c578(x: any): boolean {
+function c325(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionInfo(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkSessionInfo(x[i])) return false;
   }
   return true;
 }
 
-function c577(x: any): boolean {
+function c324(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessions === undefined) return false;
-    if (x.sessions !== undefined && !c578(x.sessions)) return false;
-    if (x.nextCursor !== undefined && !c62(x.nextCursor)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessions === undefined) return false;
+  if (!c325(x.sessions)) return false;
+  if (x.nextCursor !== undefined && !c30(x.nextCursor)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s580(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
+function s327(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseSessionInfo(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p579(x: any, c: ParseContext): unknown {
+function p326(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessions === undefined) return c.fail('missing required field', 'sessions');
-    if (x.sessions !== undefined) {
-      c.path.push('sessions');
-      const r = s580(x.sessions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'sessions');
-        x['sessions'] = [];
-      } else if (r !== x.sessions) x.sessions = r;
+  if (x.sessions === undefined) return c.fail('missing required field', 'sessions');
+  {
+    const m = c.diagnostics.length;
+    const r = s327(x.sessions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'sessions');
+      x.sessions = [];
+    } else {
+      if (r !== x.sessions) x.sessions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'sessions');
     }
-    if (x.nextCursor !== undefined) {
-      c.path.push('nextCursor');
-      const r = p70(x.nextCursor, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'nextCursor');
-        delete x['nextCursor'];
-      } else if (r !== x.nextCursor) x.nextCursor = r;
+  }
+  if (x.nextCursor !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.nextCursor, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'nextCursor');
+      delete x.nextCursor;
+    } else {
+      if (r !== x.nextCursor) x.nextCursor = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c582(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
-  }
-  return true;
-}
-
-function c581(x: any): boolean {
+function c328(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.cwd === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.cwd !== undefined && !c3(x.cwd)) return false;
-    if (x.additionalDirectories !== undefined && !c582(x.additionalDirectories)) return false;
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.updatedAt !== undefined && !c62(x.updatedAt)) return false;
-    if (x.archived !== undefined && !c294(x.archived)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.cwd === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c95(x.additionalDirectories)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.updatedAt !== undefined && !c30(x.updatedAt)) return false;
+  if (x.archived !== undefined && !c158(x.archived)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s584(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
+function s330(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p20(x[i], c);
-      c.path.pop();
+      const m = c.diagnostics.length;
+      const r = p7(x[i], c);
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p583(x: any, c: ParseContext): unknown {
+function p329(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s330(x.additionalDirectories, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'additionalDirectories');
+      x.additionalDirectories = [];
+    } else {
+      if (r !== x.additionalDirectories) x.additionalDirectories = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'additionalDirectories');
     }
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p20(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.additionalDirectories !== undefined) {
-      c.path.push('additionalDirectories');
-      const r = s584(x.additionalDirectories, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'additionalDirectories');
-        x['additionalDirectories'] = [];
-      } else if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  if (x.updatedAt !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.updatedAt, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'updatedAt');
+      delete x.updatedAt;
+    } else {
+      if (r !== x.updatedAt) x.updatedAt = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
+  }
+  if (x.archived !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p160(x.archived, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'archived');
+      delete x.archived;
+    } else {
+      if (r !== x.archived) x.archived = r;
     }
-    if (x.updatedAt !== undefined) {
-      c.path.push('updatedAt');
-      const r = p70(x.updatedAt, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'updatedAt');
-        delete x['updatedAt'];
-      } else if (r !== x.updatedAt) x.updatedAt = r;
-    }
-    if (x.archived !== undefined) {
-      c.path.push('archived');
-      const r = p296(x.archived, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'archived');
-        delete x['archived'];
-      } else if (r !== x.archived) x.archived = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c586(x: any): boolean {
-  if (!checkSessionStatus(x)) return false;
-  return true;
-}
-
-function c585(x: any): boolean {
+function c331(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.status === undefined) return false;
-    if (x.status !== undefined && !c586(x.status)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x.modes !== undefined && !c288(x.modes)) return false;
+  if (x.configOptions !== undefined && !c289(x.configOptions)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p588(x: any, c: ParseContext): unknown {
-  x = parseSessionStatus(x, c);
+function s333(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p587(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.status === undefined) return c.fail('missing required field', 'status');
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p588(x.status, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.status) x.status = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
+  if (Array.isArray(x)) {
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      const m = c.diagnostics.length;
+      const r = parseSessionConfigOption(x[i], c);
       if (r === FAIL) {
         c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+        c.diagnostics.length = m;
+        c.note('skipped-item', 'invalid item skipped', i);
+        kept ??= x.slice(0, i);
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
+    }
+    if (kept) x = kept;
+  }
+  return x;
+}
+
+function p332(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x.modes !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p291(x.modes, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'modes');
+      delete x.modes;
+    } else {
+      if (r !== x.modes) x.modes = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'modes');
+    }
+  }
+  if (x.configOptions !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s333(x.configOptions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'configOptions');
+      delete x.configOptions;
+    } else {
+      if (r !== x.configOptions) x.configOptions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'configOptions');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c590(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'open') return false;
+function c334(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.status === undefined) return false;
+  if (!checkSessionStatus(x.status)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function c591(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'saved') return false;
+function p335(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.status === undefined) return c.fail('missing required field', 'status');
+  {
+    const r = parseSessionStatus(x.status, c);
+    if (r === FAIL) return c.failedIn('status');
+    if (r !== x.status) x.status = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c336(x: any): boolean {
+  if (typeof x !== 'string') return false;
   return true;
 }
 
-function c589(x: any): boolean {
-  if (!(c590(x) || c591(x) || c500(x))) return false;
-  return true;
-}
-
-function p592(x: any, c: ParseContext): unknown {
+function p337(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
   return x;
 }
 
-function c593(x: any): boolean {
+function c338(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title === undefined) return false;
-    if (x.title !== undefined && !c3(x.title)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.title === undefined) return false;
+  if (!c2(x.title)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p594(x: any, c: ParseContext): unknown {
+function p339(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title === undefined) return c.fail('missing required field', 'title');
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p20(x.title, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.title) x.title = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.title === undefined) return c.fail('missing required field', 'title');
+  {
+    const r = p7(x.title, c);
+    if (r === FAIL) return c.failedIn('title');
+    if (r !== x.title) x.title = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c596(x: any): boolean {
+function c341(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkSessionConfigOption(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkSessionConfigOption(x[i])) return false;
   }
   return true;
 }
 
-function c595(x: any): boolean {
+function c340(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.configOptions === undefined) return false;
-    if (x.configOptions !== undefined && !c596(x.configOptions)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.configOptions === undefined) return false;
+  if (!c341(x.configOptions)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s598(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
+function s343(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseSessionConfigOption(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p597(x: any, c: ParseContext): unknown {
+function p342(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.configOptions === undefined) return c.fail('missing required field', 'configOptions');
-    if (x.configOptions !== undefined) {
-      c.path.push('configOptions');
-      const r = s598(x.configOptions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'configOptions');
-        x['configOptions'] = [];
-      } else if (r !== x.configOptions) x.configOptions = r;
+  if (x.configOptions === undefined) return c.fail('missing required field', 'configOptions');
+  {
+    const m = c.diagnostics.length;
+    const r = s343(x.configOptions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'configOptions');
+      x.configOptions = [];
+    } else {
+      if (r !== x.configOptions) x.configOptions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'configOptions');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c600(x: any): boolean {
-  if (!checkStopReason(x)) return false;
+function c345(x: any): boolean {
+  if (!(checkUsage(x) || c5(x))) return false;
   return true;
 }
 
-function c601(x: any): boolean {
-  if (!(checkUsage(x) || c17(x))) return false;
-  return true;
-}
-
-function c599(x: any): boolean {
+function c344(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c600(x.stopReason)) return false;
-    if (x.usage !== undefined && !c601(x.usage)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.stopReason === undefined) return false;
+  if (!checkStopReason(x.stopReason)) return false;
+  if (x.usage !== undefined && !c345(x.usage)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p603(x: any, c: ParseContext): unknown {
-  x = parseStopReason(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p604(x: any, c: ParseContext): unknown {
+function p347(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseUsage(x, c);
-  return x;
 }
 
-function p602(x: any, c: ParseContext): unknown {
+function p346(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p603(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
-    if (x.usage !== undefined) {
-      c.path.push('usage');
-      const r = p604(x.usage, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'usage');
-        delete x['usage'];
-      } else if (r !== x.usage) x.usage = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c606(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'end_turn') return false;
-  return true;
-}
-
-function c607(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'max_tokens') return false;
-  return true;
-}
-
-function c608(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'max_turn_requests') return false;
-  return true;
-}
-
-function c609(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'refusal') return false;
-  return true;
-}
-
-function c610(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'cancelled') return false;
-  return true;
-}
-
-function c605(x: any): boolean {
+  if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
   {
-    let n = 0;
-    if (c606(x)) n++;
-    if (c607(x)) n++;
-    if (c608(x)) n++;
-    if (c609(x)) n++;
-    if (c610(x)) n++;
-    if (n !== 1) return false;
+    const m = c.diagnostics.length;
+    const r = parseStopReason(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'stopReason');
   }
-  return true;
-}
-
-function p611(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  if (x.usage !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p347(x.usage, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'usage');
+      delete x.usage;
+    } else {
+      if (r !== x.usage) x.usage = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'usage');
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
   return x;
 }
 
-function c613(x: any): boolean {
+function c348(x: any): boolean {
+  if (typeof x !== 'string' || !S349.has(x)) return false;
+  return true;
+}
+
+function p350(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S349.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c352(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (typeof x === 'number' && x < 0) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return false;
   return true;
 }
 
-function c614(x: any): boolean {
-  if (!(Number.isInteger(x) || x === null)) return false;
-  if (typeof x === 'number' && x < 0) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return false;
-  return true;
-}
-
-function c612(x: any): boolean {
+function c351(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.totalTokens === undefined) return false;
-    if (x.inputTokens === undefined) return false;
-    if (x.outputTokens === undefined) return false;
-    if (x.totalTokens !== undefined && !c613(x.totalTokens)) return false;
-    if (x.inputTokens !== undefined && !c613(x.inputTokens)) return false;
-    if (x.outputTokens !== undefined && !c613(x.outputTokens)) return false;
-    if (x.thoughtTokens !== undefined && !c614(x.thoughtTokens)) return false;
-    if (x.cachedReadTokens !== undefined && !c614(x.cachedReadTokens)) return false;
-    if (x.cachedWriteTokens !== undefined && !c614(x.cachedWriteTokens)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.totalTokens === undefined) return false;
+  if (x.inputTokens === undefined) return false;
+  if (x.outputTokens === undefined) return false;
+  if (!c352(x.totalTokens)) return false;
+  if (!c352(x.inputTokens)) return false;
+  if (!c352(x.outputTokens)) return false;
+  if (x.thoughtTokens !== undefined && !c97(x.thoughtTokens)) return false;
+  if (x.cachedReadTokens !== undefined && !c97(x.cachedReadTokens)) return false;
+  if (x.cachedWriteTokens !== undefined && !c97(x.cachedWriteTokens)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p616(x: any, c: ParseContext): unknown {
+function p354(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
   if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return c.fail('not a valid uint64');
   return x;
 }
 
-function p617(x: any, c: ParseContext): unknown {
-  if (!(Number.isInteger(x) || x === null)) return c.fail('expected integer or null');
-  if (typeof x === 'number' && x < 0) return c.fail('must be >= 0');
-  if (typeof x === 'number' && !NUMBER_FORMATS['uint64']!(x)) return c.fail('not a valid uint64');
-  return x;
-}
-
-function p615(x: any, c: ParseContext): unknown {
+function p353(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.totalTokens === undefined) return c.fail('missing required field', 'totalTokens');
-    if (x.inputTokens === undefined) return c.fail('missing required field', 'inputTokens');
-    if (x.outputTokens === undefined) return c.fail('missing required field', 'outputTokens');
-    if (x.totalTokens !== undefined) {
-      c.path.push('totalTokens');
-      const r = p616(x.totalTokens, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.totalTokens) x.totalTokens = r;
+  if (x.totalTokens === undefined) return c.fail('missing required field', 'totalTokens');
+  if (x.inputTokens === undefined) return c.fail('missing required field', 'inputTokens');
+  if (x.outputTokens === undefined) return c.fail('missing required field', 'outputTokens');
+  {
+    const r = p354(x.totalTokens, c);
+    if (r === FAIL) return c.failedIn('totalTokens');
+    if (r !== x.totalTokens) x.totalTokens = r;
+  }
+  {
+    const r = p354(x.inputTokens, c);
+    if (r === FAIL) return c.failedIn('inputTokens');
+    if (r !== x.inputTokens) x.inputTokens = r;
+  }
+  {
+    const r = p354(x.outputTokens, c);
+    if (r === FAIL) return c.failedIn('outputTokens');
+    if (r !== x.outputTokens) x.outputTokens = r;
+  }
+  if (x.thoughtTokens !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p101(x.thoughtTokens, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'thoughtTokens');
+      delete x.thoughtTokens;
+    } else {
+      if (r !== x.thoughtTokens) x.thoughtTokens = r;
     }
-    if (x.inputTokens !== undefined) {
-      c.path.push('inputTokens');
-      const r = p616(x.inputTokens, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.inputTokens) x.inputTokens = r;
+  }
+  if (x.cachedReadTokens !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p101(x.cachedReadTokens, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'cachedReadTokens');
+      delete x.cachedReadTokens;
+    } else {
+      if (r !== x.cachedReadTokens) x.cachedReadTokens = r;
     }
-    if (x.outputTokens !== undefined) {
-      c.path.push('outputTokens');
-      const r = p616(x.outputTokens, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.outputTokens) x.outputTokens = r;
+  }
+  if (x.cachedWriteTokens !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p101(x.cachedWriteTokens, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'cachedWriteTokens');
+      delete x.cachedWriteTokens;
+    } else {
+      if (r !== x.cachedWriteTokens) x.cachedWriteTokens = r;
     }
-    if (x.thoughtTokens !== undefined) {
-      c.path.push('thoughtTokens');
-      const r = p617(x.thoughtTokens, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'thoughtTokens');
-        delete x['thoughtTokens'];
-      } else if (r !== x.thoughtTokens) x.thoughtTokens = r;
-    }
-    if (x.cachedReadTokens !== undefined) {
-      c.path.push('cachedReadTokens');
-      const r = p617(x.cachedReadTokens, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'cachedReadTokens');
-        delete x['cachedReadTokens'];
-      } else if (r !== x.cachedReadTokens) x.cachedReadTokens = r;
-    }
-    if (x.cachedWriteTokens !== undefined) {
-      c.path.push('cachedWriteTokens');
-      const r = p617(x.cachedWriteTokens, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'cachedWriteTokens');
-        delete x['cachedWriteTokens'];
-      } else if (r !== x.cachedWriteTokens) x.cachedWriteTokens = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c619(x: any): boolean {
-  if (!checkErrorCode(x)) return false;
-  return true;
-}
-
-function c618(x: any): boolean {
+function c355(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.code === undefined) return false;
-    if (x.message === undefined) return false;
-    if (x.code !== undefined && !c619(x.code)) return false;
-    if (x.message !== undefined && !c3(x.message)) return false;
-    if (x.data !== undefined && !c65(x.data)) return false;
-  }
+  if (x.code === undefined) return false;
+  if (x.message === undefined) return false;
+  if (!checkErrorCode(x.code)) return false;
+  if (!c2(x.message)) return false;
   return true;
 }
 
-function p621(x: any, c: ParseContext): unknown {
-  x = parseErrorCode(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p620(x: any, c: ParseContext): unknown {
+function p356(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.code === undefined) return c.fail('missing required field', 'code');
-    if (x.message === undefined) return c.fail('missing required field', 'message');
-    if (x.code !== undefined) {
-      c.path.push('code');
-      const r = p621(x.code, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.code) x.code = r;
-    }
-    if (x.message !== undefined) {
-      c.path.push('message');
-      const r = p20(x.message, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.message) x.message = r;
-    }
-    if (x.data !== undefined) {
-      c.path.push('data');
-      const r = p74(x.data, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'data');
-        delete x['data'];
-      } else if (r !== x.data) x.data = r;
-    }
+  if (x.code === undefined) return c.fail('missing required field', 'code');
+  if (x.message === undefined) return c.fail('missing required field', 'message');
+  {
+    const r = parseErrorCode(x.code, c);
+    if (r === FAIL) return c.failedIn('code');
+    if (r !== x.code) x.code = r;
+  }
+  {
+    const r = p7(x.message, c);
+    if (r === FAIL) return c.failedIn('message');
+    if (r !== x.message) x.message = r;
   }
   return x;
 }
 
-function c623(x: any): boolean {
+function c358(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32700) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c624(x: any): boolean {
+function c359(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32600) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c625(x: any): boolean {
+function c360(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32601) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c626(x: any): boolean {
+function c361(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32602) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c627(x: any): boolean {
+function c362(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32603) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c628(x: any): boolean {
+function c363(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32800) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c629(x: any): boolean {
+function c364(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32000) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c630(x: any): boolean {
+function c365(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (x !== -32002) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c631(x: any): boolean {
+function c366(x: any): boolean {
   if (!Number.isInteger(x)) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
   return true;
 }
 
-function c622(x: any): boolean {
-  if (!(c623(x) || c624(x) || c625(x) || c626(x) || c627(x) || c628(x) || c629(x) || c630(x) || c631(x)))
+function c357(x: any): boolean {
+  if (!(c358(x) || c359(x) || c360(x) || c361(x) || c362(x) || c363(x) || c364(x) || c365(x) || c366(x)))
     return false;
   return true;
 }
 
-function p633(x: any, c: ParseContext): unknown {
+function p368(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32700) return c.fail('expected -32700');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p634(x: any, c: ParseContext): unknown {
+function p369(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32600) return c.fail('expected -32600');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p635(x: any, c: ParseContext): unknown {
+function p370(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32601) return c.fail('expected -32601');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p636(x: any, c: ParseContext): unknown {
+function p371(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32602) return c.fail('expected -32602');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p637(x: any, c: ParseContext): unknown {
+function p372(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32603) return c.fail('expected -32603');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p638(x: any, c: ParseContext): unknown {
+function p373(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32800) return c.fail('expected -32800');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p639(x: any, c: ParseContext): unknown {
+function p374(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32000) return c.fail('expected -32000');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p640(x: any, c: ParseContext): unknown {
+function p375(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (x !== -32002) return c.fail('expected -32002');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p641(x: any, c: ParseContext): unknown {
+function p376(x: any, c: ParseContext): unknown {
   if (!Number.isInteger(x)) return c.fail('expected integer');
   if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
   return x;
 }
 
-function p632(x: any, c: ParseContext): unknown {
-  if (c623(x)) return p633(x, c);
-  if (c624(x)) return p634(x, c);
-  if (c625(x)) return p635(x, c);
-  if (c626(x)) return p636(x, c);
-  if (c627(x)) return p637(x, c);
-  if (c628(x)) return p638(x, c);
-  if (c629(x)) return p639(x, c);
-  if (c630(x)) return p640(x, c);
-  if (c631(x)) return p641(x, c);
+function p367(x: any, c: ParseContext): unknown {
+  if (c358(x)) return p368(x, c);
+  if (c359(x)) return p369(x, c);
+  if (c360(x)) return p370(x, c);
+  if (c361(x)) return p371(x, c);
+  if (c362(x)) return p372(x, c);
+  if (c363(x)) return p373(x, c);
+  if (c364(x)) return p374(x, c);
+  if (c365(x)) return p375(x, c);
+  if (c366(x)) return p376(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p633(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p634(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p635(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p636(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p637(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p638(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p639(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p640(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p641(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p368(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p369(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p370(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p371(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p372(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p373(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p374(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p375(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p376(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c645(x: any): boolean {
-  if (!checkSessionNotification(x)) return false;
+function c379(x: any): boolean {
+  if (!(
+    checkSessionNotification(x) ||
+    checkCompleteElicitationNotification(x) ||
+    checkAuthStatusUpdateNotification(x) ||
+    checkExtNotification(x)
+  ))
+    return false;
   return true;
 }
 
-function c646(x: any): boolean {
-  if (!checkCompleteElicitationNotification(x)) return false;
+function c378(x: any): boolean {
+  if (!(c379(x) || c5(x))) return false;
   return true;
 }
 
-function c647(x: any): boolean {
-  if (!checkAuthStatusUpdateNotification(x)) return false;
-  return true;
-}
-
-function c648(x: any): boolean {
-  if (!checkExtNotification(x)) return false;
-  return true;
-}
-
-function c644(x: any): boolean {
-  if (!(c645(x) || c646(x) || c647(x) || c648(x))) return false;
-  return true;
-}
-
-function c643(x: any): boolean {
-  if (!(c644(x) || c17(x))) return false;
-  return true;
-}
-
-function c642(x: any): boolean {
+function c377(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.method === undefined) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c643(x.params)) return false;
-  }
+  if (x.method === undefined) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c378(x.params)) return false;
   return true;
 }
 
-function p652(x: any, c: ParseContext): unknown {
-  x = parseSessionNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p653(x: any, c: ParseContext): unknown {
-  x = parseCompleteElicitationNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p654(x: any, c: ParseContext): unknown {
-  x = parseAuthStatusUpdateNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p655(x: any, c: ParseContext): unknown {
-  x = parseExtNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p651(x: any, c: ParseContext): unknown {
-  if (c645(x)) return p652(x, c);
-  if (c646(x)) return p653(x, c);
-  if (c647(x)) return p654(x, c);
-  if (c648(x)) return p655(x, c);
+function p382(x: any, c: ParseContext): unknown {
+  if (checkSessionNotification(x)) return parseSessionNotification(x, c);
+  if (checkCompleteElicitationNotification(x)) return parseCompleteElicitationNotification(x, c);
+  if (checkAuthStatusUpdateNotification(x)) return parseAuthStatusUpdateNotification(x, c);
+  if (checkExtNotification(x)) return parseExtNotification(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p652(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p653(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p654(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p655(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseSessionNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCompleteElicitationNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseAuthStatusUpdateNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p650(x: any, c: ParseContext): unknown {
+function p381(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p651(x, c);
-  return x;
+  return p382(x, c);
 }
 
-function p649(x: any, c: ParseContext): unknown {
+function p380(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p20(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p650(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
-  }
-  return x;
-}
-
-function c657(x: any): boolean {
-  if (!checkSessionUpdate(x)) return false;
-  return true;
-}
-
-function c656(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.update === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.update !== undefined && !c657(x.update)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p659(x: any, c: ParseContext): unknown {
-  x = parseSessionUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p658(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.update === undefined) return c.fail('missing required field', 'update');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.update !== undefined) {
-      c.path.push('update');
-      const r = p659(x.update, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.update) x.update = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c662(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'user_message_chunk') return false;
-  return true;
-}
-
-function c661(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c662(x.sessionUpdate)) return false;
-  }
-  if (!checkContentChunk(x)) return false;
-  return true;
-}
-
-function c664(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'agent_message_chunk') return false;
-  return true;
-}
-
-function c663(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c664(x.sessionUpdate)) return false;
-  }
-  if (!checkContentChunk(x)) return false;
-  return true;
-}
-
-function c666(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'agent_thought_chunk') return false;
-  return true;
-}
-
-function c665(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c666(x.sessionUpdate)) return false;
-  }
-  if (!checkContentChunk(x)) return false;
-  return true;
-}
-
-function c668(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'tool_call') return false;
-  return true;
-}
-
-function c667(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c668(x.sessionUpdate)) return false;
-  }
-  if (!checkToolCall(x)) return false;
-  return true;
-}
-
-function c670(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'tool_call_update') return false;
-  return true;
-}
-
-function c669(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c670(x.sessionUpdate)) return false;
-  }
-  if (!checkToolCallUpdate(x)) return false;
-  return true;
-}
-
-function c672(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'plan') return false;
-  return true;
-}
-
-function c671(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c672(x.sessionUpdate)) return false;
-  }
-  if (!checkPlan(x)) return false;
-  return true;
-}
-
-function c674(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'plan_update') return false;
-  return true;
-}
-
-function c673(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c674(x.sessionUpdate)) return false;
-  }
-  if (!checkPlanUpdate(x)) return false;
-  return true;
-}
-
-function c676(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'plan_removed') return false;
-  return true;
-}
-
-function c675(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c676(x.sessionUpdate)) return false;
-  }
-  if (!checkPlanRemoved(x)) return false;
-  return true;
-}
-
-function c678(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'available_commands_update') return false;
-  return true;
-}
-
-function c677(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c678(x.sessionUpdate)) return false;
-  }
-  if (!checkAvailableCommandsUpdate(x)) return false;
-  return true;
-}
-
-function c680(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'current_mode_update') return false;
-  return true;
-}
-
-function c679(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c680(x.sessionUpdate)) return false;
-  }
-  if (!checkCurrentModeUpdate(x)) return false;
-  return true;
-}
-
-function c682(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'config_option_update') return false;
-  return true;
-}
-
-function c681(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c682(x.sessionUpdate)) return false;
-  }
-  if (!checkConfigOptionUpdate(x)) return false;
-  return true;
-}
-
-function c684(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'session_info_update') return false;
-  return true;
-}
-
-function c683(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c684(x.sessionUpdate)) return false;
-  }
-  if (!checkSessionInfoUpdate(x)) return false;
-  return true;
-}
-
-function c686(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'usage_update') return false;
-  return true;
-}
-
-function c685(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c686(x.sessionUpdate)) return false;
-  }
-  if (!checkUsageUpdate(x)) return false;
-  return true;
-}
-
-function c688(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'notice') return false;
-  return true;
-}
-
-function c687(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c688(x.sessionUpdate)) return false;
-  }
-  if (!checkNotice(x)) return false;
-  return true;
-}
-
-function c690(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'compaction_update') return false;
-  return true;
-}
-
-function c689(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c690(x.sessionUpdate)) return false;
-  }
-  if (!checkCompactionUpdate(x)) return false;
-  return true;
-}
-
-function c692(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'compaction_summary_chunk') return false;
-  return true;
-}
-
-function c691(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c692(x.sessionUpdate)) return false;
-  }
-  if (!checkCompactionSummaryChunk(x)) return false;
-  return true;
-}
-
-function c694(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'subagent_update') return false;
-  return true;
-}
-
-function c693(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c694(x.sessionUpdate)) return false;
-  }
-  if (!checkSubagentUpdate(x)) return false;
-  return true;
-}
-
-function c696(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'session_message') return false;
-  return true;
-}
-
-function c695(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c696(x.sessionUpdate)) return false;
-  }
-  if (!checkSessionMessage(x)) return false;
-  return true;
-}
-
-function c698(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'session_message_chunk') return false;
-  return true;
-}
-
-function c697(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return false;
-    if (x.sessionUpdate !== undefined && !c698(x.sessionUpdate)) return false;
-  }
-  if (!checkSessionMessageChunk(x)) return false;
-  return true;
-}
-
-function c660(x: any): boolean {
+  if (x.method === undefined) return c.fail('missing required field', 'method');
   {
-    let n = 0;
-    if (c661(x)) n++;
-    if (c663(x)) n++;
-    if (c665(x)) n++;
-    if (c667(x)) n++;
-    if (c669(x)) n++;
-    if (c671(x)) n++;
-    if (c673(x)) n++;
-    if (c675(x)) n++;
-    if (c677(x)) n++;
-    if (c679(x)) n++;
-    if (c681(x)) n++;
-    if (c683(x)) n++;
-    if (c685(x)) n++;
-    if (c687(x)) n++;
-    if (c689(x)) n++;
-    if (c691(x)) n++;
-    if (c693(x)) n++;
-    if (c695(x)) n++;
-    if (c697(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
   }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p381(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
+  }
+  return x;
+}
+
+function c383(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.update === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkSessionUpdate(x.update)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p701(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'user_message_chunk') return c.fail('expected "user_message_chunk"');
-  return x;
-}
-
-function p700(x: any, c: ParseContext): unknown {
+function p384(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p701(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.update === undefined) return c.fail('missing required field', 'update');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseSessionUpdate(x.update, c);
+    if (r === FAIL) return c.failedIn('update');
+    if (r !== x.update) x.update = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'update');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
-  x = parseContentChunk(x, c);
-  if (x === FAIL) return FAIL;
   return x;
 }
 
-function p703(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'agent_message_chunk') return c.fail('expected "agent_message_chunk"');
-  return x;
-}
-
-function p702(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p703(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
+function t386(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.sessionUpdate) {
+    case 'user_message_chunk':
+      return checkContentChunk(x);
+    case 'agent_message_chunk':
+      return checkContentChunk(x);
+    case 'agent_thought_chunk':
+      return checkContentChunk(x);
+    case 'tool_call':
+      return checkToolCall(x);
+    case 'tool_call_update':
+      return checkToolCallUpdate(x);
+    case 'plan':
+      return checkPlan(x);
+    case 'plan_update':
+      return checkPlanUpdate(x);
+    case 'plan_removed':
+      return checkPlanRemoved(x);
+    case 'available_commands_update':
+      return checkAvailableCommandsUpdate(x);
+    case 'current_mode_update':
+      return checkCurrentModeUpdate(x);
+    case 'config_option_update':
+      return checkConfigOptionUpdate(x);
+    case 'session_info_update':
+      return checkSessionInfoUpdate(x);
+    case 'usage_update':
+      return checkUsageUpdate(x);
+    case 'notice':
+      return checkNotice(x);
+    case 'compaction_update':
+      return checkCompactionUpdate(x);
+    case 'compaction_summary_chunk':
+      return checkCompactionSummaryChunk(x);
+    case 'subagent_update':
+      return checkSubagentUpdate(x);
+    case 'session_message':
+      return checkSessionMessage(x);
+    case 'session_message_chunk':
+      return checkSessionMessageChunk(x);
   }
-  x = parseContentChunk(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
+  return false;
 }
 
-function p705(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'agent_thought_chunk') return c.fail('expected "agent_thought_chunk"');
-  return x;
+function c385(x: any): boolean {
+  if (!t386(x)) return false;
+  return true;
 }
 
-function p704(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p705(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseContentChunk(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p707(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'tool_call') return c.fail('expected "tool_call"');
-  return x;
-}
-
-function p706(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p707(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseToolCall(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p709(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'tool_call_update') return c.fail('expected "tool_call_update"');
-  return x;
-}
-
-function p708(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p709(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseToolCallUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p711(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'plan') return c.fail('expected "plan"');
-  return x;
-}
-
-function p710(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p711(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parsePlan(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p713(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'plan_update') return c.fail('expected "plan_update"');
-  return x;
-}
-
-function p712(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p713(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parsePlanUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p715(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'plan_removed') return c.fail('expected "plan_removed"');
-  return x;
-}
-
-function p714(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p715(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parsePlanRemoved(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p717(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'available_commands_update') return c.fail('expected "available_commands_update"');
-  return x;
-}
-
-function p716(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p717(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseAvailableCommandsUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p719(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'current_mode_update') return c.fail('expected "current_mode_update"');
-  return x;
-}
-
-function p718(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p719(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseCurrentModeUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p721(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'config_option_update') return c.fail('expected "config_option_update"');
-  return x;
-}
-
-function p720(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p721(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseConfigOptionUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p723(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'session_info_update') return c.fail('expected "session_info_update"');
-  return x;
-}
-
-function p722(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p723(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseSessionInfoUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p725(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'usage_update') return c.fail('expected "usage_update"');
-  return x;
-}
-
-function p724(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p725(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseUsageUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p727(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'notice') return c.fail('expected "notice"');
-  return x;
-}
-
-function p726(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p727(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseNotice(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p729(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'compaction_update') return c.fail('expected "compaction_update"');
-  return x;
-}
-
-function p728(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p729(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseCompactionUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p731(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'compaction_summary_chunk') return c.fail('expected "compaction_summary_chunk"');
-  return x;
-}
-
-function p730(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p731(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseCompactionSummaryChunk(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p733(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'subagent_update') return c.fail('expected "subagent_update"');
-  return x;
-}
-
-function p732(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p733(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseSubagentUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p735(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'session_message') return c.fail('expected "session_message"');
-  return x;
-}
-
-function p734(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p735(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseSessionMessage(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p737(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'session_message_chunk') return c.fail('expected "session_message_chunk"');
-  return x;
-}
-
-function p736(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionUpdate === undefined) return c.fail('missing required field', 'sessionUpdate');
-    if (x.sessionUpdate !== undefined) {
-      c.path.push('sessionUpdate');
-      const r = p737(x.sessionUpdate, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionUpdate) x.sessionUpdate = r;
-    }
-  }
-  x = parseSessionMessageChunk(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p699(x: any, c: ParseContext): unknown {
+function p387(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   switch (x.sessionUpdate) {
     case 'user_message_chunk':
-      return p700(x, c);
+      return parseContentChunk(x, c);
     case 'agent_message_chunk':
-      return p702(x, c);
+      return parseContentChunk(x, c);
     case 'agent_thought_chunk':
-      return p704(x, c);
+      return parseContentChunk(x, c);
     case 'tool_call':
-      return p706(x, c);
+      return parseToolCall(x, c);
     case 'tool_call_update':
-      return p708(x, c);
+      return parseToolCallUpdate(x, c);
     case 'plan':
-      return p710(x, c);
+      return parsePlan(x, c);
     case 'plan_update':
-      return p712(x, c);
+      return parsePlanUpdate(x, c);
     case 'plan_removed':
-      return p714(x, c);
+      return parsePlanRemoved(x, c);
     case 'available_commands_update':
-      return p716(x, c);
+      return parseAvailableCommandsUpdate(x, c);
     case 'current_mode_update':
-      return p718(x, c);
+      return parseCurrentModeUpdate(x, c);
     case 'config_option_update':
-      return p720(x, c);
+      return parseConfigOptionUpdate(x, c);
     case 'session_info_update':
-      return p722(x, c);
+      return parseSessionInfoUpdate(x, c);
     case 'usage_update':
-      return p724(x, c);
+      return parseUsageUpdate(x, c);
     case 'notice':
-      return p726(x, c);
+      return parseNotice(x, c);
     case 'compaction_update':
-      return p728(x, c);
+      return parseCompactionUpdate(x, c);
     case 'compaction_summary_chunk':
-      return p730(x, c);
+      return parseCompactionSummaryChunk(x, c);
     case 'subagent_update':
-      return p732(x, c);
+      return parseSubagentUpdate(x, c);
     case 'session_message':
-      return p734(x, c);
+      return parseSessionMessage(x, c);
     case 'session_message_chunk':
-      return p736(x, c);
+      return parseSessionMessageChunk(x, c);
   }
   if (typeof x.sessionUpdate !== 'string') return c.fail('missing or invalid discriminator', 'sessionUpdate');
   c.note('unknown-variant', 'unknown sessionUpdate ' + JSON.stringify(x.sessionUpdate.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c739(x: any): boolean {
-  if (!(checkMessageId(x) || c17(x))) return false;
+function c389(x: any): boolean {
+  if (!(checkMessageId(x) || c5(x))) return false;
   return true;
 }
 
-function c738(x: any): boolean {
+function c388(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content === undefined) return false;
-    if (x.content !== undefined && !c166(x.content)) return false;
-    if (x.messageId !== undefined && !c739(x.messageId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.content === undefined) return false;
+  if (!checkContentBlock(x.content)) return false;
+  if (x.messageId !== undefined && !c389(x.messageId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p741(x: any, c: ParseContext): unknown {
+function p391(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseMessageId(x, c);
-  return x;
 }
 
-function p740(x: any, c: ParseContext): unknown {
+function p390(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p168(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const m = c.diagnostics.length;
+    const r = parseContentBlock(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'content');
+  }
+  if (x.messageId !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p391(x.messageId, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'messageId');
+      delete x.messageId;
+    } else {
+      if (r !== x.messageId) x.messageId = r;
     }
-    if (x.messageId !== undefined) {
-      c.path.push('messageId');
-      const r = p741(x.messageId, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'messageId');
-        delete x['messageId'];
-      } else if (r !== x.messageId) x.messageId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c743(x: any): boolean {
-  if (!checkToolKind(x)) return false;
-  return true;
-}
-
-function c744(x: any): boolean {
-  if (!checkToolCallStatus(x)) return false;
-  return true;
-}
-
-function c745(x: any): boolean {
+function c393(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkToolCallContent(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkToolCallContent(x[i])) return false;
   }
   return true;
 }
 
-function c746(x: any): boolean {
+function c394(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkToolCallLocation(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkToolCallLocation(x[i])) return false;
   }
   return true;
 }
 
-function c742(x: any): boolean {
+function c392(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.toolCallId === undefined) return false;
-    if (x.title === undefined) return false;
-    if (x.toolCallId !== undefined && !c59(x.toolCallId)) return false;
-    if (x.title !== undefined && !c3(x.title)) return false;
-    if (x.name !== undefined && !c62(x.name)) return false;
-    if (x.kind !== undefined && !c743(x.kind)) return false;
-    if (x.status !== undefined && !c744(x.status)) return false;
-    if (x.content !== undefined && !c745(x.content)) return false;
-    if (x.locations !== undefined && !c746(x.locations)) return false;
-    if (x.rawInput !== undefined && !c65(x.rawInput)) return false;
-    if (x.rawOutput !== undefined && !c65(x.rawOutput)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.toolCallId === undefined) return false;
+  if (x.title === undefined) return false;
+  if (!checkToolCallId(x.toolCallId)) return false;
+  if (!c2(x.title)) return false;
+  if (x.name !== undefined && !c30(x.name)) return false;
+  if (x.kind !== undefined && !checkToolKind(x.kind)) return false;
+  if (x.status !== undefined && !checkToolCallStatus(x.status)) return false;
+  if (x.content !== undefined && !c393(x.content)) return false;
+  if (x.locations !== undefined && !c394(x.locations)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p748(x: any, c: ParseContext): unknown {
-  x = parseToolKind(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p749(x: any, c: ParseContext): unknown {
-  x = parseToolCallStatus(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s750(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
+function s396(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseToolCallContent(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function s751(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
+function s397(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseToolCallLocation(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p747(x: any, c: ParseContext): unknown {
+function p395(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.toolCallId === undefined) return c.fail('missing required field', 'toolCallId');
-    if (x.title === undefined) return c.fail('missing required field', 'title');
-    if (x.toolCallId !== undefined) {
-      c.path.push('toolCallId');
-      const r = p67(x.toolCallId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.toolCallId) x.toolCallId = r;
+  if (x.toolCallId === undefined) return c.fail('missing required field', 'toolCallId');
+  if (x.title === undefined) return c.fail('missing required field', 'title');
+  {
+    const r = parseToolCallId(x.toolCallId, c);
+    if (r === FAIL) return c.failedIn('toolCallId');
+    if (r !== x.toolCallId) x.toolCallId = r;
+  }
+  {
+    const r = p7(x.title, c);
+    if (r === FAIL) return c.failedIn('title');
+    if (r !== x.title) x.title = r;
+  }
+  if (x.name !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.name, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'name');
+      delete x.name;
+    } else {
+      if (r !== x.name) x.name = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p20(x.title, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.title) x.title = r;
+  }
+  if (x.kind !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseToolKind(x.kind, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'kind');
+      delete x.kind;
+    } else {
+      if (r !== x.kind) x.kind = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'kind');
     }
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p70(x.name, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'name');
-        delete x['name'];
-      } else if (r !== x.name) x.name = r;
+  }
+  if (x.status !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseToolCallStatus(x.status, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'status');
+      delete x.status;
+    } else {
+      if (r !== x.status) x.status = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'status');
     }
-    if (x.kind !== undefined) {
-      c.path.push('kind');
-      const r = p748(x.kind, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'kind');
-        delete x['kind'];
-      } else if (r !== x.kind) x.kind = r;
+  }
+  if (x.content !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s396(x.content, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'content');
+      x.content = [];
+    } else {
+      if (r !== x.content) x.content = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'content');
     }
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p749(x.status, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'status');
-        delete x['status'];
-      } else if (r !== x.status) x.status = r;
+  }
+  if (x.locations !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s397(x.locations, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'locations');
+      x.locations = [];
+    } else {
+      if (r !== x.locations) x.locations = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'locations');
     }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = s750(x.content, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'content');
-        x['content'] = [];
-      } else if (r !== x.content) x.content = r;
-    }
-    if (x.locations !== undefined) {
-      c.path.push('locations');
-      const r = s751(x.locations, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'locations');
-        x['locations'] = [];
-      } else if (r !== x.locations) x.locations = r;
-    }
-    if (x.rawInput !== undefined) {
-      c.path.push('rawInput');
-      const r = p74(x.rawInput, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'rawInput');
-        delete x['rawInput'];
-      } else if (r !== x.rawInput) x.rawInput = r;
-    }
-    if (x.rawOutput !== undefined) {
-      c.path.push('rawOutput');
-      const r = p74(x.rawOutput, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'rawOutput');
-        delete x['rawOutput'];
-      } else if (r !== x.rawOutput) x.rawOutput = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c753(x: any): boolean {
-  if (!checkPlanEntryPriority(x)) return false;
-  return true;
-}
-
-function c754(x: any): boolean {
-  if (!checkPlanEntryStatus(x)) return false;
-  return true;
-}
-
-function c752(x: any): boolean {
+function c398(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content === undefined) return false;
-    if (x.priority === undefined) return false;
-    if (x.status === undefined) return false;
-    if (x.content !== undefined && !c3(x.content)) return false;
-    if (x.priority !== undefined && !c753(x.priority)) return false;
-    if (x.status !== undefined && !c754(x.status)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.content === undefined) return false;
+  if (x.priority === undefined) return false;
+  if (x.status === undefined) return false;
+  if (!c2(x.content)) return false;
+  if (!checkPlanEntryPriority(x.priority)) return false;
+  if (!checkPlanEntryStatus(x.status)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p756(x: any, c: ParseContext): unknown {
-  x = parsePlanEntryPriority(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p757(x: any, c: ParseContext): unknown {
-  x = parsePlanEntryStatus(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p755(x: any, c: ParseContext): unknown {
+function p399(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.priority === undefined) return c.fail('missing required field', 'priority');
-    if (x.status === undefined) return c.fail('missing required field', 'status');
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p20(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x.priority !== undefined) {
-      c.path.push('priority');
-      const r = p756(x.priority, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.priority) x.priority = r;
-    }
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p757(x.status, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.status) x.status = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c759(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'high') return false;
-  return true;
-}
-
-function c760(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'medium') return false;
-  return true;
-}
-
-function c761(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'low') return false;
-  return true;
-}
-
-function c758(x: any): boolean {
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  if (x.priority === undefined) return c.fail('missing required field', 'priority');
+  if (x.status === undefined) return c.fail('missing required field', 'status');
   {
-    let n = 0;
-    if (c759(x)) n++;
-    if (c760(x)) n++;
-    if (c761(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
   }
-  return true;
-}
-
-function p762(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['high', 'medium', 'low'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
-  return x;
-}
-
-function c763(x: any): boolean {
   {
-    let n = 0;
-    if (c88(x)) n++;
-    if (c89(x)) n++;
-    if (c90(x)) n++;
-    if (n !== 1) return false;
+    const m = c.diagnostics.length;
+    const r = parsePlanEntryPriority(x.priority, c);
+    if (r === FAIL) return c.failedIn('priority');
+    if (r !== x.priority) x.priority = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'priority');
   }
-  return true;
-}
-
-function p764(x: any, c: ParseContext): unknown {
-  if (typeof x !== 'string') return c.fail('expected a string');
-  if (!['pending', 'in_progress', 'completed'].includes(x))
-    c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  {
+    const m = c.diagnostics.length;
+    const r = parsePlanEntryStatus(x.status, c);
+    if (r === FAIL) return c.failedIn('status');
+    if (r !== x.status) x.status = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'status');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
   return x;
 }
 
-function c766(x: any): boolean {
+function c400(x: any): boolean {
+  if (typeof x !== 'string' || !S401.has(x)) return false;
+  return true;
+}
+
+function p402(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S401.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c403(x: any): boolean {
+  if (typeof x !== 'string' || !S404.has(x)) return false;
+  return true;
+}
+
+function p405(x: any, c: ParseContext): unknown {
+  if (typeof x !== 'string') return c.fail('expected a string');
+  if (!S404.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));
+  return x;
+}
+
+function c407(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkPlanEntry(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkPlanEntry(x[i])) return false;
   }
   return true;
 }
 
-function c765(x: any): boolean {
+function c406(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.entries === undefined) return false;
-    if (x.entries !== undefined && !c766(x.entries)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.entries === undefined) return false;
+  if (!c407(x.entries)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s768(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
+function s409(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parsePlanEntry(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p767(x: any, c: ParseContext): unknown {
+function p408(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.entries === undefined) return c.fail('missing required field', 'entries');
-    if (x.entries !== undefined) {
-      c.path.push('entries');
-      const r = s768(x.entries, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'entries');
-        x['entries'] = [];
-      } else if (r !== x.entries) x.entries = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c771(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'items') return false;
-  return true;
-}
-
-function c770(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c771(x.type)) return false;
-  }
-  if (!checkPlanItems(x)) return false;
-  return true;
-}
-
-function c773(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'file') return false;
-  return true;
-}
-
-function c772(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c773(x.type)) return false;
-  }
-  if (!checkPlanFile(x)) return false;
-  return true;
-}
-
-function c775(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'markdown') return false;
-  return true;
-}
-
-function c774(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c775(x.type)) return false;
-  }
-  if (!checkPlanMarkdown(x)) return false;
-  return true;
-}
-
-function c769(x: any): boolean {
+  if (x.entries === undefined) return c.fail('missing required field', 'entries');
   {
-    let n = 0;
-    if (c770(x)) n++;
-    if (c772(x)) n++;
-    if (c774(x)) n++;
-    if (n !== 1) return false;
+    const m = c.diagnostics.length;
+    const r = s409(x.entries, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'entries');
+      x.entries = [];
+    } else {
+      if (r !== x.entries) x.entries = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'entries');
+    }
   }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function t411(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'items':
+      return checkPlanItems(x);
+    case 'file':
+      return checkPlanFile(x);
+    case 'markdown':
+      return checkPlanMarkdown(x);
+  }
+  return false;
+}
+
+function c410(x: any): boolean {
+  if (!t411(x)) return false;
   return true;
 }
 
-function p778(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'items') return c.fail('expected "items"');
-  return x;
-}
-
-function p777(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p778(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parsePlanItems(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p780(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'file') return c.fail('expected "file"');
-  return x;
-}
-
-function p779(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p780(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parsePlanFile(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p782(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'markdown') return c.fail('expected "markdown"');
-  return x;
-}
-
-function p781(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p782(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parsePlanMarkdown(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p776(x: any, c: ParseContext): unknown {
+function p412(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'items':
-      return p777(x, c);
+      return parsePlanItems(x, c);
     case 'file':
-      return p779(x, c);
+      return parsePlanFile(x, c);
     case 'markdown':
-      return p781(x, c);
+      return parsePlanMarkdown(x, c);
   }
   if (typeof x.type !== 'string') return c.fail('missing or invalid discriminator', 'type');
   c.note('unknown-variant', 'unknown type ' + JSON.stringify(x.type.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c784(x: any): boolean {
-  if (!checkPlanId(x)) return false;
-  return true;
-}
-
-function c783(x: any): boolean {
+function c413(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.planId === undefined) return false;
-    if (x.entries === undefined) return false;
-    if (x.planId !== undefined && !c784(x.planId)) return false;
-    if (x.entries !== undefined && !c766(x.entries)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.planId === undefined) return false;
+  if (x.entries === undefined) return false;
+  if (!checkPlanId(x.planId)) return false;
+  if (!c407(x.entries)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p786(x: any, c: ParseContext): unknown {
-  x = parsePlanId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s787(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
+function s415(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parsePlanEntry(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p785(x: any, c: ParseContext): unknown {
+function p414(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.planId === undefined) return c.fail('missing required field', 'planId');
-    if (x.entries === undefined) return c.fail('missing required field', 'entries');
-    if (x.planId !== undefined) {
-      c.path.push('planId');
-      const r = p786(x.planId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.planId) x.planId = r;
+  if (x.planId === undefined) return c.fail('missing required field', 'planId');
+  if (x.entries === undefined) return c.fail('missing required field', 'entries');
+  {
+    const r = parsePlanId(x.planId, c);
+    if (r === FAIL) return c.failedIn('planId');
+    if (r !== x.planId) x.planId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = s415(x.entries, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'entries');
+      x.entries = [];
+    } else {
+      if (r !== x.entries) x.entries = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'entries');
     }
-    if (x.entries !== undefined) {
-      c.path.push('entries');
-      const r = s787(x.entries, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'entries');
-        x['entries'] = [];
-      } else if (r !== x.entries) x.entries = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c788(x: any): boolean {
+function c416(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.planId === undefined) return false;
-    if (x.uri === undefined) return false;
-    if (x.planId !== undefined && !c784(x.planId)) return false;
-    if (x.uri !== undefined && !c3(x.uri)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.planId === undefined) return false;
+  if (x.uri === undefined) return false;
+  if (!checkPlanId(x.planId)) return false;
+  if (!c2(x.uri)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p789(x: any, c: ParseContext): unknown {
+function p417(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.planId === undefined) return c.fail('missing required field', 'planId');
-    if (x.uri === undefined) return c.fail('missing required field', 'uri');
-    if (x.planId !== undefined) {
-      c.path.push('planId');
-      const r = p786(x.planId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.planId) x.planId = r;
-    }
-    if (x.uri !== undefined) {
-      c.path.push('uri');
-      const r = p20(x.uri, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.uri) x.uri = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.planId === undefined) return c.fail('missing required field', 'planId');
+  if (x.uri === undefined) return c.fail('missing required field', 'uri');
+  {
+    const r = parsePlanId(x.planId, c);
+    if (r === FAIL) return c.failedIn('planId');
+    if (r !== x.planId) x.planId = r;
+  }
+  {
+    const r = p7(x.uri, c);
+    if (r === FAIL) return c.failedIn('uri');
+    if (r !== x.uri) x.uri = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c790(x: any): boolean {
+function c418(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.planId === undefined) return false;
-    if (x.content === undefined) return false;
-    if (x.planId !== undefined && !c784(x.planId)) return false;
-    if (x.content !== undefined && !c3(x.content)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.planId === undefined) return false;
+  if (x.content === undefined) return false;
+  if (!checkPlanId(x.planId)) return false;
+  if (!c2(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p791(x: any, c: ParseContext): unknown {
+function p419(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.planId === undefined) return c.fail('missing required field', 'planId');
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.planId !== undefined) {
-      c.path.push('planId');
-      const r = p786(x.planId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.planId) x.planId = r;
-    }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p20(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.planId === undefined) return c.fail('missing required field', 'planId');
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const r = parsePlanId(x.planId, c);
+    if (r === FAIL) return c.failedIn('planId');
+    if (r !== x.planId) x.planId = r;
+  }
+  {
+    const r = p7(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c793(x: any): boolean {
-  if (!checkPlanUpdateContent(x)) return false;
-  return true;
-}
-
-function c792(x: any): boolean {
+function c420(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.plan === undefined) return false;
-    if (x.plan !== undefined && !c793(x.plan)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.plan === undefined) return false;
+  if (!checkPlanUpdateContent(x.plan)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p795(x: any, c: ParseContext): unknown {
-  x = parsePlanUpdateContent(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p794(x: any, c: ParseContext): unknown {
+function p421(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.plan === undefined) return c.fail('missing required field', 'plan');
-    if (x.plan !== undefined) {
-      c.path.push('plan');
-      const r = p795(x.plan, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.plan) x.plan = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.plan === undefined) return c.fail('missing required field', 'plan');
+  {
+    const m = c.diagnostics.length;
+    const r = parsePlanUpdateContent(x.plan, c);
+    if (r === FAIL) return c.failedIn('plan');
+    if (r !== x.plan) x.plan = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'plan');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c796(x: any): boolean {
+function c422(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.planId === undefined) return false;
-    if (x.planId !== undefined && !c784(x.planId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.planId === undefined) return false;
+  if (!checkPlanId(x.planId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p797(x: any, c: ParseContext): unknown {
+function p423(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.planId === undefined) return c.fail('missing required field', 'planId');
-    if (x.planId !== undefined) {
-      c.path.push('planId');
-      const r = p786(x.planId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.planId) x.planId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.planId === undefined) return c.fail('missing required field', 'planId');
+  {
+    const r = parsePlanId(x.planId, c);
+    if (r === FAIL) return c.failedIn('planId');
+    if (r !== x.planId) x.planId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c799(x: any): boolean {
-  if (!(checkAvailableCommandInput(x) || c17(x))) return false;
+function c425(x: any): boolean {
+  if (!(checkAvailableCommandInput(x) || c5(x))) return false;
   return true;
 }
 
-function c798(x: any): boolean {
+function c424(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.description === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.description !== undefined && !c3(x.description)) return false;
-    if (x.input !== undefined && !c799(x.input)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.name === undefined) return false;
+  if (x.description === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.description)) return false;
+  if (x.input !== undefined && !c425(x.input)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p801(x: any, c: ParseContext): unknown {
+function p427(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseAvailableCommandInput(x, c);
-  return x;
 }
 
-function p800(x: any, c: ParseContext): unknown {
+function p426(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.description === undefined) return c.fail('missing required field', 'description');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.description === undefined) return c.fail('missing required field', 'description');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.description, c);
+    if (r === FAIL) return c.failedIn('description');
+    if (r !== x.description) x.description = r;
+  }
+  if (x.input !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p427(x.input, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'input');
+      delete x.input;
+    } else {
+      if (r !== x.input) x.input = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'input');
     }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p20(x.description, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.description) x.description = r;
-    }
-    if (x.input !== undefined) {
-      c.path.push('input');
-      const r = p801(x.input, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'input');
-        delete x['input'];
-      } else if (r !== x.input) x.input = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c803(x: any): boolean {
+function c428(x: any): boolean {
   if (!checkUnstructuredCommandInput(x)) return false;
   return true;
 }
 
-function c802(x: any): boolean {
-  if (!c803(x)) return false;
-  return true;
+function p429(x: any, c: ParseContext): unknown {
+  return parseUnstructuredCommandInput(x, c);
 }
 
-function p805(x: any, c: ParseContext): unknown {
-  x = parseUnstructuredCommandInput(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p804(x: any, c: ParseContext): unknown {
-  return p805(x, c);
-  return x;
-}
-
-function c806(x: any): boolean {
+function c430(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.hint === undefined) return false;
-    if (x.hint !== undefined && !c3(x.hint)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.hint === undefined) return false;
+  if (!c2(x.hint)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p807(x: any, c: ParseContext): unknown {
+function p431(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.hint === undefined) return c.fail('missing required field', 'hint');
-    if (x.hint !== undefined) {
-      c.path.push('hint');
-      const r = p20(x.hint, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.hint) x.hint = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.hint === undefined) return c.fail('missing required field', 'hint');
+  {
+    const r = p7(x.hint, c);
+    if (r === FAIL) return c.failedIn('hint');
+    if (r !== x.hint) x.hint = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c809(x: any): boolean {
+function c433(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkAvailableCommand(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkAvailableCommand(x[i])) return false;
   }
   return true;
 }
 
-function c808(x: any): boolean {
+function c432(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.availableCommands === undefined) return false;
-    if (x.availableCommands !== undefined && !c809(x.availableCommands)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.availableCommands === undefined) return false;
+  if (!c433(x.availableCommands)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function s811(x: any, c: ParseContext): unknown {
-  x = p490(x, c);
+function s435(x: any, c: ParseContext): unknown {
+  x = p201(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseAvailableCommand(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p810(x: any, c: ParseContext): unknown {
+function p434(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.availableCommands === undefined) return c.fail('missing required field', 'availableCommands');
-    if (x.availableCommands !== undefined) {
-      c.path.push('availableCommands');
-      const r = s811(x.availableCommands, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'availableCommands');
-        x['availableCommands'] = [];
-      } else if (r !== x.availableCommands) x.availableCommands = r;
+  if (x.availableCommands === undefined) return c.fail('missing required field', 'availableCommands');
+  {
+    const m = c.diagnostics.length;
+    const r = s435(x.availableCommands, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'availableCommands');
+      x.availableCommands = [];
+    } else {
+      if (r !== x.availableCommands) x.availableCommands = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'availableCommands');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c812(x: any): boolean {
+function c436(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.currentModeId === undefined) return false;
-    if (x.currentModeId !== undefined && !c527(x.currentModeId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.currentModeId === undefined) return false;
+  if (!checkSessionModeId(x.currentModeId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p813(x: any, c: ParseContext): unknown {
+function p437(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.currentModeId === undefined) return c.fail('missing required field', 'currentModeId');
-    if (x.currentModeId !== undefined) {
-      c.path.push('currentModeId');
-      const r = p530(x.currentModeId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currentModeId) x.currentModeId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.currentModeId === undefined) return c.fail('missing required field', 'currentModeId');
+  {
+    const r = parseSessionModeId(x.currentModeId, c);
+    if (r === FAIL) return c.failedIn('currentModeId');
+    if (r !== x.currentModeId) x.currentModeId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c814(x: any): boolean {
+function c438(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.updatedAt !== undefined && !c62(x.updatedAt)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.updatedAt !== undefined && !c30(x.updatedAt)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p815(x: any, c: ParseContext): unknown {
+function p439(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.updatedAt !== undefined) {
-      c.path.push('updatedAt');
-      const r = p70(x.updatedAt, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'updatedAt');
-        delete x['updatedAt'];
-      } else if (r !== x.updatedAt) x.updatedAt = r;
+  }
+  if (x.updatedAt !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.updatedAt, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'updatedAt');
+      delete x.updatedAt;
+    } else {
+      if (r !== x.updatedAt) x.updatedAt = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c817(x: any): boolean {
+function c441(x: any): boolean {
   if (!(typeof x === 'number')) return false;
   if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return false;
   return true;
 }
 
-function c816(x: any): boolean {
+function c440(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.amount === undefined) return false;
-    if (x.currency === undefined) return false;
-    if (x.amount !== undefined && !c817(x.amount)) return false;
-    if (x.currency !== undefined && !c3(x.currency)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.amount === undefined) return false;
+  if (x.currency === undefined) return false;
+  if (!c441(x.amount)) return false;
+  if (!c2(x.currency)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p819(x: any, c: ParseContext): unknown {
+function p443(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'number')) return c.fail('expected number');
   if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return c.fail('not a valid double');
   return x;
 }
 
-function p818(x: any, c: ParseContext): unknown {
+function p442(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.amount === undefined) return c.fail('missing required field', 'amount');
-    if (x.currency === undefined) return c.fail('missing required field', 'currency');
-    if (x.amount !== undefined) {
-      c.path.push('amount');
-      const r = p819(x.amount, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.amount) x.amount = r;
-    }
-    if (x.currency !== undefined) {
-      c.path.push('currency');
-      const r = p20(x.currency, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.currency) x.currency = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.amount === undefined) return c.fail('missing required field', 'amount');
+  if (x.currency === undefined) return c.fail('missing required field', 'currency');
+  {
+    const r = p443(x.amount, c);
+    if (r === FAIL) return c.failedIn('amount');
+    if (r !== x.amount) x.amount = r;
+  }
+  {
+    const r = p7(x.currency, c);
+    if (r === FAIL) return c.failedIn('currency');
+    if (r !== x.currency) x.currency = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c821(x: any): boolean {
-  if (!(checkCost(x) || c17(x))) return false;
+function c445(x: any): boolean {
+  if (!(checkCost(x) || c5(x))) return false;
   return true;
 }
 
-function c820(x: any): boolean {
+function c444(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.used === undefined) return false;
-    if (x.size === undefined) return false;
-    if (x.used !== undefined && !c613(x.used)) return false;
-    if (x.size !== undefined && !c613(x.size)) return false;
-    if (x.cost !== undefined && !c821(x.cost)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.used === undefined) return false;
+  if (x.size === undefined) return false;
+  if (!c352(x.used)) return false;
+  if (!c352(x.size)) return false;
+  if (x.cost !== undefined && !c445(x.cost)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p823(x: any, c: ParseContext): unknown {
+function p447(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseCost(x, c);
-  return x;
 }
 
-function p822(x: any, c: ParseContext): unknown {
+function p446(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.used === undefined) return c.fail('missing required field', 'used');
-    if (x.size === undefined) return c.fail('missing required field', 'size');
-    if (x.used !== undefined) {
-      c.path.push('used');
-      const r = p616(x.used, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.used) x.used = r;
+  if (x.used === undefined) return c.fail('missing required field', 'used');
+  if (x.size === undefined) return c.fail('missing required field', 'size');
+  if (x.used === null) c.note('tolerated', 'null kept (sent by real agents)', 'used');
+  else if (x.used !== undefined) {
+    const r = p354(x.used, c);
+    if (r === FAIL) return c.failedIn('used');
+    if (r !== x.used) x.used = r;
+  }
+  {
+    const r = p354(x.size, c);
+    if (r === FAIL) return c.failedIn('size');
+    if (r !== x.size) x.size = r;
+  }
+  if (x.cost !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p447(x.cost, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'cost');
+      delete x.cost;
+    } else {
+      if (r !== x.cost) x.cost = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'cost');
     }
-    if (x.size !== undefined) {
-      c.path.push('size');
-      const r = p616(x.size, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.size) x.size = r;
-    }
-    if (x.cost !== undefined) {
-      c.path.push('cost');
-      const r = p823(x.cost, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'cost');
-        delete x['cost'];
-      } else if (r !== x.cost) x.cost = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c825(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'info') return false;
+function c448(x: any): boolean {
+  if (typeof x !== 'string') return false;
   return true;
 }
 
-function c826(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'warning') return false;
-  return true;
-}
-
-function c827(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'error') return false;
-  return true;
-}
-
-function c824(x: any): boolean {
-  if (!(c825(x) || c826(x) || c827(x) || c500(x))) return false;
-  return true;
-}
-
-function p828(x: any, c: ParseContext): unknown {
+function p449(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
   return x;
 }
 
-function c830(x: any): boolean {
-  if (!checkNoticeSeverity(x)) return false;
-  return true;
-}
-
-function c831(x: any): boolean {
+function c451(x: any): boolean {
   if (!(typeof x === 'string')) return false;
   if (typeof x === 'string' && codePointLength(x) < 1) return false;
   return true;
 }
 
-function c829(x: any): boolean {
+function c450(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.severity === undefined) return false;
-    if (x.title === undefined) return false;
-    if (x.severity !== undefined && !c830(x.severity)) return false;
-    if (x.title !== undefined && !c831(x.title)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.severity === undefined) return false;
+  if (x.title === undefined) return false;
+  if (!checkNoticeSeverity(x.severity)) return false;
+  if (!c451(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p833(x: any, c: ParseContext): unknown {
-  x = parseNoticeSeverity(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p834(x: any, c: ParseContext): unknown {
+function p453(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (typeof x === 'string' && codePointLength(x) < 1) return c.fail('must have at least 1 characters');
   return x;
 }
 
-function p832(x: any, c: ParseContext): unknown {
+function p452(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.severity === undefined) return c.fail('missing required field', 'severity');
-    if (x.title === undefined) return c.fail('missing required field', 'title');
-    if (x.severity !== undefined) {
-      c.path.push('severity');
-      const r = p833(x.severity, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.severity) x.severity = r;
+  if (x.severity === undefined) return c.fail('missing required field', 'severity');
+  if (x.title === undefined) return c.fail('missing required field', 'title');
+  {
+    const r = parseNoticeSeverity(x.severity, c);
+    if (r === FAIL) return c.failedIn('severity');
+    if (r !== x.severity) x.severity = r;
+  }
+  {
+    const r = p453(x.title, c);
+    if (r === FAIL) return c.failedIn('title');
+    if (r !== x.title) x.title = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p834(x.title, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.title) x.title = r;
-    }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c835(x: any): boolean {
-  if (!(c89(x) || c90(x) || c91(x) || c610(x) || c500(x))) return false;
+function c454(x: any): boolean {
+  if (typeof x !== 'string') return false;
   return true;
 }
 
-function p836(x: any, c: ParseContext): unknown {
+function p455(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
   return x;
 }
 
-function c838(x: any): boolean {
-  if (!checkCompactionId(x)) return false;
-  return true;
-}
-
-function c839(x: any): boolean {
-  if (!checkCompactionStatus(x)) return false;
-  return true;
-}
-
-function c840(x: any): boolean {
+function c457(x: any): boolean {
   if (!(Array.isArray(x) || x === null)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkContentBlock(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkContentBlock(x[i])) return false;
   }
   return true;
 }
 
-function c837(x: any): boolean {
+function c456(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.compactionId === undefined) return false;
-    if (x.status === undefined) return false;
-    if (x.compactionId !== undefined && !c838(x.compactionId)) return false;
-    if (x.status !== undefined && !c839(x.status)) return false;
-    if (x.summary !== undefined && !c840(x.summary)) return false;
-    if (x.error !== undefined && !c62(x.error)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.compactionId === undefined) return false;
+  if (x.status === undefined) return false;
+  if (!checkCompactionId(x.compactionId)) return false;
+  if (!checkCompactionStatus(x.status)) return false;
+  if (x.summary !== undefined && !c457(x.summary)) return false;
+  if (x.error !== undefined && !c30(x.error)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p842(x: any, c: ParseContext): unknown {
-  x = parseCompactionId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p843(x: any, c: ParseContext): unknown {
-  x = parseCompactionStatus(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function s844(x: any, c: ParseContext): unknown {
-  x = p71(x, c);
+function s459(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseContentBlock(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p841(x: any, c: ParseContext): unknown {
+function p458(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.compactionId === undefined) return c.fail('missing required field', 'compactionId');
-    if (x.status === undefined) return c.fail('missing required field', 'status');
-    if (x.compactionId !== undefined) {
-      c.path.push('compactionId');
-      const r = p842(x.compactionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.compactionId) x.compactionId = r;
+  if (x.compactionId === undefined) return c.fail('missing required field', 'compactionId');
+  if (x.status === undefined) return c.fail('missing required field', 'status');
+  {
+    const r = parseCompactionId(x.compactionId, c);
+    if (r === FAIL) return c.failedIn('compactionId');
+    if (r !== x.compactionId) x.compactionId = r;
+  }
+  {
+    const r = parseCompactionStatus(x.status, c);
+    if (r === FAIL) return c.failedIn('status');
+    if (r !== x.status) x.status = r;
+  }
+  if (x.summary !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s459(x.summary, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'summary');
+      delete x.summary;
+    } else {
+      if (r !== x.summary) x.summary = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'summary');
     }
-    if (x.status !== undefined) {
-      c.path.push('status');
-      const r = p843(x.status, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.status) x.status = r;
+  }
+  if (x.error !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.error, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'error');
+      delete x.error;
+    } else {
+      if (r !== x.error) x.error = r;
     }
-    if (x.summary !== undefined) {
-      c.path.push('summary');
-      const r = s844(x.summary, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'summary');
-        delete x['summary'];
-      } else if (r !== x.summary) x.summary = r;
-    }
-    if (x.error !== undefined) {
-      c.path.push('error');
-      const r = p70(x.error, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'error');
-        delete x['error'];
-      } else if (r !== x.error) x.error = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c845(x: any): boolean {
+function c460(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.compactionId === undefined) return false;
-    if (x.content === undefined) return false;
-    if (x.compactionId !== undefined && !c838(x.compactionId)) return false;
-    if (x.content !== undefined && !c166(x.content)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.compactionId === undefined) return false;
+  if (x.content === undefined) return false;
+  if (!checkCompactionId(x.compactionId)) return false;
+  if (!checkContentBlock(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p846(x: any, c: ParseContext): unknown {
+function p461(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.compactionId === undefined) return c.fail('missing required field', 'compactionId');
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.compactionId !== undefined) {
-      c.path.push('compactionId');
-      const r = p842(x.compactionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.compactionId) x.compactionId = r;
-    }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p168(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.compactionId === undefined) return c.fail('missing required field', 'compactionId');
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const r = parseCompactionId(x.compactionId, c);
+    if (r === FAIL) return c.failedIn('compactionId');
+    if (r !== x.compactionId) x.compactionId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseContentBlock(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'content');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c848(x: any): boolean {
-  if (!(checkSessionCancelCapabilities(x) || c17(x))) return false;
+function c463(x: any): boolean {
+  if (!(checkSessionCancelCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c847(x: any): boolean {
+function c462(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.cancel !== undefined && !c848(x.cancel)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.cancel !== undefined && !c463(x.cancel)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p850(x: any, c: ParseContext): unknown {
+function p465(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionCancelCapabilities(x, c);
-  return x;
 }
 
-function p849(x: any, c: ParseContext): unknown {
+function p464(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.cancel !== undefined) {
-      c.path.push('cancel');
-      const r = p850(x.cancel, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'cancel');
-        delete x['cancel'];
-      } else if (r !== x.cancel) x.cancel = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.cancel !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p465(x.cancel, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'cancel');
+      delete x.cancel;
+    } else {
+      if (r !== x.cancel) x.cancel = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'cancel');
     }
   }
-  return x;
-}
-
-function c853(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'running') return false;
-  return true;
-}
-
-function c852(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c853(x.state)) return false;
-  }
-  if (!checkRunningStateUpdate(x)) return false;
-  return true;
-}
-
-function c855(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'idle') return false;
-  return true;
-}
-
-function c854(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c855(x.state)) return false;
-  }
-  if (!checkIdleStateUpdate(x)) return false;
-  return true;
-}
-
-function c857(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'requires_action') return false;
-  return true;
-}
-
-function c856(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c857(x.state)) return false;
-  }
-  if (!checkRequiresActionStateUpdate(x)) return false;
-  return true;
-}
-
-function c858(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c516(x.state)) return false;
-  }
-  if (!checkUnknownStateUpdate(x)) return false;
-  return true;
-}
-
-function c861(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c853(x.state)) return false;
-  }
-  return true;
-}
-
-function c862(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c855(x.state)) return false;
-  }
-  return true;
-}
-
-function c863(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c857(x.state)) return false;
-  }
-  return true;
-}
-
-function c864(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c516(x.state)) return false;
-  }
-  return true;
-}
-
-function c860(x: any): boolean {
-  if (!(c861(x) || c862(x) || c863(x) || c864(x))) return false;
-  return true;
-}
-
-function c859(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.state === undefined) return false;
-    if (x.state !== undefined && !c3(x.state)) return false;
-  }
-  if (c860(x)) return false;
-  return true;
-}
-
-function c851(x: any): boolean {
-  if (!(c852(x) || c854(x) || c856(x) || c858(x) || c859(x))) return false;
-  return true;
-}
-
-function p867(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'running') return c.fail('expected "running"');
-  return x;
-}
-
-function p866(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.state === undefined) return c.fail('missing required field', 'state');
-    if (x.state !== undefined) {
-      c.path.push('state');
-      const r = p867(x.state, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.state) x.state = r;
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
-  x = parseRunningStateUpdate(x, c);
-  if (x === FAIL) return FAIL;
   return x;
 }
 
-function p869(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'idle') return c.fail('expected "idle"');
-  return x;
-}
-
-function p868(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.state === undefined) return c.fail('missing required field', 'state');
-    if (x.state !== undefined) {
-      c.path.push('state');
-      const r = p869(x.state, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.state) x.state = r;
-    }
-  }
-  x = parseIdleStateUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p871(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'requires_action') return c.fail('expected "requires_action"');
-  return x;
-}
-
-function p870(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.state === undefined) return c.fail('missing required field', 'state');
-    if (x.state !== undefined) {
-      c.path.push('state');
-      const r = p871(x.state, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.state) x.state = r;
-    }
-  }
-  x = parseRequiresActionStateUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p873(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'unknown') return c.fail('expected "unknown"');
-  return x;
-}
-
-function p872(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.state === undefined) return c.fail('missing required field', 'state');
-    if (x.state !== undefined) {
-      c.path.push('state');
-      const r = p873(x.state, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.state) x.state = r;
-    }
-  }
-  x = parseUnknownStateUpdate(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p874(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.state === undefined) return c.fail('missing required field', 'state');
-    if (x.state !== undefined) {
-      c.path.push('state');
-      const r = p20(x.state, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.state) x.state = r;
-    }
-  }
-  if (c860(x)) return c.fail('matches a shape that is not allowed here');
-  return x;
-}
-
-function p865(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
+function t467(x: any): boolean {
+  if (!isObject(x)) return false;
   switch (x.state) {
     case 'running':
-      return p866(x, c);
+      return checkRunningStateUpdate(x);
     case 'idle':
-      return p868(x, c);
+      return checkIdleStateUpdate(x);
     case 'requires_action':
-      return p870(x, c);
+      return checkRequiresActionStateUpdate(x);
     case 'unknown':
-      return p872(x, c);
+      return checkUnknownStateUpdate(x);
   }
-  return p874(x, c);
-  return x;
+  return false;
 }
 
-function c876(x: any): boolean {
-  if (!(checkError(x) || c17(x))) return false;
-  return true;
-}
-
-function c875(x: any): boolean {
+function t470(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.error !== undefined && !c876(x.error)) return false;
+  switch (x.state) {
+    case 'running':
+      return alwaysTrue(x);
+    case 'idle':
+      return alwaysTrue(x);
+    case 'requires_action':
+      return alwaysTrue(x);
+    case 'unknown':
+      return alwaysTrue(x);
   }
+  return false;
+}
+
+function c469(x: any): boolean {
+  if (!t470(x)) return false;
   return true;
 }
 
-function p878(x: any, c: ParseContext): unknown {
-  if (x === null) return x;
-  return parseError(x, c);
+function c468(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.state === undefined) return false;
+  if (!c2(x.state)) return false;
+  if (c469(x)) return false;
+  return true;
+}
+
+function c466(x: any): boolean {
+  if (!(t467(x) || c468(x))) return false;
+  return true;
+}
+
+function p472(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.state === undefined) return c.fail('missing required field', 'state');
+  {
+    const r = p7(x.state, c);
+    if (r === FAIL) return c.failedIn('state');
+    if (r !== x.state) x.state = r;
+  }
+  if (c469(x)) return c.fail('matches a shape that is not allowed here');
   return x;
 }
 
-function p877(x: any, c: ParseContext): unknown {
+function p471(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return p472(x, c);
+  switch (x.state) {
+    case 'running':
+      return checkRunningStateUpdate(x) || !c468(x) ? parseRunningStateUpdate(x, c) : p472(x, c);
+    case 'idle':
+      return checkIdleStateUpdate(x) || !c468(x) ? parseIdleStateUpdate(x, c) : p472(x, c);
+    case 'requires_action':
+      return checkRequiresActionStateUpdate(x) || !c468(x)
+        ? parseRequiresActionStateUpdate(x, c)
+        : p472(x, c);
+    case 'unknown':
+      return checkUnknownStateUpdate(x) || !c468(x) ? parseUnknownStateUpdate(x, c) : p472(x, c);
+  }
+  return p472(x, c);
+}
+
+function c473(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p474(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.error !== undefined) {
-      c.path.push('error');
-      const r = p878(x.error, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'error');
-        delete x['error'];
-      } else if (r !== x.error) x.error = r;
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c880(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c606(x.stopReason)) return false;
-  }
+function c476(x: any): boolean {
+  if (!(checkError(x) || c5(x))) return false;
   return true;
 }
 
-function c881(x: any): boolean {
+function c475(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c607(x.stopReason)) return false;
-  }
+  if (x.error !== undefined && !c476(x.error)) return false;
   return true;
 }
 
-function c882(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c608(x.stopReason)) return false;
+function p478(x: any, c: ParseContext): unknown {
+  if (x === null) return x;
+  return parseError(x, c);
+}
+
+function p477(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.error !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p478(x.error, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'error');
+      delete x.error;
+    } else {
+      if (r !== x.error) x.error = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'error');
+    }
   }
+  return x;
+}
+
+function t480(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.stopReason) {
+    case 'end_turn':
+      return alwaysTrue(x);
+    case 'max_tokens':
+      return alwaysTrue(x);
+    case 'max_turn_requests':
+      return alwaysTrue(x);
+    case 'refusal':
+      return alwaysTrue(x);
+    case 'cancelled':
+      return alwaysTrue(x);
+    case 'error':
+      return checkErrorStopReason(x);
+  }
+  return false;
+}
+
+function t483(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.stopReason) {
+    case 'end_turn':
+      return alwaysTrue(x);
+    case 'max_tokens':
+      return alwaysTrue(x);
+    case 'max_turn_requests':
+      return alwaysTrue(x);
+    case 'refusal':
+      return alwaysTrue(x);
+    case 'cancelled':
+      return alwaysTrue(x);
+    case 'error':
+      return alwaysTrue(x);
+  }
+  return false;
+}
+
+function c482(x: any): boolean {
+  if (!t483(x)) return false;
   return true;
 }
 
-function c883(x: any): boolean {
+function c481(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c609(x.stopReason)) return false;
-  }
+  if (x.stopReason === undefined) return false;
+  if (!c2(x.stopReason)) return false;
+  if (c482(x)) return false;
   return true;
 }
 
-function c884(x: any): boolean {
+function c484(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c610(x.stopReason)) return false;
-  }
+  if (x.stopReason !== undefined && !c5(x.stopReason)) return false;
   return true;
 }
 
-function c885(x: any): boolean {
+function c479(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c827(x.stopReason)) return false;
-  }
+  if (x.usage !== undefined && !c345(x.usage)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  if (x.stopReason !== undefined && !c30(x.stopReason)) return false;
+  if (!(t480(x) || c481(x) || c484(x))) return false;
+  return true;
+}
+
+function c487(x: any): boolean {
+  if (!(typeof x === 'string')) return false;
+  if (x !== 'end_turn') return false;
+  return true;
+}
+
+function c486(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.stopReason === undefined) return false;
+  if (!c487(x.stopReason)) return false;
+  return true;
+}
+
+function c489(x: any): boolean {
+  if (!(typeof x === 'string')) return false;
+  if (x !== 'max_tokens') return false;
+  return true;
+}
+
+function c488(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.stopReason === undefined) return false;
+  if (!c489(x.stopReason)) return false;
+  return true;
+}
+
+function c491(x: any): boolean {
+  if (!(typeof x === 'string')) return false;
+  if (x !== 'max_turn_requests') return false;
+  return true;
+}
+
+function c490(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.stopReason === undefined) return false;
+  if (!c491(x.stopReason)) return false;
+  return true;
+}
+
+function c493(x: any): boolean {
+  if (!(typeof x === 'string')) return false;
+  if (x !== 'refusal') return false;
+  return true;
+}
+
+function c492(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.stopReason === undefined) return false;
+  if (!c493(x.stopReason)) return false;
+  return true;
+}
+
+function c495(x: any): boolean {
+  if (!(typeof x === 'string')) return false;
+  if (x !== 'cancelled') return false;
+  return true;
+}
+
+function c494(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.stopReason === undefined) return false;
+  if (!c495(x.stopReason)) return false;
+  return true;
+}
+
+function c497(x: any): boolean {
+  if (!(typeof x === 'string')) return false;
+  if (x !== 'error') return false;
+  return true;
+}
+
+function c496(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.stopReason === undefined) return false;
+  if (!c497(x.stopReason)) return false;
   if (!checkErrorStopReason(x)) return false;
   return true;
 }
 
-function c888(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c827(x.stopReason)) return false;
-  }
-  return true;
-}
-
-function c887(x: any): boolean {
-  if (!(c880(x) || c881(x) || c882(x) || c883(x) || c884(x) || c888(x))) return false;
-  return true;
-}
-
-function c886(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return false;
-    if (x.stopReason !== undefined && !c3(x.stopReason)) return false;
-  }
-  if (c887(x)) return false;
-  return true;
-}
-
-function c889(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.stopReason !== undefined && !c17(x.stopReason)) return false;
-  }
-  return true;
-}
-
-function c879(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.usage !== undefined && !c601(x.usage)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-    if (x.stopReason !== undefined && !c62(x.stopReason)) return false;
-  }
-  if (!(c880(x) || c881(x) || c882(x) || c883(x) || c884(x) || c885(x) || c886(x) || c889(x))) return false;
-  return true;
-}
-
-function p892(x: any, c: ParseContext): unknown {
+function p499(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (x !== 'end_turn') return c.fail('expected "end_turn"');
   return x;
 }
 
-function p891(x: any, c: ParseContext): unknown {
+function p498(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p892(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
+  if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
+  {
+    const r = p499(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
   }
   return x;
 }
 
-function p894(x: any, c: ParseContext): unknown {
+function p501(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (x !== 'max_tokens') return c.fail('expected "max_tokens"');
   return x;
 }
 
-function p893(x: any, c: ParseContext): unknown {
+function p500(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p894(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
+  if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
+  {
+    const r = p501(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
   }
   return x;
 }
 
-function p896(x: any, c: ParseContext): unknown {
+function p503(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (x !== 'max_turn_requests') return c.fail('expected "max_turn_requests"');
   return x;
 }
 
-function p895(x: any, c: ParseContext): unknown {
+function p502(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p896(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
+  if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
+  {
+    const r = p503(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
   }
   return x;
 }
 
-function p898(x: any, c: ParseContext): unknown {
+function p505(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (x !== 'refusal') return c.fail('expected "refusal"');
   return x;
 }
 
-function p897(x: any, c: ParseContext): unknown {
+function p504(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p898(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
+  if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
+  {
+    const r = p505(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
   }
   return x;
 }
 
-function p900(x: any, c: ParseContext): unknown {
+function p507(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (x !== 'cancelled') return c.fail('expected "cancelled"');
   return x;
 }
 
-function p899(x: any, c: ParseContext): unknown {
+function p506(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p900(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
+  if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
+  {
+    const r = p507(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
   }
   return x;
 }
 
-function p902(x: any, c: ParseContext): unknown {
+function p509(x: any, c: ParseContext): unknown {
   if (!(typeof x === 'string')) return c.fail('expected string');
   if (x !== 'error') return c.fail('expected "error"');
   return x;
 }
 
-function p901(x: any, c: ParseContext): unknown {
+function p508(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p902(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
+  if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
+  {
+    const r = p509(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
   }
   x = parseErrorStopReason(x, c);
   if (x === FAIL) return FAIL;
   return x;
 }
 
-function p903(x: any, c: ParseContext): unknown {
+function p510(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p20(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
-  }
-  if (c887(x)) return c.fail('matches a shape that is not allowed here');
-  return x;
-}
-
-function p905(x: any, c: ParseContext): unknown {
-  if (!(x === null)) return c.fail('expected null');
-  return x;
-}
-
-function p904(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p905(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.stopReason) x.stopReason = r;
-    }
-  }
-  return x;
-}
-
-function p890(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.usage !== undefined) {
-      c.path.push('usage');
-      const r = p604(x.usage, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'usage');
-        delete x['usage'];
-      } else if (r !== x.usage) x.usage = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-    if (x.stopReason !== undefined) {
-      c.path.push('stopReason');
-      const r = p70(x.stopReason, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'stopReason');
-        delete x['stopReason'];
-      } else if (r !== x.stopReason) x.stopReason = r;
-    }
-  }
-  if (c880(x)) return p891(x, c);
-  if (c881(x)) return p893(x, c);
-  if (c882(x)) return p895(x, c);
-  if (c883(x)) return p897(x, c);
-  if (c884(x)) return p899(x, c);
-  if (c885(x)) return p901(x, c);
-  if (c886(x)) return p903(x, c);
-  if (c889(x)) return p904(x, c);
+  if (x.stopReason === undefined) return c.fail('missing required field', 'stopReason');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p891(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const r = p7(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
+  }
+  if (c482(x)) return c.fail('matches a shape that is not allowed here');
+  return x;
+}
+
+function p511(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.stopReason !== undefined) {
+    const r = p13(x.stopReason, c);
+    if (r === FAIL) return c.failedIn('stopReason');
+    if (r !== x.stopReason) x.stopReason = r;
+  }
+  return x;
+}
+
+function p485(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.usage !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p347(x.usage, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'usage');
+      delete x.usage;
+    } else {
+      if (r !== x.usage) x.usage = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'usage');
     }
-    {
-      const r = p893(cloneJson(x), c);
-      if (r !== FAIL) return r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
-    {
-      const r = p895(cloneJson(x), c);
-      if (r !== FAIL) return r;
+  }
+  if (x.stopReason !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.stopReason, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'stopReason');
+      delete x.stopReason;
+    } else {
+      if (r !== x.stopReason) x.stopReason = r;
     }
-    {
-      const r = p897(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p899(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p901(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p903(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p904(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+  }
+  if (c486(x)) return p498(x, c);
+  if (c488(x)) return p500(x, c);
+  if (c490(x)) return p502(x, c);
+  if (c492(x)) return p504(x, c);
+  if (c494(x)) return p506(x, c);
+  if (c496(x)) return p508(x, c);
+  if (c481(x)) return p510(x, c);
+  if (c484(x)) return p511(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = p498(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p500(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p502(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p504(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p506(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p508(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p510(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p511(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c907(x: any): boolean {
-  if (!(checkSubagentSessionCapabilities(x) || c17(x))) return false;
+function c513(x: any): boolean {
+  if (!(checkSubagentSessionCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c908(x: any): boolean {
-  if (!(checkStateUpdate(x) || c17(x))) return false;
+function c514(x: any): boolean {
+  if (!(checkStateUpdate(x) || c5(x))) return false;
   return true;
 }
 
-function c906(x: any): boolean {
+function c512(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.title !== undefined && !c62(x.title)) return false;
-    if (x.description !== undefined && !c62(x.description)) return false;
-    if (x.capabilities !== undefined && !c907(x.capabilities)) return false;
-    if (x.state !== undefined && !c908(x.state)) return false;
-    if (x.cwd !== undefined && !c194(x.cwd)) return false;
-    if (x.additionalDirectories !== undefined && !c233(x.additionalDirectories)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x.title !== undefined && !c30(x.title)) return false;
+  if (x.description !== undefined && !c30(x.description)) return false;
+  if (x.capabilities !== undefined && !c513(x.capabilities)) return false;
+  if (x.state !== undefined && !c514(x.state)) return false;
+  if (x.cwd !== undefined && !c30(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c128(x.additionalDirectories)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p910(x: any, c: ParseContext): unknown {
+function p516(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSubagentSessionCapabilities(x, c);
-  return x;
 }
 
-function p911(x: any, c: ParseContext): unknown {
+function p517(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseStateUpdate(x, c);
-  return x;
 }
 
-function p909(x: any, c: ParseContext): unknown {
+function p515(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x.title !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.title, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'title');
+      delete x.title;
+    } else {
+      if (r !== x.title) x.title = r;
     }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p70(x.title, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'title');
-        delete x['title'];
-      } else if (r !== x.title) x.title = r;
+  }
+  if (x.description !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.description, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'description');
+      delete x.description;
+    } else {
+      if (r !== x.description) x.description = r;
     }
-    if (x.description !== undefined) {
-      c.path.push('description');
-      const r = p70(x.description, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'description');
-        delete x['description'];
-      } else if (r !== x.description) x.description = r;
+  }
+  if (x.capabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p516(x.capabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'capabilities');
+      delete x.capabilities;
+    } else {
+      if (r !== x.capabilities) x.capabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'capabilities');
     }
-    if (x.capabilities !== undefined) {
-      c.path.push('capabilities');
-      const r = p910(x.capabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'capabilities');
-        delete x['capabilities'];
-      } else if (r !== x.capabilities) x.capabilities = r;
+  }
+  if (x.state !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p517(x.state, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'state');
+      delete x.state;
+    } else {
+      if (r !== x.state) x.state = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'state');
     }
-    if (x.state !== undefined) {
-      c.path.push('state');
-      const r = p911(x.state, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'state');
-        delete x['state'];
-      } else if (r !== x.state) x.state = r;
-    }
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p199(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.additionalDirectories !== undefined) {
-      c.path.push('additionalDirectories');
-      const r = p237(x.additionalDirectories, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.additionalDirectories) x.additionalDirectories = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x.cwd !== undefined) {
+    const r = p36(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories !== undefined) {
+    const r = p131(x.additionalDirectories, c);
+    if (r === FAIL) return c.failedIn('additionalDirectories');
+    if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c913(x: any): boolean {
-  if (!checkMessageId(x)) return false;
+function c519(x: any): boolean {
+  if (!(checkSessionId(x) || c5(x))) return false;
   return true;
 }
 
-function c914(x: any): boolean {
-  if (!(checkSessionId(x) || c17(x))) return false;
-  return true;
-}
-
-function c912(x: any): boolean {
+function c518(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.messageId === undefined) return false;
-    if (x.messageId !== undefined && !c913(x.messageId)) return false;
-    if (x.senderSessionId !== undefined && !c914(x.senderSessionId)) return false;
-    if (x.recipientSessionId !== undefined && !c914(x.recipientSessionId)) return false;
-    if (x.senderMessageId !== undefined && !c739(x.senderMessageId)) return false;
-    if (x.recipientMessageId !== undefined && !c739(x.recipientMessageId)) return false;
-    if (x.content !== undefined && !c840(x.content)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.messageId === undefined) return false;
+  if (!checkMessageId(x.messageId)) return false;
+  if (x.senderSessionId !== undefined && !c519(x.senderSessionId)) return false;
+  if (x.recipientSessionId !== undefined && !c519(x.recipientSessionId)) return false;
+  if (x.senderMessageId !== undefined && !c389(x.senderMessageId)) return false;
+  if (x.recipientMessageId !== undefined && !c389(x.recipientMessageId)) return false;
+  if (x.content !== undefined && !c457(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p916(x: any, c: ParseContext): unknown {
-  x = parseMessageId(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p917(x: any, c: ParseContext): unknown {
+function p521(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionId(x, c);
-  return x;
 }
 
-function s918(x: any, c: ParseContext): unknown {
-  x = p71(x, c);
+function s522(x: any, c: ParseContext): unknown {
+  x = p37(x, c);
   if (x === FAIL) return FAIL;
   if (Array.isArray(x)) {
     let kept: unknown[] | undefined;
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseContentBlock(x[i], c);
-      c.path.pop();
       if (r === FAIL) {
         c.error = undefined;
+        c.diagnostics.length = m;
         c.note('skipped-item', 'invalid item skipped', i);
         kept ??= x.slice(0, i);
-      } else if (kept) kept.push(r);
-      else x[i] = r;
+        continue;
+      }
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
+      if (kept) kept.push(r);
+      else if (r !== x[i]) x[i] = r;
     }
     if (kept) x = kept;
   }
   return x;
 }
 
-function p915(x: any, c: ParseContext): unknown {
+function p520(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.messageId === undefined) return c.fail('missing required field', 'messageId');
-    if (x.messageId !== undefined) {
-      c.path.push('messageId');
-      const r = p916(x.messageId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.messageId) x.messageId = r;
+  if (x.messageId === undefined) return c.fail('missing required field', 'messageId');
+  {
+    const r = parseMessageId(x.messageId, c);
+    if (r === FAIL) return c.failedIn('messageId');
+    if (r !== x.messageId) x.messageId = r;
+  }
+  if (x.senderSessionId !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p521(x.senderSessionId, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'senderSessionId');
+      delete x.senderSessionId;
+    } else {
+      if (r !== x.senderSessionId) x.senderSessionId = r;
     }
-    if (x.senderSessionId !== undefined) {
-      c.path.push('senderSessionId');
-      const r = p917(x.senderSessionId, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'senderSessionId');
-        delete x['senderSessionId'];
-      } else if (r !== x.senderSessionId) x.senderSessionId = r;
+  }
+  if (x.recipientSessionId !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p521(x.recipientSessionId, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'recipientSessionId');
+      delete x.recipientSessionId;
+    } else {
+      if (r !== x.recipientSessionId) x.recipientSessionId = r;
     }
-    if (x.recipientSessionId !== undefined) {
-      c.path.push('recipientSessionId');
-      const r = p917(x.recipientSessionId, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'recipientSessionId');
-        delete x['recipientSessionId'];
-      } else if (r !== x.recipientSessionId) x.recipientSessionId = r;
+  }
+  if (x.senderMessageId !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p391(x.senderMessageId, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'senderMessageId');
+      delete x.senderMessageId;
+    } else {
+      if (r !== x.senderMessageId) x.senderMessageId = r;
     }
-    if (x.senderMessageId !== undefined) {
-      c.path.push('senderMessageId');
-      const r = p741(x.senderMessageId, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'senderMessageId');
-        delete x['senderMessageId'];
-      } else if (r !== x.senderMessageId) x.senderMessageId = r;
+  }
+  if (x.recipientMessageId !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p391(x.recipientMessageId, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'recipientMessageId');
+      delete x.recipientMessageId;
+    } else {
+      if (r !== x.recipientMessageId) x.recipientMessageId = r;
     }
-    if (x.recipientMessageId !== undefined) {
-      c.path.push('recipientMessageId');
-      const r = p741(x.recipientMessageId, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'recipientMessageId');
-        delete x['recipientMessageId'];
-      } else if (r !== x.recipientMessageId) x.recipientMessageId = r;
+  }
+  if (x.content !== undefined) {
+    const m = c.diagnostics.length;
+    const r = s522(x.content, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'content');
+      delete x.content;
+    } else {
+      if (r !== x.content) x.content = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'content');
     }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = s918(x.content, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'content');
-        delete x['content'];
-      } else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c919(x: any): boolean {
+function c523(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.messageId === undefined) return false;
-    if (x.content === undefined) return false;
-    if (x.messageId !== undefined && !c913(x.messageId)) return false;
-    if (x.content !== undefined && !c166(x.content)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.messageId === undefined) return false;
+  if (x.content === undefined) return false;
+  if (!checkMessageId(x.messageId)) return false;
+  if (!checkContentBlock(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p920(x: any, c: ParseContext): unknown {
+function p524(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.messageId === undefined) return c.fail('missing required field', 'messageId');
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.messageId !== undefined) {
-      c.path.push('messageId');
-      const r = p916(x.messageId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.messageId) x.messageId = r;
-    }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p168(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.messageId === undefined) return c.fail('missing required field', 'messageId');
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const r = parseMessageId(x.messageId, c);
+    if (r === FAIL) return c.failedIn('messageId');
+    if (r !== x.messageId) x.messageId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = parseContentBlock(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'content');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c921(x: any): boolean {
+function c525(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.elicitationId === undefined) return false;
-    if (x.elicitationId !== undefined && !c325(x.elicitationId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.elicitationId === undefined) return false;
+  if (!checkElicitationId(x.elicitationId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p922(x: any, c: ParseContext): unknown {
+function p526(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.elicitationId === undefined) return c.fail('missing required field', 'elicitationId');
-    if (x.elicitationId !== undefined) {
-      c.path.push('elicitationId');
-      const r = p328(x.elicitationId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.elicitationId) x.elicitationId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.elicitationId === undefined) return c.fail('missing required field', 'elicitationId');
+  {
+    const r = parseElicitationId(x.elicitationId, c);
+    if (r === FAIL) return c.failedIn('elicitationId');
+    if (r !== x.elicitationId) x.elicitationId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c926(x: any): boolean {
-  if (!checkInitializeRequest(x)) return false;
-  return true;
-}
-
-function c927(x: any): boolean {
-  if (!checkAuthenticateRequest(x)) return false;
-  return true;
-}
-
-function c928(x: any): boolean {
-  if (!checkListProvidersRequest(x)) return false;
-  return true;
-}
-
-function c929(x: any): boolean {
-  if (!checkSetProviderRequest(x)) return false;
-  return true;
-}
-
-function c930(x: any): boolean {
-  if (!checkDisableProviderRequest(x)) return false;
-  return true;
-}
-
-function c931(x: any): boolean {
-  if (!checkLogoutRequest(x)) return false;
-  return true;
-}
-
-function c932(x: any): boolean {
-  if (!checkAuthStatusRequest(x)) return false;
-  return true;
-}
-
-function c933(x: any): boolean {
-  if (!checkNewSessionRequest(x)) return false;
-  return true;
-}
-
-function c934(x: any): boolean {
-  if (!checkLoadSessionRequest(x)) return false;
-  return true;
-}
-
-function c935(x: any): boolean {
-  if (!checkListSessionsRequest(x)) return false;
-  return true;
-}
-
-function c936(x: any): boolean {
-  if (!checkDeleteSessionRequest(x)) return false;
-  return true;
-}
-
-function c937(x: any): boolean {
-  if (!checkForkSessionRequest(x)) return false;
-  return true;
-}
-
-function c938(x: any): boolean {
-  if (!checkArchiveSessionRequest(x)) return false;
-  return true;
-}
-
-function c939(x: any): boolean {
-  if (!checkUnarchiveSessionRequest(x)) return false;
-  return true;
-}
-
-function c940(x: any): boolean {
-  if (!checkSessionStatusRequest(x)) return false;
-  return true;
-}
-
-function c941(x: any): boolean {
-  if (!checkSetSessionTitleRequest(x)) return false;
-  return true;
-}
-
-function c942(x: any): boolean {
-  if (!checkResumeSessionRequest(x)) return false;
-  return true;
-}
-
-function c943(x: any): boolean {
-  if (!checkCloseSessionRequest(x)) return false;
-  return true;
-}
-
-function c944(x: any): boolean {
-  if (!checkSetSessionModeRequest(x)) return false;
-  return true;
-}
-
-function c945(x: any): boolean {
-  if (!checkSetSessionConfigOptionRequest(x)) return false;
-  return true;
-}
-
-function c946(x: any): boolean {
-  if (!checkPromptRequest(x)) return false;
-  return true;
-}
-
-function c925(x: any): boolean {
+function c529(x: any): boolean {
   if (!(
-    c926(x) ||
-    c927(x) ||
-    c928(x) ||
-    c929(x) ||
-    c930(x) ||
-    c931(x) ||
-    c932(x) ||
-    c933(x) ||
-    c934(x) ||
-    c935(x) ||
-    c936(x) ||
-    c937(x) ||
-    c938(x) ||
-    c939(x) ||
-    c940(x) ||
-    c941(x) ||
-    c942(x) ||
-    c943(x) ||
-    c944(x) ||
-    c945(x) ||
-    c946(x) ||
-    c16(x)
+    checkInitializeRequest(x) ||
+    checkAuthenticateRequest(x) ||
+    checkListProvidersRequest(x) ||
+    checkSetProviderRequest(x) ||
+    checkDisableProviderRequest(x) ||
+    checkLogoutRequest(x) ||
+    checkAuthStatusRequest(x) ||
+    checkNewSessionRequest(x) ||
+    checkLoadSessionRequest(x) ||
+    checkListSessionsRequest(x) ||
+    checkDeleteSessionRequest(x) ||
+    checkForkSessionRequest(x) ||
+    checkArchiveSessionRequest(x) ||
+    checkUnarchiveSessionRequest(x) ||
+    checkSessionStatusRequest(x) ||
+    checkSetSessionTitleRequest(x) ||
+    checkResumeSessionRequest(x) ||
+    checkCloseSessionRequest(x) ||
+    checkSetSessionModeRequest(x) ||
+    checkSetSessionConfigOptionRequest(x) ||
+    checkPromptRequest(x) ||
+    checkExtRequest(x)
   ))
     return false;
   return true;
 }
 
-function c924(x: any): boolean {
-  if (!(c925(x) || c17(x))) return false;
+function c528(x: any): boolean {
+  if (!(c529(x) || c5(x))) return false;
   return true;
 }
 
-function c923(x: any): boolean {
+function c527(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.method === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c924(x.params)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.method === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c528(x.params)) return false;
   return true;
 }
 
-function p950(x: any, c: ParseContext): unknown {
-  x = parseInitializeRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p951(x: any, c: ParseContext): unknown {
-  x = parseAuthenticateRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p952(x: any, c: ParseContext): unknown {
-  x = parseListProvidersRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p953(x: any, c: ParseContext): unknown {
-  x = parseSetProviderRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p954(x: any, c: ParseContext): unknown {
-  x = parseDisableProviderRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p955(x: any, c: ParseContext): unknown {
-  x = parseLogoutRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p956(x: any, c: ParseContext): unknown {
-  x = parseAuthStatusRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p957(x: any, c: ParseContext): unknown {
-  x = parseNewSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p958(x: any, c: ParseContext): unknown {
-  x = parseLoadSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p959(x: any, c: ParseContext): unknown {
-  x = parseListSessionsRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p960(x: any, c: ParseContext): unknown {
-  x = parseDeleteSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p961(x: any, c: ParseContext): unknown {
-  x = parseForkSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p962(x: any, c: ParseContext): unknown {
-  x = parseArchiveSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p963(x: any, c: ParseContext): unknown {
-  x = parseUnarchiveSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p964(x: any, c: ParseContext): unknown {
-  x = parseSessionStatusRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p965(x: any, c: ParseContext): unknown {
-  x = parseSetSessionTitleRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p966(x: any, c: ParseContext): unknown {
-  x = parseResumeSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p967(x: any, c: ParseContext): unknown {
-  x = parseCloseSessionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p968(x: any, c: ParseContext): unknown {
-  x = parseSetSessionModeRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p969(x: any, c: ParseContext): unknown {
-  x = parseSetSessionConfigOptionRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p970(x: any, c: ParseContext): unknown {
-  x = parsePromptRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p949(x: any, c: ParseContext): unknown {
-  if (c926(x)) return p950(x, c);
-  if (c927(x)) return p951(x, c);
-  if (c928(x)) return p952(x, c);
-  if (c929(x)) return p953(x, c);
-  if (c930(x)) return p954(x, c);
-  if (c931(x)) return p955(x, c);
-  if (c932(x)) return p956(x, c);
-  if (c933(x)) return p957(x, c);
-  if (c934(x)) return p958(x, c);
-  if (c935(x)) return p959(x, c);
-  if (c936(x)) return p960(x, c);
-  if (c937(x)) return p961(x, c);
-  if (c938(x)) return p962(x, c);
-  if (c939(x)) return p963(x, c);
-  if (c940(x)) return p964(x, c);
-  if (c941(x)) return p965(x, c);
-  if (c942(x)) return p966(x, c);
-  if (c943(x)) return p967(x, c);
-  if (c944(x)) return p968(x, c);
-  if (c945(x)) return p969(x, c);
-  if (c946(x)) return p970(x, c);
-  if (c16(x)) return p33(x, c);
+function p532(x: any, c: ParseContext): unknown {
+  if (checkInitializeRequest(x)) return parseInitializeRequest(x, c);
+  if (checkAuthenticateRequest(x)) return parseAuthenticateRequest(x, c);
+  if (checkListProvidersRequest(x)) return parseListProvidersRequest(x, c);
+  if (checkSetProviderRequest(x)) return parseSetProviderRequest(x, c);
+  if (checkDisableProviderRequest(x)) return parseDisableProviderRequest(x, c);
+  if (checkLogoutRequest(x)) return parseLogoutRequest(x, c);
+  if (checkAuthStatusRequest(x)) return parseAuthStatusRequest(x, c);
+  if (checkNewSessionRequest(x)) return parseNewSessionRequest(x, c);
+  if (checkLoadSessionRequest(x)) return parseLoadSessionRequest(x, c);
+  if (checkListSessionsRequest(x)) return parseListSessionsRequest(x, c);
+  if (checkDeleteSessionRequest(x)) return parseDeleteSessionRequest(x, c);
+  if (checkForkSessionRequest(x)) return parseForkSessionRequest(x, c);
+  if (checkArchiveSessionRequest(x)) return parseArchiveSessionRequest(x, c);
+  if (checkUnarchiveSessionRequest(x)) return parseUnarchiveSessionRequest(x, c);
+  if (checkSessionStatusRequest(x)) return parseSessionStatusRequest(x, c);
+  if (checkSetSessionTitleRequest(x)) return parseSetSessionTitleRequest(x, c);
+  if (checkResumeSessionRequest(x)) return parseResumeSessionRequest(x, c);
+  if (checkCloseSessionRequest(x)) return parseCloseSessionRequest(x, c);
+  if (checkSetSessionModeRequest(x)) return parseSetSessionModeRequest(x, c);
+  if (checkSetSessionConfigOptionRequest(x)) return parseSetSessionConfigOptionRequest(x, c);
+  if (checkPromptRequest(x)) return parsePromptRequest(x, c);
+  if (checkExtRequest(x)) return parseExtRequest(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p950(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p951(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p952(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p953(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p954(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p955(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p956(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p957(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p958(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p959(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p960(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p961(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p962(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p963(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p964(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p965(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p966(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p967(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p968(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p969(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p970(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p33(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseInitializeRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseAuthenticateRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseListProvidersRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetProviderRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseDisableProviderRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseLogoutRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseAuthStatusRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseNewSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseLoadSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseListSessionsRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseDeleteSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseForkSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseArchiveSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseUnarchiveSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSessionStatusRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionTitleRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseResumeSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCloseSessionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionModeRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseSetSessionConfigOptionRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parsePromptRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p948(x: any, c: ParseContext): unknown {
+function p531(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p949(x, c);
-  return x;
+  return p532(x, c);
 }
 
-function p947(x: any, c: ParseContext): unknown {
+function p530(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p19(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p20(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p948(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p531(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
   }
   return x;
 }
 
-function c972(x: any): boolean {
-  if (!checkClientCapabilities(x)) return false;
-  return true;
-}
-
-function c971(x: any): boolean {
+function c533(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.protocolVersion === undefined) return false;
-    if (x.protocolVersion !== undefined && !c395(x.protocolVersion)) return false;
-    if (x.clientCapabilities !== undefined && !c972(x.clientCapabilities)) return false;
-    if (x.clientInfo !== undefined && !c398(x.clientInfo)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.protocolVersion === undefined) return false;
+  if (!checkProtocolVersion(x.protocolVersion)) return false;
+  if (x.clientCapabilities !== undefined && !checkClientCapabilities(x.clientCapabilities)) return false;
+  if (x.clientInfo !== undefined && !c199(x.clientInfo)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p974(x: any, c: ParseContext): unknown {
-  x = parseClientCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p973(x: any, c: ParseContext): unknown {
+function p534(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.protocolVersion === undefined) return c.fail('missing required field', 'protocolVersion');
-    if (x.protocolVersion !== undefined) {
-      c.path.push('protocolVersion');
-      const r = p400(x.protocolVersion, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.protocolVersion) x.protocolVersion = r;
+  if (x.protocolVersion === undefined) return c.fail('missing required field', 'protocolVersion');
+  {
+    const r = parseProtocolVersion(x.protocolVersion, c);
+    if (r === FAIL) return c.failedIn('protocolVersion');
+    if (r !== x.protocolVersion) x.protocolVersion = r;
+  }
+  if (x.clientCapabilities !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseClientCapabilities(x.clientCapabilities, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'clientCapabilities');
+      x.clientCapabilities = {
+        fs: { readTextFile: false, writeTextFile: false },
+        terminal: false,
+        auth: { terminal: false },
+      };
+    } else {
+      if (r !== x.clientCapabilities) x.clientCapabilities = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'clientCapabilities');
     }
-    if (x.clientCapabilities !== undefined) {
-      c.path.push('clientCapabilities');
-      const r = p974(x.clientCapabilities, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'clientCapabilities');
-        x['clientCapabilities'] = {
-          fs: { readTextFile: false, writeTextFile: false },
-          terminal: false,
-          auth: { terminal: false },
-        };
-      } else if (r !== x.clientCapabilities) x.clientCapabilities = r;
+  }
+  if (x.clientInfo !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p203(x.clientInfo, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'clientInfo');
+      delete x.clientInfo;
+    } else {
+      if (r !== x.clientInfo) x.clientInfo = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'clientInfo');
     }
-    if (x.clientInfo !== undefined) {
-      c.path.push('clientInfo');
-      const r = p404(x.clientInfo, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'clientInfo');
-        delete x['clientInfo'];
-      } else if (r !== x.clientInfo) x.clientInfo = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c976(x: any): boolean {
-  if (!checkFileSystemCapabilities(x)) return false;
+function c536(x: any): boolean {
+  if (!(checkClientSessionCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c977(x: any): boolean {
-  if (!(checkClientSessionCapabilities(x) || c17(x))) return false;
+function c537(x: any): boolean {
+  if (!(checkSubagentCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c978(x: any): boolean {
-  if (!(checkSubagentCapabilities(x) || c17(x))) return false;
+function c538(x: any): boolean {
+  if (!(checkPlanCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c979(x: any): boolean {
-  if (!(checkPlanCapabilities(x) || c17(x))) return false;
+function c539(x: any): boolean {
+  if (!(checkElicitationCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c980(x: any): boolean {
-  if (!checkAuthCapabilities(x)) return false;
-  return true;
-}
-
-function c981(x: any): boolean {
-  if (!(checkElicitationCapabilities(x) || c17(x))) return false;
-  return true;
-}
-
-function c975(x: any): boolean {
+function c535(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.fs !== undefined && !c976(x.fs)) return false;
-    if (x.terminal !== undefined && !c408(x.terminal)) return false;
-    if (x.session !== undefined && !c977(x.session)) return false;
-    if (x.subagents !== undefined && !c978(x.subagents)) return false;
-    if (x.plan !== undefined && !c979(x.plan)) return false;
-    if (x.auth !== undefined && !c980(x.auth)) return false;
-    if (x.elicitation !== undefined && !c981(x.elicitation)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.fs !== undefined && !checkFileSystemCapabilities(x.fs)) return false;
+  if (x.terminal !== undefined && !c207(x.terminal)) return false;
+  if (x.session !== undefined && !c536(x.session)) return false;
+  if (x.subagents !== undefined && !c537(x.subagents)) return false;
+  if (x.plan !== undefined && !c538(x.plan)) return false;
+  if (x.auth !== undefined && !checkAuthCapabilities(x.auth)) return false;
+  if (x.elicitation !== undefined && !c539(x.elicitation)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p983(x: any, c: ParseContext): unknown {
-  x = parseFileSystemCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p984(x: any, c: ParseContext): unknown {
+function p541(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseClientSessionCapabilities(x, c);
-  return x;
 }
 
-function p985(x: any, c: ParseContext): unknown {
+function p542(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSubagentCapabilities(x, c);
-  return x;
 }
 
-function p986(x: any, c: ParseContext): unknown {
+function p543(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parsePlanCapabilities(x, c);
-  return x;
 }
 
-function p987(x: any, c: ParseContext): unknown {
-  x = parseAuthCapabilities(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p988(x: any, c: ParseContext): unknown {
+function p544(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseElicitationCapabilities(x, c);
-  return x;
 }
 
-function p982(x: any, c: ParseContext): unknown {
+function p540(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.fs !== undefined) {
-      c.path.push('fs');
-      const r = p983(x.fs, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'fs');
-        x['fs'] = { readTextFile: false, writeTextFile: false };
-      } else if (r !== x.fs) x.fs = r;
+  if (x.fs !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseFileSystemCapabilities(x.fs, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'fs');
+      x.fs = { readTextFile: false, writeTextFile: false };
+    } else {
+      if (r !== x.fs) x.fs = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'fs');
     }
-    if (x.terminal !== undefined) {
-      c.path.push('terminal');
-      const r = p415(x.terminal, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'terminal');
-        x['terminal'] = false;
-      } else if (r !== x.terminal) x.terminal = r;
+  }
+  if (x.terminal !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.terminal, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'terminal');
+      x.terminal = false;
+    } else {
+      if (r !== x.terminal) x.terminal = r;
     }
-    if (x.session !== undefined) {
-      c.path.push('session');
-      const r = p984(x.session, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'session');
-        delete x['session'];
-      } else if (r !== x.session) x.session = r;
+  }
+  if (x.session !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p541(x.session, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'session');
+      delete x.session;
+    } else {
+      if (r !== x.session) x.session = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'session');
     }
-    if (x.subagents !== undefined) {
-      c.path.push('subagents');
-      const r = p985(x.subagents, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'subagents');
-        delete x['subagents'];
-      } else if (r !== x.subagents) x.subagents = r;
+  }
+  if (x.subagents !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p542(x.subagents, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'subagents');
+      delete x.subagents;
+    } else {
+      if (r !== x.subagents) x.subagents = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'subagents');
     }
-    if (x.plan !== undefined) {
-      c.path.push('plan');
-      const r = p986(x.plan, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'plan');
-        delete x['plan'];
-      } else if (r !== x.plan) x.plan = r;
+  }
+  if (x.plan !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p543(x.plan, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'plan');
+      delete x.plan;
+    } else {
+      if (r !== x.plan) x.plan = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'plan');
     }
-    if (x.auth !== undefined) {
-      c.path.push('auth');
-      const r = p987(x.auth, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'auth');
-        x['auth'] = { terminal: false };
-      } else if (r !== x.auth) x.auth = r;
+  }
+  if (x.auth !== undefined) {
+    const m = c.diagnostics.length;
+    const r = parseAuthCapabilities(x.auth, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'auth');
+      x.auth = { terminal: false };
+    } else {
+      if (r !== x.auth) x.auth = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'auth');
     }
-    if (x.elicitation !== undefined) {
-      c.path.push('elicitation');
-      const r = p988(x.elicitation, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'elicitation');
-        delete x['elicitation'];
-      } else if (r !== x.elicitation) x.elicitation = r;
+  }
+  if (x.elicitation !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p544(x.elicitation, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'elicitation');
+      delete x.elicitation;
+    } else {
+      if (r !== x.elicitation) x.elicitation = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'elicitation');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c989(x: any): boolean {
+function c545(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.readTextFile !== undefined && !c408(x.readTextFile)) return false;
-    if (x.writeTextFile !== undefined && !c408(x.writeTextFile)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.readTextFile !== undefined && !c207(x.readTextFile)) return false;
+  if (x.writeTextFile !== undefined && !c207(x.writeTextFile)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p990(x: any, c: ParseContext): unknown {
+function p546(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.readTextFile !== undefined) {
-      c.path.push('readTextFile');
-      const r = p415(x.readTextFile, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'readTextFile');
-        x['readTextFile'] = false;
-      } else if (r !== x.readTextFile) x.readTextFile = r;
+  if (x.readTextFile !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.readTextFile, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'readTextFile');
+      x.readTextFile = false;
+    } else {
+      if (r !== x.readTextFile) x.readTextFile = r;
     }
-    if (x.writeTextFile !== undefined) {
-      c.path.push('writeTextFile');
-      const r = p415(x.writeTextFile, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'writeTextFile');
-        x['writeTextFile'] = false;
-      } else if (r !== x.writeTextFile) x.writeTextFile = r;
+  }
+  if (x.writeTextFile !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.writeTextFile, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'writeTextFile');
+      x.writeTextFile = false;
+    } else {
+      if (r !== x.writeTextFile) x.writeTextFile = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c992(x: any): boolean {
-  if (!(checkCompactionCapabilities(x) || c17(x))) return false;
+function c548(x: any): boolean {
+  if (!(checkCompactionCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c993(x: any): boolean {
-  if (!(checkSessionConfigOptionsCapabilities(x) || c17(x))) return false;
+function c549(x: any): boolean {
+  if (!(checkSessionConfigOptionsCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c994(x: any): boolean {
-  if (!(checkNoticeCapabilities(x) || c17(x))) return false;
+function c550(x: any): boolean {
+  if (!(checkNoticeCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c991(x: any): boolean {
+function c547(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.compaction !== undefined && !c992(x.compaction)) return false;
-    if (x.configOptions !== undefined && !c993(x.configOptions)) return false;
-    if (x.notices !== undefined && !c994(x.notices)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.compaction !== undefined && !c548(x.compaction)) return false;
+  if (x.configOptions !== undefined && !c549(x.configOptions)) return false;
+  if (x.notices !== undefined && !c550(x.notices)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p996(x: any, c: ParseContext): unknown {
+function p552(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseCompactionCapabilities(x, c);
-  return x;
 }
 
-function p997(x: any, c: ParseContext): unknown {
+function p553(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionConfigOptionsCapabilities(x, c);
-  return x;
 }
 
-function p998(x: any, c: ParseContext): unknown {
+function p554(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseNoticeCapabilities(x, c);
-  return x;
 }
 
-function p995(x: any, c: ParseContext): unknown {
+function p551(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.compaction !== undefined) {
-      c.path.push('compaction');
-      const r = p996(x.compaction, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'compaction');
-        delete x['compaction'];
-      } else if (r !== x.compaction) x.compaction = r;
+  if (x.compaction !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p552(x.compaction, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'compaction');
+      delete x.compaction;
+    } else {
+      if (r !== x.compaction) x.compaction = r;
     }
-    if (x.configOptions !== undefined) {
-      c.path.push('configOptions');
-      const r = p997(x.configOptions, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'configOptions');
-        delete x['configOptions'];
-      } else if (r !== x.configOptions) x.configOptions = r;
+  }
+  if (x.configOptions !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p553(x.configOptions, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'configOptions');
+      delete x.configOptions;
+    } else {
+      if (r !== x.configOptions) x.configOptions = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'configOptions');
     }
-    if (x.notices !== undefined) {
-      c.path.push('notices');
-      const r = p998(x.notices, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'notices');
-        delete x['notices'];
-      } else if (r !== x.notices) x.notices = r;
+  }
+  if (x.notices !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p554(x.notices, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'notices');
+      delete x.notices;
+    } else {
+      if (r !== x.notices) x.notices = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c999(x: any): boolean {
+function c555(x: any): boolean {
   if (!isObject(x)) return false;
   return true;
 }
 
-function p1000(x: any, c: ParseContext): unknown {
+function p556(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   return x;
 }
 
-function c1002(x: any): boolean {
-  if (!(checkBooleanConfigOptionCapabilities(x) || c17(x))) return false;
+function c558(x: any): boolean {
+  if (!(checkBooleanConfigOptionCapabilities(x) || c5(x))) return false;
   return true;
 }
 
-function c1001(x: any): boolean {
+function c557(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.boolean !== undefined && !c1002(x.boolean)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.boolean !== undefined && !c558(x.boolean)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1004(x: any, c: ParseContext): unknown {
+function p560(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseBooleanConfigOptionCapabilities(x, c);
-  return x;
 }
 
-function p1003(x: any, c: ParseContext): unknown {
+function p559(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.boolean !== undefined) {
-      c.path.push('boolean');
-      const r = p1004(x.boolean, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'boolean');
-        delete x['boolean'];
-      } else if (r !== x.boolean) x.boolean = r;
+  if (x.boolean !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p560(x.boolean, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'boolean');
+      delete x.boolean;
+    } else {
+      if (r !== x.boolean) x.boolean = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'boolean');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1005(x: any): boolean {
+function c561(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.terminal !== undefined && !c408(x.terminal)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1006(x: any, c: ParseContext): unknown {
+function p562(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.terminal !== undefined) {
-      c.path.push('terminal');
-      const r = p415(x.terminal, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value replaced by its default', 'terminal');
-        x['terminal'] = false;
-      } else if (r !== x.terminal) x.terminal = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1008(x: any): boolean {
-  if (!(checkElicitationFormCapabilities(x) || c17(x))) return false;
-  return true;
-}
-
-function c1009(x: any): boolean {
-  if (!(checkElicitationUrlCapabilities(x) || c17(x))) return false;
-  return true;
-}
-
-function c1007(x: any): boolean {
+function c563(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.form !== undefined && !c1008(x.form)) return false;
-    if (x.url !== undefined && !c1009(x.url)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.terminal !== undefined && !c207(x.terminal)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1011(x: any, c: ParseContext): unknown {
+function p564(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.terminal !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p210(x.terminal, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value replaced by its default', 'terminal');
+      x.terminal = false;
+    } else {
+      if (r !== x.terminal) x.terminal = r;
+    }
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c566(x: any): boolean {
+  if (!(checkElicitationFormCapabilities(x) || c5(x))) return false;
+  return true;
+}
+
+function c567(x: any): boolean {
+  if (!(checkElicitationUrlCapabilities(x) || c5(x))) return false;
+  return true;
+}
+
+function c565(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.form !== undefined && !c566(x.form)) return false;
+  if (x.url !== undefined && !c567(x.url)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p569(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseElicitationFormCapabilities(x, c);
-  return x;
 }
 
-function p1012(x: any, c: ParseContext): unknown {
+function p570(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseElicitationUrlCapabilities(x, c);
-  return x;
 }
 
-function p1010(x: any, c: ParseContext): unknown {
+function p568(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.form !== undefined) {
-      c.path.push('form');
-      const r = p1011(x.form, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'form');
-        delete x['form'];
-      } else if (r !== x.form) x.form = r;
+  if (x.form !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p569(x.form, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'form');
+      delete x.form;
+    } else {
+      if (r !== x.form) x.form = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'form');
     }
-    if (x.url !== undefined) {
-      c.path.push('url');
-      const r = p1012(x.url, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'url');
-        delete x['url'];
-      } else if (r !== x.url) x.url = r;
+  }
+  if (x.url !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p570(x.url, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'url');
+      delete x.url;
+    } else {
+      if (r !== x.url) x.url = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'url');
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1013(x: any): boolean {
+function c571(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.methodId === undefined) return false;
-    if (x.methodId !== undefined && !c470(x.methodId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1014(x: any, c: ParseContext): unknown {
+function p572(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.methodId === undefined) return c.fail('missing required field', 'methodId');
-    if (x.methodId !== undefined) {
-      c.path.push('methodId');
-      const r = p473(x.methodId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.methodId) x.methodId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1016(x: any): boolean {
+function c573(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if (![].includes(k) && !c3(x[k])) return false;
-    }
-  }
+  if (x.methodId === undefined) return false;
+  if (!checkAuthMethodId(x.methodId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function c1015(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.providerId === undefined) return false;
-    if (x.apiType === undefined) return false;
-    if (x.baseUrl === undefined) return false;
-    if (x.providerId !== undefined && !c484(x.providerId)) return false;
-    if (x.apiType !== undefined && !c503(x.apiType)) return false;
-    if (x.baseUrl !== undefined && !c3(x.baseUrl)) return false;
-    if (x.headers !== undefined && !c1016(x.headers)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
+function p574(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.methodId === undefined) return c.fail('missing required field', 'methodId');
+  {
+    const r = parseAuthMethodId(x.methodId, c);
+    if (r === FAIL) return c.failedIn('methodId');
+    if (r !== x.methodId) x.methodId = r;
   }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c575(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.providerId === undefined) return false;
+  if (x.apiType === undefined) return false;
+  if (x.baseUrl === undefined) return false;
+  if (!checkProviderId(x.providerId)) return false;
+  if (!checkLlmProtocol(x.apiType)) return false;
+  if (!c2(x.baseUrl)) return false;
+  if (x.headers !== undefined && !c258(x.headers)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1018(x: any, c: ParseContext): unknown {
+function p576(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    for (const k of Object.keys(x)) {
-      if ([].includes(k)) continue;
-      c.path.push(k);
-      const r = p20(x[k], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[k] = r;
+  if (x.providerId === undefined) return c.fail('missing required field', 'providerId');
+  if (x.apiType === undefined) return c.fail('missing required field', 'apiType');
+  if (x.baseUrl === undefined) return c.fail('missing required field', 'baseUrl');
+  {
+    const r = parseProviderId(x.providerId, c);
+    if (r === FAIL) return c.failedIn('providerId');
+    if (r !== x.providerId) x.providerId = r;
+  }
+  {
+    const r = parseLlmProtocol(x.apiType, c);
+    if (r === FAIL) return c.failedIn('apiType');
+    if (r !== x.apiType) x.apiType = r;
+  }
+  {
+    const r = p7(x.baseUrl, c);
+    if (r === FAIL) return c.failedIn('baseUrl');
+    if (r !== x.baseUrl) x.baseUrl = r;
+  }
+  if (x.headers !== undefined) {
+    const r = p260(x.headers, c);
+    if (r === FAIL) return c.failedIn('headers');
+    if (r !== x.headers) x.headers = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function p1017(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.providerId === undefined) return c.fail('missing required field', 'providerId');
-    if (x.apiType === undefined) return c.fail('missing required field', 'apiType');
-    if (x.baseUrl === undefined) return c.fail('missing required field', 'baseUrl');
-    if (x.providerId !== undefined) {
-      c.path.push('providerId');
-      const r = p489(x.providerId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.providerId) x.providerId = r;
-    }
-    if (x.apiType !== undefined) {
-      c.path.push('apiType');
-      const r = p505(x.apiType, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.apiType) x.apiType = r;
-    }
-    if (x.baseUrl !== undefined) {
-      c.path.push('baseUrl');
-      const r = p20(x.baseUrl, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.baseUrl) x.baseUrl = r;
-    }
-    if (x.headers !== undefined) {
-      c.path.push('headers');
-      const r = p1018(x.headers, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.headers) x.headers = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c1019(x: any): boolean {
+function c577(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.providerId === undefined) return false;
-    if (x.providerId !== undefined && !c484(x.providerId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.providerId === undefined) return false;
+  if (!checkProviderId(x.providerId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1020(x: any, c: ParseContext): unknown {
+function p578(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.providerId === undefined) return c.fail('missing required field', 'providerId');
-    if (x.providerId !== undefined) {
-      c.path.push('providerId');
-      const r = p489(x.providerId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.providerId) x.providerId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.providerId === undefined) return c.fail('missing required field', 'providerId');
+  {
+    const r = parseProviderId(x.providerId, c);
+    if (r === FAIL) return c.failedIn('providerId');
+    if (r !== x.providerId) x.providerId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1022(x: any): boolean {
+function c580(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkMcpServer(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkMcpServer(x[i])) return false;
   }
   return true;
 }
 
-function c1023(x: any): boolean {
-  if (!(checkSystemPrompt(x) || c17(x))) return false;
+function c581(x: any): boolean {
+  if (!(checkSystemPrompt(x) || c5(x))) return false;
   return true;
 }
 
-function c1021(x: any): boolean {
+function c579(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.cwd === undefined) return false;
-    if (x.mcpServers === undefined) return false;
-    if (x.cwd !== undefined && !c3(x.cwd)) return false;
-    if (x.additionalDirectories !== undefined && !c192(x.additionalDirectories)) return false;
-    if (x.mcpServers !== undefined && !c1022(x.mcpServers)) return false;
-    if (x.systemPrompt !== undefined && !c1023(x.systemPrompt)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.cwd === undefined) return false;
+  if (x.mcpServers === undefined) return false;
+  if (!c2(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c95(x.additionalDirectories)) return false;
+  if (!c580(x.mcpServers)) return false;
+  if (x.systemPrompt !== undefined && !c581(x.systemPrompt)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1025(x: any, c: ParseContext): unknown {
+function p583(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseMcpServer(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p1026(x: any, c: ParseContext): unknown {
+function p584(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSystemPrompt(x, c);
-  return x;
 }
 
-function p1024(x: any, c: ParseContext): unknown {
+function p582(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
-    if (x.mcpServers === undefined) return c.fail('missing required field', 'mcpServers');
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p20(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.additionalDirectories !== undefined) {
-      if (x.additionalDirectories === null) {
-        x['additionalDirectories'] = [];
-      } else {
-        c.path.push('additionalDirectories');
-        const r = p197(x.additionalDirectories, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.additionalDirectories) x.additionalDirectories = r;
-      }
-    }
-    if (x.mcpServers !== undefined) {
-      if (x.mcpServers === null) {
-        x['mcpServers'] = [];
-      } else {
-        c.path.push('mcpServers');
-        const r = p1025(x.mcpServers, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.mcpServers) x.mcpServers = r;
-      }
-    }
-    if (x.systemPrompt !== undefined) {
-      c.path.push('systemPrompt');
-      const r = p1026(x.systemPrompt, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.systemPrompt) x.systemPrompt = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
+  if (x.mcpServers === undefined) return c.fail('missing required field', 'mcpServers');
+  {
+    const r = p7(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories === null) x.additionalDirectories = [];
+  else if (x.additionalDirectories !== undefined) {
+    const r = p99(x.additionalDirectories, c);
+    if (r === FAIL) return c.failedIn('additionalDirectories');
+    if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  if (x.mcpServers === null) x.mcpServers = [];
+  else if (x.mcpServers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p583(x.mcpServers, c);
+    if (r === FAIL) return c.failedIn('mcpServers');
+    if (r !== x.mcpServers) x.mcpServers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'mcpServers');
+  }
+  if (x.systemPrompt !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p584(x.systemPrompt, c);
+    if (r === FAIL) return c.failedIn('systemPrompt');
+    if (r !== x.systemPrompt) x.systemPrompt = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'systemPrompt');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1029(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'http') return false;
-  return true;
-}
-
-function c1028(x: any): boolean {
+function t586(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c1029(x.type)) return false;
-  }
-  if (!checkMcpServerHttp(x)) return false;
-  return true;
-}
-
-function c1031(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'sse') return false;
-  return true;
-}
-
-function c1030(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c1031(x.type)) return false;
-  }
-  if (!checkMcpServerSse(x)) return false;
-  return true;
-}
-
-function c1033(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'acp') return false;
-  return true;
-}
-
-function c1032(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.type === undefined) return false;
-    if (x.type !== undefined && !c1033(x.type)) return false;
-  }
-  if (!checkMcpServerAcp(x)) return false;
-  return true;
-}
-
-function c1034(x: any): boolean {
-  if (!checkMcpServerStdio(x)) return false;
-  return true;
-}
-
-function c1027(x: any): boolean {
-  if (!(c1028(x) || c1030(x) || c1032(x) || c1034(x))) return false;
-  return true;
-}
-
-function p1037(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'http') return c.fail('expected "http"');
-  return x;
-}
-
-function p1036(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p1037(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseMcpServerHttp(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1039(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'sse') return c.fail('expected "sse"');
-  return x;
-}
-
-function p1038(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p1039(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseMcpServerSse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1041(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'acp') return c.fail('expected "acp"');
-  return x;
-}
-
-function p1040(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p1041(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-  }
-  x = parseMcpServerAcp(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1042(x: any, c: ParseContext): unknown {
-  x = parseMcpServerStdio(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1035(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'http':
-      return p1036(x, c);
+      return checkMcpServerHttp(x);
     case 'sse':
-      return p1038(x, c);
+      return checkMcpServerSse(x);
     case 'acp':
-      return p1040(x, c);
+      return checkMcpServerAcp(x);
   }
-  return p1042(x, c);
+  return false;
+}
+
+function c585(x: any): boolean {
+  if (!(t586(x) || checkMcpServerStdio(x))) return false;
+  return true;
+}
+
+function p587(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return parseMcpServerStdio(x, c);
+  switch (x.type) {
+    case 'http':
+      return checkMcpServerHttp(x) || !checkMcpServerStdio(x)
+        ? parseMcpServerHttp(x, c)
+        : parseMcpServerStdio(x, c);
+    case 'sse':
+      return checkMcpServerSse(x) || !checkMcpServerStdio(x)
+        ? parseMcpServerSse(x, c)
+        : parseMcpServerStdio(x, c);
+    case 'acp':
+      return checkMcpServerAcp(x) || !checkMcpServerStdio(x)
+        ? parseMcpServerAcp(x, c)
+        : parseMcpServerStdio(x, c);
+  }
+  return parseMcpServerStdio(x, c);
+}
+
+function c588(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.name === undefined) return false;
+  if (x.value === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.value)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p589(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.value === undefined) return c.fail('missing required field', 'value');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.value, c);
+    if (r === FAIL) return c.failedIn('value');
+    if (r !== x.value) x.value = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
   return x;
 }
 
-function c1044(x: any): boolean {
+function c591(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkHttpHeader(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkHttpHeader(x[i])) return false;
   }
   return true;
 }
 
-function c1043(x: any): boolean {
+function c590(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.url === undefined) return false;
-    if (x.headers === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.url !== undefined && !c3(x.url)) return false;
-    if (x.headers !== undefined && !c1044(x.headers)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.name === undefined) return false;
+  if (x.url === undefined) return false;
+  if (x.headers === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.url)) return false;
+  if (!c591(x.headers)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1046(x: any, c: ParseContext): unknown {
+function p593(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseHttpHeader(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p1045(x: any, c: ParseContext): unknown {
+function p592(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.url === undefined) return c.fail('missing required field', 'url');
-    if (x.headers === undefined) return c.fail('missing required field', 'headers');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.url !== undefined) {
-      c.path.push('url');
-      const r = p20(x.url, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.url) x.url = r;
-    }
-    if (x.headers !== undefined) {
-      if (x.headers === null) {
-        x['headers'] = [];
-      } else {
-        c.path.push('headers');
-        const r = p1046(x.headers, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.headers) x.headers = r;
-      }
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.url === undefined) return c.fail('missing required field', 'url');
+  if (x.headers === undefined) return c.fail('missing required field', 'headers');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.url, c);
+    if (r === FAIL) return c.failedIn('url');
+    if (r !== x.url) x.url = r;
+  }
+  if (x.headers === null) x.headers = [];
+  else if (x.headers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p593(x.headers, c);
+    if (r === FAIL) return c.failedIn('headers');
+    if (r !== x.headers) x.headers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'headers');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1047(x: any): boolean {
+function c594(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.serverId === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.serverId !== undefined && !c331(x.serverId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.name === undefined) return false;
+  if (x.serverId === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!checkMcpServerAcpId(x.serverId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1048(x: any, c: ParseContext): unknown {
+function p595(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.serverId === undefined) return c.fail('missing required field', 'serverId');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.serverId !== undefined) {
-      c.path.push('serverId');
-      const r = p335(x.serverId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.serverId) x.serverId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.serverId === undefined) return c.fail('missing required field', 'serverId');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = parseMcpServerAcpId(x.serverId, c);
+    if (r === FAIL) return c.failedIn('serverId');
+    if (r !== x.serverId) x.serverId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1049(x: any): boolean {
+function c596(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.name === undefined) return false;
-    if (x.command === undefined) return false;
-    if (x.args === undefined) return false;
-    if (x.env === undefined) return false;
-    if (x.name !== undefined && !c3(x.name)) return false;
-    if (x.command !== undefined && !c3(x.command)) return false;
-    if (x.args !== undefined && !c192(x.args)) return false;
-    if (x.env !== undefined && !c193(x.env)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.name === undefined) return false;
+  if (x.command === undefined) return false;
+  if (x.args === undefined) return false;
+  if (x.env === undefined) return false;
+  if (!c2(x.name)) return false;
+  if (!c2(x.command)) return false;
+  if (!c95(x.args)) return false;
+  if (!c96(x.env)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1050(x: any, c: ParseContext): unknown {
+function p597(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.name === undefined) return c.fail('missing required field', 'name');
-    if (x.command === undefined) return c.fail('missing required field', 'command');
-    if (x.args === undefined) return c.fail('missing required field', 'args');
-    if (x.env === undefined) return c.fail('missing required field', 'env');
-    if (x.name !== undefined) {
-      c.path.push('name');
-      const r = p20(x.name, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.name) x.name = r;
-    }
-    if (x.command !== undefined) {
-      c.path.push('command');
-      const r = p20(x.command, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.command) x.command = r;
-    }
-    if (x.args !== undefined) {
-      if (x.args === null) {
-        x['args'] = [];
-      } else {
-        c.path.push('args');
-        const r = p197(x.args, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.args) x.args = r;
-      }
-    }
-    if (x.env !== undefined) {
-      if (x.env === null) {
-        x['env'] = [];
-      } else {
-        c.path.push('env');
-        const r = p198(x.env, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.env) x.env = r;
-      }
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.name === undefined) return c.fail('missing required field', 'name');
+  if (x.command === undefined) return c.fail('missing required field', 'command');
+  if (x.args === undefined) return c.fail('missing required field', 'args');
+  if (x.env === undefined) return c.fail('missing required field', 'env');
+  {
+    const r = p7(x.name, c);
+    if (r === FAIL) return c.failedIn('name');
+    if (r !== x.name) x.name = r;
+  }
+  {
+    const r = p7(x.command, c);
+    if (r === FAIL) return c.failedIn('command');
+    if (r !== x.command) x.command = r;
+  }
+  if (x.args === null) x.args = [];
+  else if (x.args !== undefined) {
+    const r = p99(x.args, c);
+    if (r === FAIL) return c.failedIn('args');
+    if (r !== x.args) x.args = r;
+  }
+  if (x.env === null) x.env = [];
+  else if (x.env !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p100(x.env, c);
+    if (r === FAIL) return c.failedIn('env');
+    if (r !== x.env) x.env = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'env');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1052(x: any): boolean {
-  if (!checkSystemPromptMode(x)) return false;
-  return true;
-}
-
-function c1053(x: any): boolean {
+function c599(x: any): boolean {
   if (!Array.isArray(x)) return false;
   if (Array.isArray(x)) {
-    for (const it of x) if (!checkContentBlock(it)) return false;
+    for (let i = 0; i < x.length; i++) if (!checkContentBlock(x[i])) return false;
   }
   return true;
 }
 
-function c1051(x: any): boolean {
+function c598(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mode === undefined) return false;
-    if (x.content === undefined) return false;
-    if (x.mode !== undefined && !c1052(x.mode)) return false;
-    if (x.content !== undefined && !c1053(x.content)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.mode === undefined) return false;
+  if (x.content === undefined) return false;
+  if (!checkSystemPromptMode(x.mode)) return false;
+  if (!c599(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1055(x: any, c: ParseContext): unknown {
-  x = parseSystemPromptMode(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1056(x: any, c: ParseContext): unknown {
+function p601(x: any, c: ParseContext): unknown {
   if (!Array.isArray(x)) return c.fail('expected array');
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
+      const m = c.diagnostics.length;
       const r = parseContentBlock(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
+      if (r === FAIL) return c.failedIn(i);
+      if (r !== x[i]) x[i] = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, i);
     }
   }
   return x;
 }
 
-function p1054(x: any, c: ParseContext): unknown {
+function p600(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mode === undefined) return c.fail('missing required field', 'mode');
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.mode !== undefined) {
-      c.path.push('mode');
-      const r = p1055(x.mode, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.mode) x.mode = r;
-    }
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p1056(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.mode === undefined) return c.fail('missing required field', 'mode');
+  if (x.content === undefined) return c.fail('missing required field', 'content');
+  {
+    const r = parseSystemPromptMode(x.mode, c);
+    if (r === FAIL) return c.failedIn('mode');
+    if (r !== x.mode) x.mode = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p601(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'content');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1058(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'append') return false;
+function c602(x: any): boolean {
+  if (typeof x !== 'string') return false;
   return true;
 }
 
-function c1059(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'override') return false;
-  return true;
-}
-
-function c1057(x: any): boolean {
-  if (!(c1058(x) || c1059(x) || c500(x))) return false;
-  return true;
-}
-
-function p1060(x: any, c: ParseContext): unknown {
+function p603(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
   return x;
 }
 
-function c1061(x: any): boolean {
+function c604(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.mcpServers === undefined) return false;
-    if (x.cwd === undefined) return false;
-    if (x.sessionId === undefined) return false;
-    if (x.mcpServers !== undefined && !c1022(x.mcpServers)) return false;
-    if (x.cwd !== undefined && !c3(x.cwd)) return false;
-    if (x.additionalDirectories !== undefined && !c192(x.additionalDirectories)) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.systemPrompt !== undefined && !c1023(x.systemPrompt)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.mcpServers === undefined) return false;
+  if (x.cwd === undefined) return false;
+  if (x.sessionId === undefined) return false;
+  if (!c580(x.mcpServers)) return false;
+  if (!c2(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c95(x.additionalDirectories)) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x.systemPrompt !== undefined && !c581(x.systemPrompt)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1062(x: any, c: ParseContext): unknown {
+function p605(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.mcpServers === undefined) return c.fail('missing required field', 'mcpServers');
-    if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.mcpServers !== undefined) {
-      if (x.mcpServers === null) {
-        x['mcpServers'] = [];
-      } else {
-        c.path.push('mcpServers');
-        const r = p1025(x.mcpServers, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.mcpServers) x.mcpServers = r;
-      }
-    }
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p20(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.additionalDirectories !== undefined) {
-      if (x.additionalDirectories === null) {
-        x['additionalDirectories'] = [];
-      } else {
-        c.path.push('additionalDirectories');
-        const r = p197(x.additionalDirectories, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.additionalDirectories) x.additionalDirectories = r;
-      }
-    }
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.systemPrompt !== undefined) {
-      c.path.push('systemPrompt');
-      const r = p1026(x.systemPrompt, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.systemPrompt) x.systemPrompt = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.mcpServers === undefined) return c.fail('missing required field', 'mcpServers');
+  if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.mcpServers === null) x.mcpServers = [];
+  else if (x.mcpServers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p583(x.mcpServers, c);
+    if (r === FAIL) return c.failedIn('mcpServers');
+    if (r !== x.mcpServers) x.mcpServers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'mcpServers');
+  }
+  {
+    const r = p7(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories === null) x.additionalDirectories = [];
+  else if (x.additionalDirectories !== undefined) {
+    const r = p99(x.additionalDirectories, c);
+    if (r === FAIL) return c.failedIn('additionalDirectories');
+    if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x.systemPrompt !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p584(x.systemPrompt, c);
+    if (r === FAIL) return c.failedIn('systemPrompt');
+    if (r !== x.systemPrompt) x.systemPrompt = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'systemPrompt');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1064(x: any): boolean {
-  if (!(checkSessionArchiveFilter(x) || c17(x))) return false;
+function c607(x: any): boolean {
+  if (!(checkSessionArchiveFilter(x) || c5(x))) return false;
   return true;
 }
 
-function c1063(x: any): boolean {
+function c606(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.cwd !== undefined && !c194(x.cwd)) return false;
-    if (x.cursor !== undefined && !c194(x.cursor)) return false;
-    if (x.archived !== undefined && !c1064(x.archived)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.cwd !== undefined && !c30(x.cwd)) return false;
+  if (x.cursor !== undefined && !c30(x.cursor)) return false;
+  if (x.archived !== undefined && !c607(x.archived)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1066(x: any, c: ParseContext): unknown {
+function p609(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseSessionArchiveFilter(x, c);
-  return x;
 }
 
-function p1065(x: any, c: ParseContext): unknown {
+function p608(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p199(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.cursor !== undefined) {
-      c.path.push('cursor');
-      const r = p199(x.cursor, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cursor) x.cursor = r;
-    }
-    if (x.archived !== undefined) {
-      c.path.push('archived');
-      const r = p1066(x.archived, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.archived) x.archived = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.cwd !== undefined) {
+    const r = p36(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.cursor !== undefined) {
+    const r = p36(x.cursor, c);
+    if (r === FAIL) return c.failedIn('cursor');
+    if (r !== x.cursor) x.cursor = r;
+  }
+  if (x.archived !== undefined) {
+    const r = p609(x.archived, c);
+    if (r === FAIL) return c.failedIn('archived');
+    if (r !== x.archived) x.archived = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1068(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'exclude') return false;
+function c610(x: any): boolean {
+  if (typeof x !== 'string') return false;
   return true;
 }
 
-function c1069(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'include') return false;
-  return true;
-}
-
-function c1070(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'only') return false;
-  return true;
-}
-
-function c1067(x: any): boolean {
-  if (!(c1068(x) || c1069(x) || c1070(x) || c500(x))) return false;
-  return true;
-}
-
-function p1071(x: any, c: ParseContext): unknown {
+function p611(x: any, c: ParseContext): unknown {
   if (typeof x !== 'string') return c.fail('expected a string');
   return x;
 }
 
-function c1072(x: any): boolean {
+function c612(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1073(x: any, c: ParseContext): unknown {
+function p613(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1074(x: any): boolean {
+function c614(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.cwd === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.cwd !== undefined && !c3(x.cwd)) return false;
-    if (x.additionalDirectories !== undefined && !c192(x.additionalDirectories)) return false;
-    if (x.mcpServers !== undefined && !c1022(x.mcpServers)) return false;
-    if (x.systemPrompt !== undefined && !c1023(x.systemPrompt)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (x.cwd === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c95(x.additionalDirectories)) return false;
+  if (x.mcpServers !== undefined && !c580(x.mcpServers)) return false;
+  if (x.systemPrompt !== undefined && !c581(x.systemPrompt)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1075(x: any, c: ParseContext): unknown {
+function p615(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.cwd !== undefined) {
-      c.path.push('cwd');
-      const r = p20(x.cwd, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.cwd) x.cwd = r;
-    }
-    if (x.additionalDirectories !== undefined) {
-      if (x.additionalDirectories === null) {
-        x['additionalDirectories'] = [];
-      } else {
-        c.path.push('additionalDirectories');
-        const r = p197(x.additionalDirectories, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.additionalDirectories) x.additionalDirectories = r;
-      }
-    }
-    if (x.mcpServers !== undefined) {
-      if (x.mcpServers === null) {
-        x['mcpServers'] = [];
-      } else {
-        c.path.push('mcpServers');
-        const r = p1025(x.mcpServers, c);
-        c.path.pop();
-        if (r === FAIL) return FAIL;
-        else if (r !== x.mcpServers) x.mcpServers = r;
-      }
-    }
-    if (x.systemPrompt !== undefined) {
-      c.path.push('systemPrompt');
-      const r = p1026(x.systemPrompt, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.systemPrompt) x.systemPrompt = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories === null) x.additionalDirectories = [];
+  else if (x.additionalDirectories !== undefined) {
+    const r = p99(x.additionalDirectories, c);
+    if (r === FAIL) return c.failedIn('additionalDirectories');
+    if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  if (x.mcpServers === null) x.mcpServers = [];
+  else if (x.mcpServers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p583(x.mcpServers, c);
+    if (r === FAIL) return c.failedIn('mcpServers');
+    if (r !== x.mcpServers) x.mcpServers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'mcpServers');
+  }
+  if (x.systemPrompt !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p584(x.systemPrompt, c);
+    if (r === FAIL) return c.failedIn('systemPrompt');
+    if (r !== x.systemPrompt) x.systemPrompt = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'systemPrompt');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1076(x: any): boolean {
+function c616(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.title === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.title !== undefined && !c3(x.title)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1077(x: any, c: ParseContext): unknown {
+function p617(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.title === undefined) return c.fail('missing required field', 'title');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.title !== undefined) {
-      c.path.push('title');
-      const r = p20(x.title, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.title) x.title = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1078(x: any): boolean {
+function c618(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.modeId === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.modeId !== undefined && !c527(x.modeId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1079(x: any, c: ParseContext): unknown {
+function p619(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.modeId === undefined) return c.fail('missing required field', 'modeId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.modeId !== undefined) {
-      c.path.push('modeId');
-      const r = p530(x.modeId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.modeId) x.modeId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1081(x: any): boolean {
+function c620(x: any): boolean {
   if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p621(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c622(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.title === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.title)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p623(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.title === undefined) return c.fail('missing required field', 'title');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.title, c);
+    if (r === FAIL) return c.failedIn('title');
+    if (r !== x.title) x.title = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c624(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.cwd === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c2(x.cwd)) return false;
+  if (x.additionalDirectories !== undefined && !c95(x.additionalDirectories)) return false;
+  if (x.mcpServers !== undefined && !c580(x.mcpServers)) return false;
+  if (x.systemPrompt !== undefined && !c581(x.systemPrompt)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p625(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.cwd === undefined) return c.fail('missing required field', 'cwd');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = p7(x.cwd, c);
+    if (r === FAIL) return c.failedIn('cwd');
+    if (r !== x.cwd) x.cwd = r;
+  }
+  if (x.additionalDirectories === null) x.additionalDirectories = [];
+  else if (x.additionalDirectories !== undefined) {
+    const r = p99(x.additionalDirectories, c);
+    if (r === FAIL) return c.failedIn('additionalDirectories');
+    if (r !== x.additionalDirectories) x.additionalDirectories = r;
+  }
+  if (x.mcpServers === null) x.mcpServers = [];
+  else if (x.mcpServers !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p583(x.mcpServers, c);
+    if (r === FAIL) return c.failedIn('mcpServers');
+    if (r !== x.mcpServers) x.mcpServers = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'mcpServers');
+  }
+  if (x.systemPrompt !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p584(x.systemPrompt, c);
+    if (r === FAIL) return c.failedIn('systemPrompt');
+    if (r !== x.systemPrompt) x.systemPrompt = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'systemPrompt');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c626(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p627(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c628(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.modeId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkSessionModeId(x.modeId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p629(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.modeId === undefined) return c.fail('missing required field', 'modeId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseSessionModeId(x.modeId, c);
+    if (r === FAIL) return c.failedIn('modeId');
+    if (r !== x.modeId) x.modeId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c632(x: any): boolean {
   if (isObject(x)) {
-    if (x.type === undefined) return false;
     if (x.value === undefined) return false;
-    if (x.type !== undefined && !c249(x.type)) return false;
-    if (x.value !== undefined && !c486(x.value)) return false;
+    if (!c207(x.value)) return false;
   }
   return true;
 }
 
-function c1082(x: any): boolean {
+function t631(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.value === undefined) return false;
-    if (x.value !== undefined && !c559(x.value)) return false;
-  }
-  return true;
-}
-
-function c1080(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.configId === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.configId !== undefined && !c535(x.configId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  if (!(c1081(x) || c1082(x))) return false;
-  return true;
-}
-
-function p1084(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.type === undefined) return c.fail('missing required field', 'type');
-    if (x.value === undefined) return c.fail('missing required field', 'value');
-    if (x.type !== undefined) {
-      c.path.push('type');
-      const r = p267(x.type, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.type) x.type = r;
-    }
-    if (x.value !== undefined) {
-      c.path.push('value');
-      const r = p492(x.value, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.value) x.value = r;
-    }
-  }
-  return x;
-}
-
-function p1085(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.value === undefined) return c.fail('missing required field', 'value');
-    if (x.value !== undefined) {
-      c.path.push('value');
-      const r = p561(x.value, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.value) x.value = r;
-    }
-  }
-  return x;
-}
-
-function p1083(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.configId === undefined) return c.fail('missing required field', 'configId');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.configId !== undefined) {
-      c.path.push('configId');
-      const r = p541(x.configId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.configId) x.configId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  if (!isObject(x)) return c.fail('expected object');
   switch (x.type) {
     case 'boolean':
-      return p1084(x, c);
+      return c632(x);
   }
-  return p1085(x, c);
-  return x;
+  return false;
 }
 
-function c1086(x: any): boolean {
+function c633(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.sessionId === undefined) return false;
-    if (x.prompt === undefined) return false;
-    if (x.sessionId !== undefined && !c43(x.sessionId)) return false;
-    if (x.prompt !== undefined && !c1053(x.prompt)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.value === undefined) return false;
+  if (!checkSessionConfigValueId(x.value)) return false;
   return true;
 }
 
-function p1087(x: any, c: ParseContext): unknown {
+function c630(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.configId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!checkSessionConfigId(x.configId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  if (!(t631(x) || c633(x))) return false;
+  return true;
+}
+
+function p635(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
+  if (x.value === undefined) return c.fail('missing required field', 'value');
+  {
+    const r = parseSessionConfigValueId(x.value, c);
+    if (r === FAIL) return c.failedIn('value');
+    if (r !== x.value) x.value = r;
+  }
+  return x;
+}
+
+function p636(x: any, c: ParseContext): unknown {
   if (isObject(x)) {
-    if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
-    if (x.prompt === undefined) return c.fail('missing required field', 'prompt');
-    if (x.sessionId !== undefined) {
-      c.path.push('sessionId');
-      const r = p46(x.sessionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.sessionId) x.sessionId = r;
-    }
-    if (x.prompt !== undefined) {
-      c.path.push('prompt');
-      const r = p1056(x.prompt, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.prompt) x.prompt = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+    if (x.value === undefined) return c.fail('missing required field', 'value');
+    {
+      const r = p210(x.value, c);
+      if (r === FAIL) return c.failedIn('value');
+      if (r !== x.value) x.value = r;
     }
   }
   return x;
 }
 
-function c1091(x: any): boolean {
-  if (!checkWriteTextFileResponse(x)) return false;
+function p634(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.configId === undefined) return c.fail('missing required field', 'configId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const r = parseSessionConfigId(x.configId, c);
+    if (r === FAIL) return c.failedIn('configId');
+    if (r !== x.configId) x.configId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  if (!isObject(x)) return p635(x, c);
+  switch (x.type) {
+    case 'boolean':
+      return c632(x) || !c633(x) ? p636(x, c) : p635(x, c);
+  }
+  return p635(x, c);
+}
+
+function c637(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (x.prompt === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (!c599(x.prompt)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function c1092(x: any): boolean {
-  if (!checkReadTextFileResponse(x)) return false;
-  return true;
+function p638(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  if (x.prompt === undefined) return c.fail('missing required field', 'prompt');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p601(x.prompt, c);
+    if (r === FAIL) return c.failedIn('prompt');
+    if (r !== x.prompt) x.prompt = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'prompt');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
 }
 
-function c1093(x: any): boolean {
-  if (!checkRequestPermissionResponse(x)) return false;
-  return true;
-}
-
-function c1094(x: any): boolean {
-  if (!checkCreateTerminalResponse(x)) return false;
-  return true;
-}
-
-function c1095(x: any): boolean {
-  if (!checkTerminalOutputResponse(x)) return false;
-  return true;
-}
-
-function c1096(x: any): boolean {
-  if (!checkReleaseTerminalResponse(x)) return false;
-  return true;
-}
-
-function c1097(x: any): boolean {
-  if (!checkWaitForTerminalExitResponse(x)) return false;
-  return true;
-}
-
-function c1098(x: any): boolean {
-  if (!checkKillTerminalResponse(x)) return false;
-  return true;
-}
-
-function c1099(x: any): boolean {
-  if (!checkCreateElicitationResponse(x)) return false;
-  return true;
-}
-
-function c1100(x: any): boolean {
-  if (!checkMessageMcpResponse(x)) return false;
-  return true;
-}
-
-function c1090(x: any): boolean {
+function c641(x: any): boolean {
   if (!(
-    c1091(x) ||
-    c1092(x) ||
-    c1093(x) ||
-    c1094(x) ||
-    c1095(x) ||
-    c1096(x) ||
-    c1097(x) ||
-    c1098(x) ||
-    c1099(x) ||
-    c1100(x) ||
-    c364(x)
+    checkWriteTextFileResponse(x) ||
+    checkReadTextFileResponse(x) ||
+    checkRequestPermissionResponse(x) ||
+    checkCreateTerminalResponse(x) ||
+    checkTerminalOutputResponse(x) ||
+    checkReleaseTerminalResponse(x) ||
+    checkWaitForTerminalExitResponse(x) ||
+    checkKillTerminalResponse(x) ||
+    checkCreateElicitationResponse(x) ||
+    checkMessageMcpResponse(x) ||
+    checkExtResponse(x)
   ))
     return false;
   return true;
 }
 
-function c1089(x: any): boolean {
+function c640(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.result === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.result !== undefined && !c1090(x.result)) return false;
-  }
+  if (x.id === undefined) return false;
+  if (x.result === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c641(x.result)) return false;
   return true;
 }
 
-function c1088(x: any): boolean {
-  if (!(c1089(x) || c365(x))) return false;
+function c639(x: any): boolean {
+  if (!(c640(x) || c192(x))) return false;
   return true;
 }
 
-function p1104(x: any, c: ParseContext): unknown {
-  x = parseWriteTextFileResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1105(x: any, c: ParseContext): unknown {
-  x = parseReadTextFileResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1106(x: any, c: ParseContext): unknown {
-  x = parseRequestPermissionResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1107(x: any, c: ParseContext): unknown {
-  x = parseCreateTerminalResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1108(x: any, c: ParseContext): unknown {
-  x = parseTerminalOutputResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1109(x: any, c: ParseContext): unknown {
-  x = parseReleaseTerminalResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1110(x: any, c: ParseContext): unknown {
-  x = parseWaitForTerminalExitResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1111(x: any, c: ParseContext): unknown {
-  x = parseKillTerminalResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1112(x: any, c: ParseContext): unknown {
-  x = parseCreateElicitationResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1113(x: any, c: ParseContext): unknown {
-  x = parseMessageMcpResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1103(x: any, c: ParseContext): unknown {
-  if (c1091(x)) return p1104(x, c);
-  if (c1092(x)) return p1105(x, c);
-  if (c1093(x)) return p1106(x, c);
-  if (c1094(x)) return p1107(x, c);
-  if (c1095(x)) return p1108(x, c);
-  if (c1096(x)) return p1109(x, c);
-  if (c1097(x)) return p1110(x, c);
-  if (c1098(x)) return p1111(x, c);
-  if (c1099(x)) return p1112(x, c);
-  if (c1100(x)) return p1113(x, c);
-  if (c364(x)) return p391(x, c);
+function p644(x: any, c: ParseContext): unknown {
+  if (checkWriteTextFileResponse(x)) return parseWriteTextFileResponse(x, c);
+  if (checkReadTextFileResponse(x)) return parseReadTextFileResponse(x, c);
+  if (checkRequestPermissionResponse(x)) return parseRequestPermissionResponse(x, c);
+  if (checkCreateTerminalResponse(x)) return parseCreateTerminalResponse(x, c);
+  if (checkTerminalOutputResponse(x)) return parseTerminalOutputResponse(x, c);
+  if (checkReleaseTerminalResponse(x)) return parseReleaseTerminalResponse(x, c);
+  if (checkWaitForTerminalExitResponse(x)) return parseWaitForTerminalExitResponse(x, c);
+  if (checkKillTerminalResponse(x)) return parseKillTerminalResponse(x, c);
+  if (checkCreateElicitationResponse(x)) return parseCreateElicitationResponse(x, c);
+  if (checkMessageMcpResponse(x)) return parseMessageMcpResponse(x, c);
+  if (checkExtResponse(x)) return parseExtResponse(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p1104(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1105(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1106(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1107(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1108(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1109(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1110(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1111(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1112(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1113(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p391(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = parseWriteTextFileResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseReadTextFileResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseRequestPermissionResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCreateTerminalResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseTerminalOutputResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseReleaseTerminalResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseWaitForTerminalExitResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseKillTerminalResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseCreateElicitationResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseMessageMcpResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p1102(x: any, c: ParseContext): unknown {
+function p643(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.result === undefined) return c.fail('missing required field', 'result');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p19(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.result !== undefined) {
-      c.path.push('result');
-      const r = p1103(x.result, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.result) x.result = r;
-    }
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.result === undefined) return c.fail('missing required field', 'result');
+  {
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p644(x.result, c);
+    if (r === FAIL) return c.failedIn('result');
+    if (r !== x.result) x.result = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'result');
   }
   return x;
 }
 
-function p1101(x: any, c: ParseContext): unknown {
-  if (c1089(x)) return p1102(x, c);
-  if (c365(x)) return p392(x, c);
+function p642(x: any, c: ParseContext): unknown {
+  if (c640(x)) return p643(x, c);
+  if (c192(x)) return p196(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p1102(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p392(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p643(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p196(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c1114(x: any): boolean {
+function c645(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content === undefined) return false;
-    if (x.content !== undefined && !c3(x.content)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.content === undefined) return false;
+  if (!c2(x.content)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1115(x: any, c: ParseContext): unknown {
+function p646(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content === undefined) return c.fail('missing required field', 'content');
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p20(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c1117(x: any): boolean {
-  if (!checkRequestPermissionOutcome(x)) return false;
-  return true;
-}
-
-function c1116(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.outcome === undefined) return false;
-    if (x.outcome !== undefined && !c1117(x.outcome)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p1119(x: any, c: ParseContext): unknown {
-  x = parseRequestPermissionOutcome(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1118(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.outcome === undefined) return c.fail('missing required field', 'outcome');
-    if (x.outcome !== undefined) {
-      c.path.push('outcome');
-      const r = p1119(x.outcome, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.outcome) x.outcome = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c1121(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.outcome === undefined) return false;
-    if (x.outcome !== undefined && !c610(x.outcome)) return false;
-  }
-  return true;
-}
-
-function c1123(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'selected') return false;
-  return true;
-}
-
-function c1122(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.outcome === undefined) return false;
-    if (x.outcome !== undefined && !c1123(x.outcome)) return false;
-  }
-  if (!checkSelectedPermissionOutcome(x)) return false;
-  return true;
-}
-
-function c1120(x: any): boolean {
+  if (x.content === undefined) return c.fail('missing required field', 'content');
   {
-    let n = 0;
-    if (c1121(x)) n++;
-    if (c1122(x)) n++;
-    if (n !== 1) return false;
+    const r = p7(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
   }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c647(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.outcome === undefined) return false;
+  if (!checkRequestPermissionOutcome(x.outcome)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1125(x: any, c: ParseContext): unknown {
+function p648(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.outcome === undefined) return c.fail('missing required field', 'outcome');
-    if (x.outcome !== undefined) {
-      c.path.push('outcome');
-      const r = p900(x.outcome, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.outcome) x.outcome = r;
+  if (x.outcome === undefined) return c.fail('missing required field', 'outcome');
+  {
+    const m = c.diagnostics.length;
+    const r = parseRequestPermissionOutcome(x.outcome, c);
+    if (r === FAIL) return c.failedIn('outcome');
+    if (r !== x.outcome) x.outcome = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'outcome');
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function p1127(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'selected') return c.fail('expected "selected"');
-  return x;
-}
-
-function p1126(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.outcome === undefined) return c.fail('missing required field', 'outcome');
-    if (x.outcome !== undefined) {
-      c.path.push('outcome');
-      const r = p1127(x.outcome, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.outcome) x.outcome = r;
-    }
+function t650(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.outcome) {
+    case 'cancelled':
+      return alwaysTrue(x);
+    case 'selected':
+      return checkSelectedPermissionOutcome(x);
   }
-  x = parseSelectedPermissionOutcome(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
+  return false;
 }
 
-function p1124(x: any, c: ParseContext): unknown {
+function c649(x: any): boolean {
+  if (!t650(x)) return false;
+  return true;
+}
+
+function p651(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
   switch (x.outcome) {
     case 'cancelled':
-      return p1125(x, c);
+      return parseAny(x, c);
     case 'selected':
-      return p1126(x, c);
+      return parseSelectedPermissionOutcome(x, c);
   }
   if (typeof x.outcome !== 'string') return c.fail('missing or invalid discriminator', 'outcome');
   c.note('unknown-variant', 'unknown outcome ' + JSON.stringify(x.outcome.slice(0, 64)));
   x[UNKNOWN_VARIANT] = true;
   return x;
-  return x;
 }
 
-function c1128(x: any): boolean {
+function c652(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.optionId === undefined) return false;
-    if (x.optionId !== undefined && !c180(x.optionId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.optionId === undefined) return false;
+  if (!checkPermissionOptionId(x.optionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1129(x: any, c: ParseContext): unknown {
+function p653(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.optionId === undefined) return c.fail('missing required field', 'optionId');
-    if (x.optionId !== undefined) {
-      c.path.push('optionId');
-      const r = p183(x.optionId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.optionId) x.optionId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.optionId === undefined) return c.fail('missing required field', 'optionId');
+  {
+    const r = parsePermissionOptionId(x.optionId, c);
+    if (r === FAIL) return c.failedIn('optionId');
+    if (r !== x.optionId) x.optionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1131(x: any): boolean {
-  if (!(checkTerminalExitStatus(x) || c17(x))) return false;
-  return true;
-}
-
-function c1130(x: any): boolean {
+function c654(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.output === undefined) return false;
-    if (x.truncated === undefined) return false;
-    if (x.output !== undefined && !c3(x.output)) return false;
-    if (x.truncated !== undefined && !c486(x.truncated)) return false;
-    if (x.exitStatus !== undefined && !c1131(x.exitStatus)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.terminalId === undefined) return false;
+  if (!checkTerminalId(x.terminalId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1133(x: any, c: ParseContext): unknown {
+function p655(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.terminalId === undefined) return c.fail('missing required field', 'terminalId');
+  {
+    const r = parseTerminalId(x.terminalId, c);
+    if (r === FAIL) return c.failedIn('terminalId');
+    if (r !== x.terminalId) x.terminalId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c657(x: any): boolean {
+  if (!(checkTerminalExitStatus(x) || c5(x))) return false;
+  return true;
+}
+
+function c656(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.output === undefined) return false;
+  if (x.truncated === undefined) return false;
+  if (!c2(x.output)) return false;
+  if (!c207(x.truncated)) return false;
+  if (x.exitStatus !== undefined && !c657(x.exitStatus)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p659(x: any, c: ParseContext): unknown {
   if (x === null) return x;
   return parseTerminalExitStatus(x, c);
-  return x;
 }
 
-function p1132(x: any, c: ParseContext): unknown {
+function p658(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.output === undefined) return c.fail('missing required field', 'output');
-    if (x.truncated === undefined) return c.fail('missing required field', 'truncated');
-    if (x.output !== undefined) {
-      c.path.push('output');
-      const r = p20(x.output, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.output) x.output = r;
+  if (x.output === undefined) return c.fail('missing required field', 'output');
+  if (x.truncated === undefined) return c.fail('missing required field', 'truncated');
+  {
+    const r = p7(x.output, c);
+    if (r === FAIL) return c.failedIn('output');
+    if (r !== x.output) x.output = r;
+  }
+  {
+    const r = p210(x.truncated, c);
+    if (r === FAIL) return c.failedIn('truncated');
+    if (r !== x.truncated) x.truncated = r;
+  }
+  if (x.exitStatus !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p659(x.exitStatus, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'exitStatus');
+      delete x.exitStatus;
+    } else {
+      if (r !== x.exitStatus) x.exitStatus = r;
+      if (c.diagnostics.length !== m) c.notedIn(m, 'exitStatus');
     }
-    if (x.truncated !== undefined) {
-      c.path.push('truncated');
-      const r = p492(x.truncated, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.truncated) x.truncated = r;
-    }
-    if (x.exitStatus !== undefined) {
-      c.path.push('exitStatus');
-      const r = p1133(x.exitStatus, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'exitStatus');
-        delete x['exitStatus'];
-      } else if (r !== x.exitStatus) x.exitStatus = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1134(x: any): boolean {
+function c660(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.exitCode !== undefined && !c176(x.exitCode)) return false;
-    if (x.signal !== undefined && !c62(x.signal)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.exitCode !== undefined && !c20(x.exitCode)) return false;
+  if (x.signal !== undefined && !c30(x.signal)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function p1135(x: any, c: ParseContext): unknown {
+function p661(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.exitCode !== undefined) {
-      c.path.push('exitCode');
-      const r = p178(x.exitCode, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'exitCode');
-        delete x['exitCode'];
-      } else if (r !== x.exitCode) x.exitCode = r;
+  if (x.exitCode !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p22(x.exitCode, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'exitCode');
+      delete x.exitCode;
+    } else {
+      if (r !== x.exitCode) x.exitCode = r;
     }
-    if (x.signal !== undefined) {
-      c.path.push('signal');
-      const r = p70(x.signal, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', 'signal');
-        delete x['signal'];
-      } else if (r !== x.signal) x.signal = r;
+  }
+  if (x.signal !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p36(x.signal, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', 'signal');
+      delete x.signal;
+    } else {
+      if (r !== x.signal) x.signal = r;
     }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function c1138(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'accept') return false;
-  return true;
-}
-
-function c1137(x: any): boolean {
+function t663(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c1138(x.action)) return false;
-  }
-  if (!checkElicitationAcceptAction(x)) return false;
-  return true;
-}
-
-function c1140(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'decline') return false;
-  return true;
-}
-
-function c1139(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c1140(x.action)) return false;
-  }
-  return true;
-}
-
-function c1142(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  if (x !== 'cancel') return false;
-  return true;
-}
-
-function c1141(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c1142(x.action)) return false;
-  }
-  return true;
-}
-
-function c1145(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c1138(x.action)) return false;
-  }
-  return true;
-}
-
-function c1144(x: any): boolean {
-  if (!(c1145(x) || c1139(x) || c1141(x))) return false;
-  return true;
-}
-
-function c1143(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.action === undefined) return false;
-    if (x.action !== undefined && !c3(x.action)) return false;
-  }
-  if (c1144(x)) return false;
-  return true;
-}
-
-function c1136(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  if (!(c1137(x) || c1139(x) || c1141(x) || c1143(x))) return false;
-  return true;
-}
-
-function p1148(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'accept') return c.fail('expected "accept"');
-  return x;
-}
-
-function p1147(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.action === undefined) return c.fail('missing required field', 'action');
-    if (x.action !== undefined) {
-      c.path.push('action');
-      const r = p1148(x.action, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.action) x.action = r;
-    }
-  }
-  x = parseElicitationAcceptAction(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1150(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'decline') return c.fail('expected "decline"');
-  return x;
-}
-
-function p1149(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.action === undefined) return c.fail('missing required field', 'action');
-    if (x.action !== undefined) {
-      c.path.push('action');
-      const r = p1150(x.action, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.action) x.action = r;
-    }
-  }
-  return x;
-}
-
-function p1152(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  if (x !== 'cancel') return c.fail('expected "cancel"');
-  return x;
-}
-
-function p1151(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.action === undefined) return c.fail('missing required field', 'action');
-    if (x.action !== undefined) {
-      c.path.push('action');
-      const r = p1152(x.action, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.action) x.action = r;
-    }
-  }
-  return x;
-}
-
-function p1153(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.action === undefined) return c.fail('missing required field', 'action');
-    if (x.action !== undefined) {
-      c.path.push('action');
-      const r = p20(x.action, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.action) x.action = r;
-    }
-  }
-  if (c1144(x)) return c.fail('matches a shape that is not allowed here');
-  return x;
-}
-
-function p1146(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  if (!isObject(x)) return c.fail('expected object');
   switch (x.action) {
     case 'accept':
-      return p1147(x, c);
+      return checkElicitationAcceptAction(x);
     case 'decline':
-      return p1149(x, c);
+      return alwaysTrue(x);
     case 'cancel':
-      return p1151(x, c);
+      return alwaysTrue(x);
   }
-  return p1153(x, c);
-  return x;
+  return false;
 }
 
-function c1155(x: any): boolean {
-  if (!(typeof x === 'string')) return false;
-  return true;
-}
-
-function c1156(x: any): boolean {
-  if (!Number.isInteger(x)) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return false;
-  return true;
-}
-
-function c1157(x: any): boolean {
-  if (!(typeof x === 'number')) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return false;
-  return true;
-}
-
-function c1158(x: any): boolean {
-  if (!(typeof x === 'boolean')) return false;
-  return true;
-}
-
-function c1159(x: any): boolean {
-  if (!Array.isArray(x)) return false;
-  if (Array.isArray(x)) {
-    for (const it of x) if (!c3(it)) return false;
+function t666(x: any): boolean {
+  if (!isObject(x)) return false;
+  switch (x.action) {
+    case 'accept':
+      return alwaysTrue(x);
+    case 'decline':
+      return alwaysTrue(x);
+    case 'cancel':
+      return alwaysTrue(x);
   }
+  return false;
+}
+
+function c665(x: any): boolean {
+  if (!t666(x)) return false;
   return true;
 }
 
-function c1154(x: any): boolean {
-  if (!(c1155(x) || c1156(x) || c1157(x) || c1158(x) || c1159(x))) return false;
+function c664(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.action === undefined) return false;
+  if (!c2(x.action)) return false;
+  if (c665(x)) return false;
   return true;
 }
 
-function p1161(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'string')) return c.fail('expected string');
-  return x;
+function c662(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  if (!(t663(x) || c664(x))) return false;
+  return true;
 }
 
-function p1162(x: any, c: ParseContext): unknown {
-  if (!Number.isInteger(x)) return c.fail('expected integer');
-  if (typeof x === 'number' && !NUMBER_FORMATS['int64']!(x)) return c.fail('not a valid int64');
-  return x;
-}
-
-function p1163(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'number')) return c.fail('expected number');
-  if (typeof x === 'number' && !NUMBER_FORMATS['double']!(x)) return c.fail('not a valid double');
-  return x;
-}
-
-function p1164(x: any, c: ParseContext): unknown {
-  if (!(typeof x === 'boolean')) return c.fail('expected boolean');
-  return x;
-}
-
-function p1165(x: any, c: ParseContext): unknown {
-  if (!Array.isArray(x)) return c.fail('expected array');
-  if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) {
-      c.path.push(i);
-      const r = p20(x[i], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[i] = r;
-    }
-  }
-  return x;
-}
-
-function p1160(x: any, c: ParseContext): unknown {
-  if (c1155(x)) return p1161(x, c);
-  if (c1156(x)) return p1162(x, c);
-  if (c1157(x)) return p1163(x, c);
-  if (c1158(x)) return p1164(x, c);
-  if (c1159(x)) return p1165(x, c);
+function p668(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.action === undefined) return c.fail('missing required field', 'action');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p1161(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const r = p7(x.action, c);
+    if (r === FAIL) return c.failedIn('action');
+    if (r !== x.action) x.action = r;
+  }
+  if (c665(x)) return c.fail('matches a shape that is not allowed here');
+  return x;
+}
+
+function p667(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
-    {
-      const r = p1162(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1163(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1164(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1165(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+  }
+  if (!isObject(x)) return p668(x, c);
+  switch (x.action) {
+    case 'accept':
+      return checkElicitationAcceptAction(x) || !c664(x) ? parseElicitationAcceptAction(x, c) : p668(x, c);
+    case 'decline':
+      return alwaysTrue(x) || !c664(x) ? parseAny(x, c) : p668(x, c);
+    case 'cancel':
+      return alwaysTrue(x) || !c664(x) ? parseAny(x, c) : p668(x, c);
+  }
+  return p668(x, c);
+}
+
+function c669(x: any): boolean {
+  if (!(c2(x) || c11(x) || c441(x) || c207(x) || c95(x))) return false;
+  return true;
+}
+
+function p670(x: any, c: ParseContext): unknown {
+  if (c2(x)) return p7(x, c);
+  if (c11(x)) return p14(x, c);
+  if (c441(x)) return p443(x, c);
+  if (c207(x)) return p210(x, c);
+  if (c95(x)) return p99(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = p7(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p14(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p443(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p210(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p99(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c1167(x: any): boolean {
+function c672(x: any): boolean {
   if (!(isObject(x) || x === null)) return false;
   if (isObject(x)) {
     for (const k of Object.keys(x)) {
-      if (![].includes(k) && !checkElicitationContentValue(x[k])) return false;
+      if (!checkElicitationContentValue(x[k])) return false;
     }
   }
   return true;
 }
 
-function c1166(x: any): boolean {
+function c671(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.content !== undefined && !c1167(x.content)) return false;
-  }
+  if (x.content !== undefined && !c672(x.content)) return false;
   return true;
 }
 
-function p1169(x: any, c: ParseContext): unknown {
+function p674(x: any, c: ParseContext): unknown {
   if (!(isObject(x) || x === null)) return c.fail('expected object or null');
   if (isObject(x)) {
     for (const k of Object.keys(x)) {
-      if ([].includes(k)) continue;
-      c.path.push(k);
       const r = parseElicitationContentValue(x[k], c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      x[k] = r;
+      if (r === FAIL) return c.failedIn(k);
+      if (r !== x[k]) x[k] = r;
     }
   }
   return x;
 }
 
-function p1168(x: any, c: ParseContext): unknown {
+function p673(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.content !== undefined) {
-      c.path.push('content');
-      const r = p1169(x.content, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.content) x.content = r;
-    }
+  if (x.content !== undefined) {
+    const r = p674(x.content, c);
+    if (r === FAIL) return c.failedIn('content');
+    if (r !== x.content) x.content = r;
   }
   return x;
 }
 
-function c1171(x: any): boolean {
+function c676(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.result === undefined) return false;
-    if (x.result !== undefined && !c338(x.result)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.result === undefined) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function c1173(x: any): boolean {
-  if (!checkMcpError(x)) return false;
-  return true;
-}
-
-function c1172(x: any): boolean {
+function c677(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.error === undefined) return false;
-    if (x.error !== undefined && !c1173(x.error)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
+  if (x.error === undefined) return false;
+  if (!checkMcpError(x.error)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
   return true;
 }
 
-function c1170(x: any): boolean {
-  if (!(c1171(x) || c1172(x))) return false;
+function c675(x: any): boolean {
+  if (!(c676(x) || c677(x))) return false;
   return true;
 }
 
-function p1175(x: any, c: ParseContext): unknown {
+function p679(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.result === undefined) return c.fail('missing required field', 'result');
-    if (x.result !== undefined) {
-      c.path.push('result');
-      const r = p339(x.result, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.result) x.result = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
+  if (x.result === undefined) return c.fail('missing required field', 'result');
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
 }
 
-function p1177(x: any, c: ParseContext): unknown {
-  x = parseMcpError(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1176(x: any, c: ParseContext): unknown {
+function p680(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.error === undefined) return c.fail('missing required field', 'error');
-    if (x.error !== undefined) {
-      c.path.push('error');
-      const r = p1177(x.error, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.error) x.error = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function p1174(x: any, c: ParseContext): unknown {
-  if (c1171(x)) return p1175(x, c);
-  if (c1172(x)) return p1176(x, c);
+  if (x.error === undefined) return c.fail('missing required field', 'error');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p1175(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const r = parseMcpError(x.error, c);
+    if (r === FAIL) return c.failedIn('error');
+    if (r !== x.error) x.error = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
-    {
-      const r = p1176(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+  }
+  return x;
+}
+
+function p678(x: any, c: ParseContext): unknown {
+  if (c676(x)) return p679(x, c);
+  if (c677(x)) return p680(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = p679(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p680(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c1179(x: any): boolean {
-  if (!Number.isInteger(x)) return false;
-  if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return false;
-  return true;
-}
-
-function c1178(x: any): boolean {
+function c681(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.code === undefined) return false;
-    if (x.message === undefined) return false;
-    if (x.code !== undefined && !c1179(x.code)) return false;
-    if (x.message !== undefined && !c3(x.message)) return false;
-    if (x.data !== undefined && !c338(x.data)) return false;
-  }
+  if (x.code === undefined) return false;
+  if (x.message === undefined) return false;
+  if (!c366(x.code)) return false;
+  if (!c2(x.message)) return false;
   return true;
 }
 
-function p1181(x: any, c: ParseContext): unknown {
-  if (!Number.isInteger(x)) return c.fail('expected integer');
-  if (typeof x === 'number' && !NUMBER_FORMATS['int32']!(x)) return c.fail('not a valid int32');
-  return x;
-}
-
-function p1180(x: any, c: ParseContext): unknown {
+function p682(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.code === undefined) return c.fail('missing required field', 'code');
-    if (x.message === undefined) return c.fail('missing required field', 'message');
-    if (x.code !== undefined) {
-      c.path.push('code');
-      const r = p1181(x.code, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.code) x.code = r;
-    }
-    if (x.message !== undefined) {
-      c.path.push('message');
-      const r = p20(x.message, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.message) x.message = r;
-    }
-    if (x.data !== undefined) {
-      c.path.push('data');
-      const r = p339(x.data, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.data) x.data = r;
-    }
-  }
-  return x;
-}
-
-function c1185(x: any): boolean {
-  if (!checkCancelNotification(x)) return false;
-  return true;
-}
-
-function c1186(x: any): boolean {
-  if (!checkMessageMcpNotification(x)) return false;
-  return true;
-}
-
-function c1184(x: any): boolean {
-  if (!(c1185(x) || c1186(x) || c648(x))) return false;
-  return true;
-}
-
-function c1183(x: any): boolean {
-  if (!(c1184(x) || c17(x))) return false;
-  return true;
-}
-
-function c1182(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.method === undefined) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c1183(x.params)) return false;
-  }
-  return true;
-}
-
-function p1190(x: any, c: ParseContext): unknown {
-  x = parseCancelNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1191(x: any, c: ParseContext): unknown {
-  x = parseMessageMcpNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1189(x: any, c: ParseContext): unknown {
-  if (c1185(x)) return p1190(x, c);
-  if (c1186(x)) return p1191(x, c);
-  if (c648(x)) return p655(x, c);
+  if (x.code === undefined) return c.fail('missing required field', 'code');
+  if (x.message === undefined) return c.fail('missing required field', 'message');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p1190(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p1191(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p655(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p376(x.code, c);
+    if (r === FAIL) return c.failedIn('code');
+    if (r !== x.code) x.code = r;
+  }
+  {
+    const r = p7(x.message, c);
+    if (r === FAIL) return c.failedIn('message');
+    if (r !== x.message) x.message = r;
+  }
+  return x;
+}
+
+function c685(x: any): boolean {
+  if (!(checkCancelNotification(x) || checkMessageMcpNotification(x) || checkExtNotification(x)))
+    return false;
+  return true;
+}
+
+function c684(x: any): boolean {
+  if (!(c685(x) || c5(x))) return false;
+  return true;
+}
+
+function c683(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.method === undefined) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c684(x.params)) return false;
+  return true;
+}
+
+function p688(x: any, c: ParseContext): unknown {
+  if (checkCancelNotification(x)) return parseCancelNotification(x, c);
+  if (checkMessageMcpNotification(x)) return parseMessageMcpNotification(x, c);
+  if (checkExtNotification(x)) return parseExtNotification(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = parseCancelNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseMessageMcpNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseExtNotification(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p1188(x: any, c: ParseContext): unknown {
+function p687(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p1189(x, c);
-  return x;
+  return p688(x, c);
 }
 
-function p1187(x: any, c: ParseContext): unknown {
+function p686(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p20(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p1188(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
-  }
-  return x;
-}
-
-function c1192(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.requestId === undefined) return false;
-    if (x.requestId !== undefined && !c2(x.requestId)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p1193(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
-    if (x.requestId !== undefined) {
-      c.path.push('requestId');
-      const r = p19(x.requestId, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.requestId) x.requestId = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c1197(x: any): boolean {
-  if (!checkInitializeProxyRequest(x)) return false;
-  return true;
-}
-
-function c1198(x: any): boolean {
-  if (!checkProxySuccessorRequest(x)) return false;
-  return true;
-}
-
-function c1196(x: any): boolean {
-  if (!(c1197(x) || c1198(x))) return false;
-  return true;
-}
-
-function c1195(x: any): boolean {
-  if (!(c1196(x) || c17(x))) return false;
-  return true;
-}
-
-function c1194(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.method === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c1195(x.params)) return false;
-  }
-  return true;
-}
-
-function p1202(x: any, c: ParseContext): unknown {
-  x = parseInitializeProxyRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1203(x: any, c: ParseContext): unknown {
-  x = parseProxySuccessorRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1201(x: any, c: ParseContext): unknown {
-  if (c1197(x)) return p1202(x, c);
-  if (c1198(x)) return p1203(x, c);
+  if (x.method === undefined) return c.fail('missing required field', 'method');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p1202(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p687(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
+  }
+  return x;
+}
+
+function c689(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.sessionId === undefined) return false;
+  if (!checkSessionId(x.sessionId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p690(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.sessionId === undefined) return c.fail('missing required field', 'sessionId');
+  {
+    const r = parseSessionId(x.sessionId, c);
+    if (r === FAIL) return c.failedIn('sessionId');
+    if (r !== x.sessionId) x.sessionId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
-    {
-      const r = p1203(cloneJson(x), c);
-      if (r !== FAIL) return r;
+  }
+  return x;
+}
+
+function c691(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.serverId === undefined) return false;
+  if (x.requestId === undefined) return false;
+  if (x.method === undefined) return false;
+  if (!checkMcpServerAcpId(x.serverId)) return false;
+  if (!checkMcpRequestId(x.requestId)) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c16(x.params)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p692(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.serverId === undefined) return c.fail('missing required field', 'serverId');
+  if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = parseMcpServerAcpId(x.serverId, c);
+    if (r === FAIL) return c.failedIn('serverId');
+    if (r !== x.serverId) x.serverId = r;
+  }
+  {
+    const r = parseMcpRequestId(x.requestId, c);
+    if (r === FAIL) return c.failedIn('requestId');
+    if (r !== x.requestId) x.requestId = r;
+  }
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const r = p18(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
+  }
+  return x;
+}
+
+function c693(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.requestId === undefined) return false;
+  if (!checkRequestId(x.requestId)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p694(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.requestId === undefined) return c.fail('missing required field', 'requestId');
+  {
+    const r = parseRequestId(x.requestId, c);
+    if (r === FAIL) return c.failedIn('requestId');
+    if (r !== x.requestId) x.requestId = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
+    }
+  }
+  return x;
+}
+
+function c697(x: any): boolean {
+  if (!(checkInitializeProxyRequest(x) || checkProxySuccessorRequest(x))) return false;
+  return true;
+}
+
+function c696(x: any): boolean {
+  if (!(c697(x) || c5(x))) return false;
+  return true;
+}
+
+function c695(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.id === undefined) return false;
+  if (x.method === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c696(x.params)) return false;
+  return true;
+}
+
+function p700(x: any, c: ParseContext): unknown {
+  if (checkInitializeProxyRequest(x)) return parseInitializeProxyRequest(x, c);
+  if (checkProxySuccessorRequest(x)) return parseProxySuccessorRequest(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = parseInitializeProxyRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseProxySuccessorRequest(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p1200(x: any, c: ParseContext): unknown {
+function p699(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p1201(x, c);
-  return x;
+  return p700(x, c);
 }
 
-function p1199(x: any, c: ParseContext): unknown {
+function p698(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p19(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p20(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p1200(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
-  }
-  return x;
-}
-
-function c1204(x: any): boolean {
-  if (!checkInitializeRequest(x)) return false;
-  return true;
-}
-
-function p1205(x: any, c: ParseContext): unknown {
-  x = parseInitializeRequest(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function c1206(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.method === undefined) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c338(x.params)) return false;
-    if (x._meta !== undefined && !c44(x._meta)) return false;
-  }
-  return true;
-}
-
-function p1207(x: any, c: ParseContext): unknown {
-  if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p20(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p339(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
-    }
-    if (x._meta !== undefined) {
-      c.path.push('_meta');
-      const r = p47(x._meta, c);
-      c.path.pop();
-      if (r === FAIL) {
-        c.error = undefined;
-        c.note('defaulted', 'invalid value dropped', '_meta');
-        delete x['_meta'];
-      } else if (r !== x._meta) x._meta = r;
-    }
-  }
-  return x;
-}
-
-function c1211(x: any): boolean {
-  if (!checkInitializeProxyResponse(x)) return false;
-  return true;
-}
-
-function c1212(x: any): boolean {
-  if (!checkProxySuccessorResponse(x)) return false;
-  return true;
-}
-
-function c1210(x: any): boolean {
-  if (!(c1211(x) || c1212(x))) return false;
-  return true;
-}
-
-function c1209(x: any): boolean {
-  if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.id === undefined) return false;
-    if (x.result === undefined) return false;
-    if (x.id !== undefined && !c2(x.id)) return false;
-    if (x.result !== undefined && !c1210(x.result)) return false;
-  }
-  return true;
-}
-
-function c1208(x: any): boolean {
-  if (!(c1209(x) || c365(x))) return false;
-  return true;
-}
-
-function p1216(x: any, c: ParseContext): unknown {
-  x = parseInitializeProxyResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1217(x: any, c: ParseContext): unknown {
-  x = parseProxySuccessorResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function p1215(x: any, c: ParseContext): unknown {
-  if (c1211(x)) return p1216(x, c);
-  if (c1212(x)) return p1217(x, c);
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.method === undefined) return c.fail('missing required field', 'method');
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p1216(cloneJson(x), c);
-      if (r !== FAIL) return r;
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p699(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
+  }
+  return x;
+}
+
+function c701(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.method === undefined) return false;
+  if (!c2(x.method)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p702(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
       c.error = undefined;
-      c.diagnostics.length = mark;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
-    {
-      const r = p1217(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+  }
+  return x;
+}
+
+function c705(x: any): boolean {
+  if (!(checkInitializeProxyResponse(x) || checkProxySuccessorResponse(x))) return false;
+  return true;
+}
+
+function c704(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.id === undefined) return false;
+  if (x.result === undefined) return false;
+  if (!checkRequestId(x.id)) return false;
+  if (!c705(x.result)) return false;
+  return true;
+}
+
+function c703(x: any): boolean {
+  if (!(c704(x) || c192(x))) return false;
+  return true;
+}
+
+function p708(x: any, c: ParseContext): unknown {
+  if (checkInitializeProxyResponse(x)) return parseInitializeProxyResponse(x, c);
+  if (checkProxySuccessorResponse(x)) return parseProxySuccessorResponse(x, c);
+  const mark = c.diagnostics.length;
+  {
+    const r = parseInitializeProxyResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = parseProxySuccessorResponse(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function p1214(x: any, c: ParseContext): unknown {
+function p707(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.id === undefined) return c.fail('missing required field', 'id');
-    if (x.result === undefined) return c.fail('missing required field', 'result');
-    if (x.id !== undefined) {
-      c.path.push('id');
-      const r = p19(x.id, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.id) x.id = r;
-    }
-    if (x.result !== undefined) {
-      c.path.push('result');
-      const r = p1215(x.result, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.result) x.result = r;
-    }
+  if (x.id === undefined) return c.fail('missing required field', 'id');
+  if (x.result === undefined) return c.fail('missing required field', 'result');
+  {
+    const r = parseRequestId(x.id, c);
+    if (r === FAIL) return c.failedIn('id');
+    if (r !== x.id) x.id = r;
+  }
+  {
+    const m = c.diagnostics.length;
+    const r = p708(x.result, c);
+    if (r === FAIL) return c.failedIn('result');
+    if (r !== x.result) x.result = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'result');
   }
   return x;
 }
 
-function p1213(x: any, c: ParseContext): unknown {
-  if (c1209(x)) return p1214(x, c);
-  if (c365(x)) return p392(x, c);
+function p706(x: any, c: ParseContext): unknown {
+  if (c704(x)) return p707(x, c);
+  if (c192(x)) return p196(x, c);
+  const mark = c.diagnostics.length;
   {
-    const mark = c.diagnostics.length;
-    {
-      const r = p1214(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
-    {
-      const r = p392(cloneJson(x), c);
-      if (r !== FAIL) return r;
-      c.error = undefined;
-      c.diagnostics.length = mark;
-    }
+    const r = p707(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
+  }
+  {
+    const r = p196(cloneJson(x), c);
+    if (r !== FAIL) return r;
+    c.error = undefined;
+    c.diagnostics.length = mark;
   }
   return c.fail('does not match any allowed shape');
-  return x;
 }
 
-function c1218(x: any): boolean {
-  if (!checkInitializeResponse(x)) return false;
-  return true;
-}
-
-function p1219(x: any, c: ParseContext): unknown {
-  x = parseInitializeResponse(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
-}
-
-function c1223(x: any): boolean {
+function c711(x: any): boolean {
   if (!checkProxySuccessorNotification(x)) return false;
   return true;
 }
 
-function c1222(x: any): boolean {
-  if (!c1223(x)) return false;
+function c710(x: any): boolean {
+  if (!(c711(x) || c5(x))) return false;
   return true;
 }
 
-function c1221(x: any): boolean {
-  if (!(c1222(x) || c17(x))) return false;
-  return true;
-}
-
-function c1220(x: any): boolean {
+function c709(x: any): boolean {
   if (!isObject(x)) return false;
-  if (isObject(x)) {
-    if (x.method === undefined) return false;
-    if (x.method !== undefined && !c3(x.method)) return false;
-    if (x.params !== undefined && !c1221(x.params)) return false;
-  }
+  if (x.method === undefined) return false;
+  if (!c2(x.method)) return false;
+  if (x.params !== undefined && !c710(x.params)) return false;
   return true;
 }
 
-function p1227(x: any, c: ParseContext): unknown {
-  x = parseProxySuccessorNotification(x, c);
-  if (x === FAIL) return FAIL;
-  return x;
+function p714(x: any, c: ParseContext): unknown {
+  return parseProxySuccessorNotification(x, c);
 }
 
-function p1226(x: any, c: ParseContext): unknown {
-  return p1227(x, c);
-  return x;
-}
-
-function p1225(x: any, c: ParseContext): unknown {
+function p713(x: any, c: ParseContext): unknown {
   if (x === null) return x;
-  return p1226(x, c);
+  return p714(x, c);
+}
+
+function p712(x: any, c: ParseContext): unknown {
+  if (!isObject(x)) return c.fail('expected object');
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x.params !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p713(x.params, c);
+    if (r === FAIL) return c.failedIn('params');
+    if (r !== x.params) x.params = r;
+    if (c.diagnostics.length !== m) c.notedIn(m, 'params');
+  }
   return x;
 }
 
-function p1224(x: any, c: ParseContext): unknown {
+function c715(x: any): boolean {
+  if (!isObject(x)) return false;
+  if (x.method === undefined) return false;
+  if (!c2(x.method)) return false;
+  if (x._meta !== undefined && !c16(x._meta)) return false;
+  return true;
+}
+
+function p716(x: any, c: ParseContext): unknown {
   if (!isObject(x)) return c.fail('expected object');
-  if (isObject(x)) {
-    if (x.method === undefined) return c.fail('missing required field', 'method');
-    if (x.method !== undefined) {
-      c.path.push('method');
-      const r = p20(x.method, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.method) x.method = r;
-    }
-    if (x.params !== undefined) {
-      c.path.push('params');
-      const r = p1225(x.params, c);
-      c.path.pop();
-      if (r === FAIL) return FAIL;
-      else if (r !== x.params) x.params = r;
+  if (x.method === undefined) return c.fail('missing required field', 'method');
+  {
+    const r = p7(x.method, c);
+    if (r === FAIL) return c.failedIn('method');
+    if (r !== x.method) x.method = r;
+  }
+  if (x._meta !== undefined) {
+    const m = c.diagnostics.length;
+    const r = p18(x._meta, c);
+    if (r === FAIL) {
+      c.error = undefined;
+      c.diagnostics.length = m;
+      c.note('defaulted', 'invalid value dropped', '_meta');
+      delete x._meta;
+    } else {
+      if (r !== x._meta) x._meta = r;
     }
   }
   return x;
