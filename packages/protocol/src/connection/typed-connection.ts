@@ -7,6 +7,7 @@ import {
   type JsonRpcConnectionOptions,
   type RequestOptions,
 } from '../jsonrpc/connection.js';
+import type { RequestContext } from '../jsonrpc/connection-types.js';
 import { AcpKitError, ProtocolError } from '../jsonrpc/errors.js';
 import type { RequestId } from '../jsonrpc/types.js';
 import { METHOD_TABLE, type MethodInfo } from '../schema/methods.gen.js';
@@ -140,10 +141,7 @@ export abstract class TypedConnection {
     if (!handler) return;
     this.rpc.onRequest(method, (params, ctx) => {
       const parsed = this.parseIncoming(method, 'params', params);
-      const result = (handler as (p: unknown, c: HandlerContext) => unknown)(parsed, {
-        signal: ctx.signal,
-        requestId: ctx.id,
-      });
+      const result = (handler as (p: unknown, c: HandlerContext) => unknown)(parsed, handlerContext(ctx));
       if (!this.options.validateOutgoing) return result;
       return Promise.resolve(result).then((value) => {
         this.checkOutgoing(method, value, 'result');
@@ -217,7 +215,7 @@ export abstract class TypedConnection {
   /** Handles an extension request (`_`-prefixed method). */
   onExtRequest(method: ExtensionMethod, handler: (params: unknown, ctx: HandlerContext) => unknown): void {
     assertExtension(method);
-    this.rpc.onRequest(method, (params, ctx) => handler(params, { signal: ctx.signal, requestId: ctx.id }));
+    this.rpc.onRequest(method, (params, ctx) => handler(params, handlerContext(ctx)));
   }
 
   /** Handles an extension notification (`_`-prefixed method). */
@@ -268,6 +266,16 @@ export abstract class TypedConnection {
     this.assertUnstable(method);
     this.handleNotification(method, handler as (params: never) => unknown);
   }
+}
+
+/** The engine creates a request's AbortSignal on first use; a getter keeps it lazy (~5 µs a call). */
+function handlerContext(ctx: RequestContext): HandlerContext {
+  return {
+    get signal() {
+      return ctx.signal;
+    },
+    requestId: ctx.id,
+  };
 }
 
 function assertExtension(method: string): void {
