@@ -20,6 +20,18 @@ describe('inbound envelopes', () => {
     expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }]);
   });
 
+  it('answers only the first 16 unparseable lines of a peer that logs to stdout, then stays usable', async () => {
+    const { peer, logger } = setup();
+    for (let i = 0; i < 40; i++) peer.sendRaw(`log line ${i}: not JSON\n`);
+    const replies = await peer.exchange({ jsonrpc: '2.0', id: 7, method: 'echo', params: ['ok'] });
+    const parseErrors = peer.frames.filter(
+      (f) => (f as { error?: { code?: number } }).error?.code === -32700,
+    );
+    expect(parseErrors).toHaveLength(16);
+    expect(replies.at(-1)).toEqual({ jsonrpc: '2.0', id: 7, result: ['ok'] });
+    expect(logger.entries.filter((e) => e.level === 'warn')).toHaveLength(1);
+  });
+
   it('answers a batch with ONE -32600 (id null)', async () => {
     const { peer } = setup();
     const batch = [

@@ -43,6 +43,11 @@ export const CANCEL_REQUEST_METHOD = '$/cancel_request';
 const DEFAULT_MAX_QUEUED_INBOUND = 1024;
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/** How many unparseable lines get a -32700 answer; later ones are only counted. */
+export const MAX_PARSE_ERROR_REPLIES = 16;
+
+/** Queued after the last inbound frame when the peer ends its output but may still read ours. */
+const END_OF_INPUT: Record<string, unknown> = Object.freeze({});
 type InboundItem = InboundRequest | Record<string, unknown>;
 
 interface NotificationEntry {
@@ -85,6 +90,12 @@ export class JsonRpcConnection {
   private nextId = 1;
   private started = false;
   private closeReason: AcpKitError | undefined;
+  /** Unparseable lines received so far. */
+  private parseErrors = 0;
+  /** Set when the peer stopped sending but may still read: answers to its requests still go out. */
+  private inputEnded: AcpKitError | undefined;
+  /** True once every frame before the end of input was processed. */
+  private inputDrained = false;
   private resolveClosed!: (reason: AcpKitError) => void;
   private drainWait: Promise<void> | undefined;
   /** Method of the notification whose handler the queue is awaiting (for error logs). */
@@ -167,6 +178,8 @@ export class JsonRpcConnection {
    */
   request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
     if (this.closeReason) return Promise.reject(this.closeReason);
+    // The peer can no longer answer.
+    if (this.inputEnded) return Promise.reject(this.inputEnded);
     if (typeof method !== 'string') return Promise.reject(badMethod());
     const { signal } = options;
     // Nothing was sent yet, so there is nothing to cancel on the peer.
@@ -213,8 +226,16 @@ export class JsonRpcConnection {
     try {
       message = JSON.parse(text);
     } catch {
-      this.log('debug', 'unparseable frame', { length: text.length });
-      this.replyError(null, ProtocolError.parseError());
+      this.parseErrors++;
+      // A peer that logs to stdout would get one error per log line: answer the first few only.
+      if (this.parseErrors <= MAX_PARSE_ERROR_REPLIES) {
+        this.log('debug', 'unparseable frame', { length: text.length });
+        this.replyError(null, ProtocolError.parseError());
+      } else if (this.parseErrors === MAX_PARSE_ERROR_REPLIES + 1) {
+        this.log('warn', `peer keeps sending non-JSON lines; not answering them any more`, {
+          count: this.parseErrors,
+        });
+      }
       return;
     }
     if (typeof message !== 'object' || message === null) {
@@ -281,6 +302,13 @@ export class JsonRpcConnection {
 
   /** Processes one queued item; returns a promise only for an asynchronous notification handler. */
   private dispatch(item: InboundItem): PromiseLike<unknown> | undefined {
+    if (item === END_OF_INPUT) {
+      this.inputDrained = true;
+      // Every answer the peer sent has been read: what is still pending will never be answered.
+      if (this.inputEnded) this.pending.rejectAll(this.inputEnded);
+      this.finishIfDrained();
+      return undefined;
+    }
     if (item instanceof InboundRequest) {
       this.startRequest(item);
       return undefined;
@@ -380,7 +408,15 @@ export class JsonRpcConnection {
   private release(request: InboundRequest): boolean {
     if (this.inFlight.get(request.id) !== request) return false;
     this.inFlight.delete(request.id);
+    // After the caller writes this answer, the connection may be done.
+    if (this.inputDrained && this.inFlight.size === 0) queueMicrotask(() => this.finishIfDrained());
     return this.closeReason === undefined;
+  }
+
+  /** Ends a half-closed connection once its last answer is written. */
+  private finishIfDrained(): void {
+    if (this.inputEnded && this.inputDrained && this.inFlight.size === 0)
+      this.terminate(this.inputEnded, false);
   }
 
   private settleResponse(frame: Record<string, unknown>): void {
@@ -401,11 +437,19 @@ export class JsonRpcConnection {
   }
 
   private onChannelEnd(details: CloseDetails | undefined): void {
-    if (this.closeReason) return;
+    if (this.closeReason || this.inputEnded) return;
     // A last line without a newline still counts.
     this.decoder.end();
     if (this.closeReason) return;
-    this.terminate(closeError(this.peerName, details), false);
+    const reason = closeError(this.peerName, details);
+    if (details?.peerReading !== true) {
+      this.terminate(reason, false);
+      return;
+    }
+    // The peer ended its output (e.g. a script piping requests into an agent) but may still read
+    // ours: finish the requests it sent, answer them, then close.
+    this.inputEnded = reason;
+    this.queue.push(END_OF_INPUT);
   }
 
   // ---- outbound ----

@@ -111,6 +111,11 @@ export interface CloseDetails {
   stderrTail?: string;
   /** The underlying error, if any. */
   cause?: unknown;
+  /**
+   * The peer ended its output but our output to it is still open (a script piping requests into
+   * an agent): the connection answers the requests it already received, then closes.
+   */
+  peerReading?: boolean;
 }
 
 /**

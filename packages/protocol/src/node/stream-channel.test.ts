@@ -42,7 +42,8 @@ describe('nodeStreamChannel', () => {
     channel.start(s);
     readable.write('abc');
     readable.end('def');
-    await expect(s.ended.promise).resolves.toBeUndefined();
+    // Our output is still open: the peer may still read our answers.
+    await expect(s.ended.promise).resolves.toEqual({ peerReading: true });
     expect(Buffer.concat(s.chunks).toString()).toBe('abcdef');
     expect(s.chunks[0]).toBeInstanceOf(Uint8Array);
   });
@@ -131,7 +132,7 @@ describe('nodeStreamChannel', () => {
     await new Promise((resolve) => setImmediate(resolve));
     const s = sink();
     channel.start(s);
-    await expect(s.ended.promise).resolves.toBeUndefined();
+    await expect(s.ended.promise).resolves.toEqual({ peerReading: true });
   });
 
   it('close() flushes and ends the writable; later writes are no-ops', async () => {
@@ -155,5 +156,50 @@ describe('nodeStreamChannel', () => {
     expect(readable.isPaused()).toBe(true);
     channel.resume();
     expect(readable.isPaused()).toBe(false);
+  });
+});
+
+describe('a peer that ends its output but still reads ours (requests piped into an agent)', () => {
+  it('answers every request it received, then closes', async () => {
+    const { JsonRpcConnection } = await import('../jsonrpc/connection.js');
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let written = '';
+    output.on('data', (chunk: Buffer) => (written += chunk.toString()));
+    const connection = new JsonRpcConnection(nodeStreamChannel(input, output), { peerName: 'client' });
+    const slow = deferred<void>();
+    connection.onRequest('fast', () => 'f');
+    connection.onRequest('slow', async () => {
+      await slow.promise;
+      return 's';
+    });
+    connection.start();
+    input.end('{"jsonrpc":"2.0","id":1,"method":"fast"}\n{"jsonrpc":"2.0","id":2,"method":"slow"}\n');
+    // Input ended while `slow` runs: the connection stays open for its answer.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(connection.isClosed).toBe(false);
+    // Nobody can answer a request we send now.
+    await expect(connection.request('x')).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    slow.resolve();
+    const reason = await connection.closed;
+    expect(reason.code).toBe('CONNECTION_CLOSED');
+    const answers = written
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: string });
+    expect(answers).toEqual([
+      { jsonrpc: '2.0', id: 1, result: 'f' },
+      { jsonrpc: '2.0', id: 2, result: 's' },
+    ]);
+  });
+
+  it('closes at once when our output is gone too', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    output.end();
+    const s = sink();
+    nodeStreamChannel(input, output).start(s);
+    input.end();
+    await expect(s.ended.promise).resolves.toBeUndefined();
   });
 });

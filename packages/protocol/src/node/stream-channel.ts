@@ -190,6 +190,12 @@ export class NodeStreamChannel implements ByteChannel {
     this.finish(this.writeError);
   };
 
+  /** A clean end of input while our output is alive: the peer may still read our answers. */
+  private halfClosedDetails(): CloseDetails | undefined {
+    const w = this.writable;
+    return this.writeDead || w.writableEnded || w.destroyed ? undefined : { peerReading: true };
+  }
+
   private finish(cause: Error | undefined): void {
     if (this.finishing) return;
     this.finishing = true;
@@ -198,7 +204,7 @@ export class NodeStreamChannel implements ByteChannel {
     void Promise.resolve()
       .then(() => this.options.closeDetails?.(wrapped))
       .then(
-        (details) => details ?? (wrapped ? { cause: wrapped } : undefined),
+        (details) => details ?? (wrapped ? { cause: wrapped } : this.halfClosedDetails()),
         () => (wrapped ? { cause: wrapped } : undefined),
       )
       .then((details) => {
