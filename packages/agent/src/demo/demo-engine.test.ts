@@ -1,0 +1,100 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inProcessAgent, removeDir, tempDir } from '../test-support/harness.js';
+import { choose } from '../test-support/test-client.js';
+import { DemoEngine } from './demo-engine.js';
+
+let work: string;
+let data: string;
+
+beforeEach(async () => {
+  work = await tempDir('ws');
+  data = await tempDir('data');
+  await writeFile(join(work, 'README.md'), '# Sample project\n\nTODO: write docs\n');
+});
+
+afterEach(async () => {
+  await removeDir(work);
+  await removeDir(data);
+});
+
+describe('demo agent tour (in process)', () => {
+  it('does real work with full reporting and says it has no model', async () => {
+    const { client } = inProcessAgent({ engine: new DemoEngine({ delayMs: 0 }), dataDir: data });
+    const init = await client.initialize();
+    expect(init.agentInfo?.title).toMatch(/demo/i);
+    const { sessionId, modes, configOptions } = await client.connection.newSession({
+      cwd: work,
+      mcpServers: [],
+    });
+    expect(modes?.currentModeId).toBe('ask');
+    expect(configOptions?.map((o) => o.id)).toEqual(['mode', 'model']);
+    await client.waitForUpdate(sessionId, (u) => u.sessionUpdate === 'available_commands_update');
+
+    const { stopReason } = await client.connection.promptSession({
+      sessionId,
+      prompt: [{ type: 'text', text: 'Show me the TODO items' }],
+    });
+    expect(stopReason).toBe('end_turn');
+    expect(client.agentText(sessionId)).toMatch(/no language model/);
+    const calls = client.toolCalls(sessionId);
+    expect(calls.map((c) => [c.kind, c.status])).toEqual([
+      ['search', 'completed'],
+      ['search', 'completed'],
+      ['read', 'completed'],
+      ['edit', 'completed'],
+      ['execute', 'completed'],
+    ]);
+    const edit = calls[3] as { content: { type: string; oldText: unknown; newText: string }[] };
+    expect(edit.content[0]).toMatchObject({ type: 'diff', oldText: null, path: join(work, 'ACP_DEMO.md') });
+    const notes = await readFile(join(work, 'ACP_DEMO.md'), 'utf8');
+    expect(notes).toContain('Read `README.md`');
+    expect(client.permissionRequests.map((r) => r.toolCall.kind)).toEqual(['edit', 'execute']);
+    const plans = client.updates(sessionId, 'plan') as { entries: { status: string }[] }[];
+    expect(plans.at(-1)?.entries.every((e) => e.status === 'completed')).toBe(true);
+    expect(client.updates(sessionId, 'usage_update')).toHaveLength(1);
+    const command = calls[4] as { rawOutput: { output: string; exitCode: number } };
+    expect(command.rawOutput.exitCode).toBe(0);
+    expect(command.rawOutput.output).toContain('README.md');
+    await client.close();
+  });
+
+  it('edits the notes on the second tour and remembers allow_always', async () => {
+    const { client } = inProcessAgent(
+      { engine: new DemoEngine({ delayMs: 0 }), dataDir: data },
+      { permission: choose('allow_always') },
+    );
+    await client.initialize();
+    const { sessionId } = await client.connection.newSession({ cwd: work, mcpServers: [] });
+    await client.connection.promptSession({ sessionId, prompt: [{ type: 'text', text: 'first' }] });
+    expect(client.permissionRequests).toHaveLength(2);
+    await client.connection.promptSession({ sessionId, prompt: [{ type: 'text', text: 'second' }] });
+    expect(client.permissionRequests).toHaveLength(2);
+    const edits = client.toolCalls(sessionId).filter((c) => c.kind === 'edit');
+    expect(edits[1]).toMatchObject({ status: 'completed', title: 'Edit ACP_DEMO.md' });
+    expect(await readFile(join(work, 'ACP_DEMO.md'), 'utf8')).toMatch(/## Tour 1[\s\S]*## Tour 2/);
+    await client.close();
+  });
+
+  it('reads the file a prompt links to and acknowledges attachments it cannot see', async () => {
+    await writeFile(join(work, 'other.txt'), 'linked\n');
+    const { client } = inProcessAgent({ engine: new DemoEngine({ delayMs: 0 }), dataDir: data });
+    await client.initialize();
+    const { sessionId } = await client.connection.newSession({ cwd: work, mcpServers: [] });
+    await client.connection.promptSession({
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'look' },
+        { type: 'resource_link', uri: `file://${join(work, 'other.txt')}`, name: 'other.txt' },
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      ],
+    });
+    expect(client.agentText(sessionId)).toMatch(
+      /You attached a link to `file:\/\/.*other\.txt`, an image \(image\/png, 9 bytes\)/,
+    );
+    const read = client.toolCalls(sessionId).find((c) => c.kind === 'read');
+    expect(read).toMatchObject({ title: 'Read other.txt', status: 'completed' });
+    await client.close();
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * The demo's default turn: a scripted tour that does real work on the workspace through the same
+ * tools, permissions and reporting as the model agent — list, search, read, record notes (an
+ * edit through the permission flow), run a command — with a plan that progresses.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { PlanEntry, StopReason } from '@acp-kit/protocol';
+import type { Turn } from '../session/turn.js';
+import type { ToolRunResult } from '../tools/runner.js';
+import { expandFileUri } from '../tools/workspace.js';
+import { clip, firstLine } from '../util/text.js';
+import { NOTES_FILE, notesChange, type TourFacts } from './notes.js';
+import { stream } from './pacing.js';
+
+export interface TourOptions {
+  delayMs: number;
+  thoughts: boolean;
+}
+
+const INTRO =
+  '**This is the acp-kit demo agent. It has no language model:** every turn runs the same script on ' +
+  'the files in your workspace, so you can see how your client shows each part of ACP. It will list ' +
+  'and search files, read one, record what it found in `ACP_DEMO.md` (asking your permission first), ' +
+  'and run a command.\n\nType `/help` for commands, or start a prompt with `run <command>`, ' +
+  '`read <file>`, `list <glob>`, `grep <regex>` or `slow` for a single step.\n\n';
+
+const STEPS = [
+  'List the workspace',
+  'Search it',
+  'Read a file',
+  `Record notes in ${NOTES_FILE}`,
+  'Run a command',
+];
+
+const TEXT_FILE = /\.(md|txt|ts|tsx|js|mjs|cjs|json|py|rs|go|java|c|h|cpp|rb|sh|toml|ya?ml|html|css)$/i;
+
+/** The file to read: one the prompt mentions, else a README, else the first text file listed. */
+async function chooseFile(turn: Turn, listed: string[]): Promise<string | undefined> {
+  for (const block of turn.prompt) {
+    if (block.type === 'resource_link') return expandFileUri((block as { uri: string }).uri);
+    if (block.type === 'resource')
+      return expandFileUri((block as { resource: { uri: string } }).resource.uri);
+  }
+  const words = turn.text.split(/\s+/).map((word) => word.replace(/^[`'"(]+|[`'",.:;)]+$/g, ''));
+  const mentioned = words.find((word) => listed.includes(word));
+  if (mentioned) return mentioned;
+  const candidates = listed.filter((file) => file !== NOTES_FILE);
+  return (
+    candidates.find((file) => /^readme(\.md)?$/i.test(file)) ??
+    candidates.find((file) => !file.includes('/') && TEXT_FILE.test(file)) ??
+    candidates.find((file) => TEXT_FILE.test(file))
+  );
+}
+
+/** A search term from the prompt (its first word of 4+ letters), else `TODO`. */
+function searchTerm(text: string): string {
+  const word = text.match(/[A-Za-z_][A-Za-z0-9_]{3,}/)?.[0];
+  return word ?? 'TODO';
+}
+
+function plan(done: number, skipped: ReadonlySet<number> = new Set()): PlanEntry[] {
+  return STEPS.map((content, index) => ({
+    content: skipped.has(index) ? `${content} (skipped)` : content,
+    priority: index === 3 ? 'high' : 'medium',
+    status: index < done || skipped.has(index) ? 'completed' : index === done ? 'in_progress' : 'pending',
+  }));
+}
+
+function outcomeText(result: ToolRunResult): string {
+  switch (result.status) {
+    case 'completed':
+      return 'done';
+    case 'rejected':
+      return `not done (${result.output.replace(/^Not run: /, '').replace(/\.$/, '')})`;
+    case 'failed':
+      return `failed (${clip(firstLine(result.output), 120)})`;
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+/** Runs the tour; returns `cancelled` as soon as a step is cancelled. */
+export async function runTour(turn: Turn, options: TourOptions): Promise<StopReason> {
+  const { session, signal, tools } = turn;
+  // Each piece of text between tool calls is its own message.
+  const say = (text: string): Promise<void> => {
+    turn.message.next();
+    return stream(turn.message, text, options.delayMs, signal);
+  };
+  if (options.thoughts) {
+    await stream(
+      turn.thought,
+      'No model here: running the scripted demo tour on the workspace. ',
+      options.delayMs,
+      signal,
+    );
+  }
+  await say(INTRO + attachmentNote(turn) + mcpNote(tools.list().map((tool) => tool.name)));
+  await session.emit({
+    sessionUpdate: 'notice',
+    severity: 'info',
+    title: 'Demo agent: no language model',
+    description: 'Turns are scripted. Configure a model and run `acp agent` for real answers.',
+  });
+  const skipped = new Set<number>();
+  await session.emit({ sessionUpdate: 'plan', entries: plan(0) });
+
+  const listed = await tools.run('list_files', { pattern: '**/*', limit: 200 }, signal);
+  if (listed.status === 'cancelled') return 'cancelled';
+  const files =
+    listed.status === 'completed' && !listed.output.startsWith('No files') ? listed.output.split('\n') : [];
+  await session.emit({ sessionUpdate: 'plan', entries: plan(1) });
+
+  const pattern = searchTerm(turn.text);
+  const search = await tools.run('grep', { pattern, maxResults: 20 }, signal);
+  if (search.status === 'cancelled') return 'cancelled';
+  const matches = search.output.startsWith('No matches') ? 0 : search.output.split('\n').length;
+  await session.emit({ sessionUpdate: 'plan', entries: plan(2) });
+
+  const facts: TourFacts = {
+    prompt: clip(firstLine(turn.text) || '(no text)', 80),
+    search: { pattern, matches: `${matches} matching lines` },
+  };
+  const file = await chooseFile(turn, files);
+  let readText = 'found no text file to read';
+  if (file) {
+    const read = await tools.run('read_file', { path: file, limit: 40 }, signal);
+    if (read.status === 'cancelled') return 'cancelled';
+    const lines = read.status === 'completed' ? read.output.split('\n').length : 0;
+    if (read.status === 'completed')
+      facts.file = { path: session.workspace.display(resolve(session.workspace.cwd, file)), lines };
+    readText =
+      read.status === 'completed'
+        ? `read \`${file}\` (${lines} lines)`
+        : `tried to read \`${file}\`: ${outcomeText(read)}`;
+  } else {
+    skipped.add(2);
+  }
+  await session.emit({ sessionUpdate: 'plan', entries: plan(3, skipped) });
+
+  if (session.mode === 'plan') {
+    const leave = await tools.run(
+      'exit_plan_mode',
+      { plan: `1. Record what I found in \`${NOTES_FILE}\`.\n2. Run \`${listCommand()}\`.`, mode: 'ask' },
+      signal,
+    );
+    if (leave.status === 'cancelled') return 'cancelled';
+    if (leave.status !== 'completed') {
+      await say(`Staying in plan mode, so I changed nothing. So far I ${readText}.`);
+      return 'end_turn';
+    }
+  }
+
+  const existing = await readFile(join(session.workspace.cwd, NOTES_FILE), 'utf8').catch(() => null);
+  const change = notesChange(existing, facts);
+  const edit = await tools.run(change.tool, change.input, signal);
+  if (edit.status === 'cancelled') return 'cancelled';
+  await session.emit({ sessionUpdate: 'plan', entries: plan(4, skipped) });
+
+  const command = await tools.run('run_command', { command: listCommand() }, signal);
+  if (command.status === 'cancelled') return 'cancelled';
+  await session.emit({ sessionUpdate: 'plan', entries: plan(5, skipped) });
+
+  const used = Math.round(JSON.stringify(session.records()).length / 4);
+  await session.emit({
+    sessionUpdate: 'usage_update',
+    used,
+    size: 200_000,
+    cost: { amount: 0, currency: 'USD' },
+  });
+  await say(
+    `Done. I ${readText}; recording notes in \`${NOTES_FILE}\`: ${outcomeText(edit)}; ` +
+      `running \`${listCommand()}\`: ${outcomeText(command)}. (Usage above is an estimate: no model, no cost.)`,
+  );
+  return 'end_turn';
+}
+
+/** What the prompt carried besides text: the demo cannot look at it, but says it arrived. */
+function attachmentNote(turn: Turn): string {
+  const parts = turn.prompt.flatMap((block) => {
+    const b = block as {
+      type: string;
+      mimeType?: string;
+      data?: string;
+      uri?: string;
+      resource?: { uri: string };
+    };
+    if (b.type === 'image' || b.type === 'audio') {
+      return [`an ${b.type} (${b.mimeType ?? '?'}, ${Math.round(((b.data?.length ?? 0) * 3) / 4)} bytes)`];
+    }
+    if (b.type === 'resource') return [`embedded \`${b.resource?.uri ?? '?'}\``];
+    if (b.type === 'resource_link') return [`a link to \`${b.uri ?? '?'}\``];
+    return [];
+  });
+  if (parts.length === 0) return '';
+  return `You attached ${parts.join(', ')}; with no model I can only note ${parts.length === 1 ? 'it' : 'them'}.\n\n`;
+}
+
+/** Which MCP tools the client's servers gave us (the demo lists them; it never calls them). */
+function mcpNote(toolNames: readonly string[]): string {
+  const names = toolNames.filter((name) => name.startsWith('mcp__'));
+  if (names.length === 0) return '';
+  return `Your MCP servers offer ${names.map((name) => `\`${name}\``).join(', ')}; a model agent could call them.\n\n`;
+}
+
+/** A harmless, informative command on every platform. */
+export function listCommand(): string {
+  return process.platform === 'win32' ? 'dir' : 'ls -la';
+}

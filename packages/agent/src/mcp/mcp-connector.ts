@@ -1,0 +1,157 @@
+/**
+ * The MCP servers a client hands us in `session/new`, `session/load` or `session/resume`: connected
+ * with the MCP SDK (stdio and streamable HTTP), their tools offered to the model, stopped with the
+ * session. A server that fails to start is reported to the user; the session goes on without it.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Logger, McpServer } from '@acp-kit/protocol';
+import type { McpConnector, McpSessionHandle } from '../agent.js';
+import type { Session } from '../session/session.js';
+import type { AgentTool } from '../tools/types.js';
+import { clip } from '../util/text.js';
+import { AGENT_VERSION } from '../version.js';
+import { mcpTool, type McpToolInfo } from './mcp-tools.js';
+
+/** How long a server may take to start and list its tools. */
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+
+interface Connected {
+  name: string;
+  client: Client;
+  tools: AgentTool[];
+}
+
+interface Failed {
+  name: string;
+  reason: string;
+}
+
+function transportFor(server: McpServer, cwd: string, logger: Logger): Transport {
+  if ('type' in server && server.type === 'http') {
+    const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+    return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+  }
+  if ('type' in server && server.type === 'sse') {
+    throw new Error('SSE MCP servers are not supported (this agent advertises stdio and HTTP)');
+  }
+  const stdio = server as Extract<McpServer, { command: string }>;
+  const transport = new StdioClientTransport({
+    command: stdio.command,
+    args: stdio.args,
+    // The MCP SDK's allowlist of inherited variables, plus what the client asked for: no secrets of ours leak.
+    env: { ...getDefaultEnvironment(), ...Object.fromEntries(stdio.env.map((v) => [v.name, v.value])) },
+    cwd,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    logger.log('debug', 'mcp server stderr', {
+      server: stdio.name,
+      text: clip(chunk.toString('utf8').trim(), 500),
+    });
+  });
+  return transport;
+}
+
+async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, { signal });
+    tools.push(...(page.tools as McpToolInfo[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+class SessionServers implements McpSessionHandle {
+  readonly ready: Promise<void>;
+  private connected: Connected[] = [];
+  private failed: Failed[] = [];
+  private readonly stopping = new AbortController();
+
+  constructor(
+    private readonly session: Session,
+    servers: readonly McpServer[],
+    private readonly logger: Logger,
+    private readonly startTimeoutMs: number,
+  ) {
+    this.ready = Promise.all(servers.map((server) => this.connect(server))).then(() => undefined);
+  }
+
+  private async connect(server: McpServer): Promise<void> {
+    const client = new Client({ name: 'acp-kit-agent', version: AGENT_VERSION });
+    const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(this.startTimeoutMs)]);
+    try {
+      await client.connect(transportFor(server, this.session.workspace.cwd, this.logger), {
+        signal,
+        timeout: this.startTimeoutMs,
+      });
+      const tools = (await listAllTools(client, signal)).map((info) => mcpTool(server.name, client, info));
+      if (this.stopping.signal.aborted) {
+        await client.close();
+        return;
+      }
+      this.connected.push({ name: server.name, client, tools });
+      this.logger.log('info', 'mcp server connected', { server: server.name, tools: tools.length });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      const reason =
+        signal.aborted && !this.stopping.signal.aborted ? 'it did not start in time' : describe(error);
+      this.failed.push({ name: server.name, reason });
+      this.logger.log('warn', 'mcp server failed to start', { server: server.name, reason });
+    }
+  }
+
+  tools(): AgentTool[] {
+    return this.connected.flatMap((server) => server.tools);
+  }
+
+  async report(): Promise<void> {
+    for (const failure of this.failed) {
+      const title = `MCP server "${failure.name}" failed to start`;
+      const shown = await this.session.emit({
+        sessionUpdate: 'notice',
+        severity: 'error',
+        title,
+        description: failure.reason,
+      });
+      if (!shown) {
+        await this.session.emit({
+          sessionUpdate: 'agent_message_chunk',
+          content: { type: 'text', text: `⚠️ ${title}: ${failure.reason}. Continuing without its tools.\n` },
+        });
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.ready;
+    const servers = this.connected;
+    this.connected = [];
+    await Promise.all(servers.map((server) => server.client.close().catch(() => undefined)));
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return clip(message.replace(/\s+/g, ' '), 300);
+}
+
+/**
+ * @example
+ * serveAgent(channel, { engine, dataDir, mcp: new McpServers(logger) });
+ */
+export class McpServers implements McpConnector {
+  constructor(
+    private readonly logger: Logger,
+    private readonly startTimeoutMs = DEFAULT_START_TIMEOUT_MS,
+  ) {}
+
+  start(session: Session, servers: readonly McpServer[]): McpSessionHandle {
+    return new SessionServers(session, servers, this.logger, this.startTimeoutMs);
+  }
+}

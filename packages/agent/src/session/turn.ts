@@ -1,0 +1,119 @@
+/**
+ * A prompt turn as the engines see it, and the contract an engine (the model loop or the demo
+ * script) fulfils. Engines only decide what to say and which tools to call: sessions, tools,
+ * permissions and persistence are shared.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuthMethod, ContentBlock, McpServer, PromptCapabilities, StopReason } from '@acp-kit/protocol';
+import type { ToolRunner } from '../tools/runner.js';
+import type { ConfigOptionSource, Session } from './session.js';
+import type { AgentKind } from './store.js';
+
+/** Streams one agent message or thought; chunks of one writer share a `messageId`. */
+export class MessageWriter {
+  private id = randomUUID();
+  private written = false;
+
+  constructor(
+    private readonly session: Session,
+    private readonly kind: 'agent_message_chunk' | 'agent_thought_chunk',
+  ) {}
+
+  get messageId(): string {
+    return this.id;
+  }
+
+  /** Whether anything was written to the current message. */
+  get hasContent(): boolean {
+    return this.written;
+  }
+
+  async write(text: string): Promise<void> {
+    if (text === '') return;
+    this.written = true;
+    const chunk = { messageId: this.id, content: { type: 'text' as const, text } };
+    await this.session.emit(
+      this.kind === 'agent_message_chunk'
+        ? { sessionUpdate: 'agent_message_chunk', ...chunk }
+        : { sessionUpdate: 'agent_thought_chunk', ...chunk },
+    );
+  }
+
+  /** Starts a new message (after a tool call, the next text is a new message). */
+  next(): void {
+    if (!this.written) return;
+    this.id = randomUUID();
+    this.written = false;
+  }
+}
+
+/** One `session/prompt`. */
+export class Turn {
+  readonly message: MessageWriter;
+  readonly thought: MessageWriter;
+
+  constructor(
+    readonly session: Session,
+    /** The prompt (for a slash command: what followed the command). */
+    readonly prompt: readonly ContentBlock[],
+    /** Aborted on `session/cancel`, `$/cancel_request` or session close. */
+    readonly signal: AbortSignal,
+    readonly tools: ToolRunner,
+  ) {
+    this.message = new MessageWriter(session, 'agent_message_chunk');
+    this.thought = new MessageWriter(session, 'agent_thought_chunk');
+  }
+
+  /** The same turn with another prompt (what follows a slash command). */
+  withPrompt(prompt: readonly ContentBlock[]): Turn {
+    return new Turn(this.session, prompt, this.signal, this.tools);
+  }
+
+  /** The prompt's text blocks, joined. */
+  get text(): string {
+    return promptText(this.prompt);
+  }
+
+  /** Writes a whole agent message (a new one). */
+  async say(text: string): Promise<void> {
+    this.message.next();
+    await this.message.write(text);
+    this.message.next();
+  }
+}
+
+/** The text blocks of a prompt, joined by blank lines. */
+export function promptText(prompt: readonly ContentBlock[]): string {
+  return prompt
+    .map((block) => (block.type === 'text' ? (block as { text: string }).text : ''))
+    .filter((text) => text !== '')
+    .join('\n\n');
+}
+
+/** What produces a turn's content: the model loop or the demo script. */
+export interface TurnEngine extends ConfigOptionSource {
+  readonly kind: AgentKind;
+  /** `agentInfo.title`. */
+  readonly title: string;
+  /** Whether prompts may carry images. */
+  promptCapabilities(): PromptCapabilities;
+  /** `authMethods` of `initialize`. */
+  authMethods(): AuthMethod[];
+  /** Throws a -32000 `ProtocolError` naming what to set when sessions cannot be started. */
+  assertReady(): void;
+  /** `authenticate`: re-reads configuration; throws -32000 when still not ready. */
+  authenticate(methodId: string): void;
+  /** Values of the engine's config options for a new session. */
+  initialConfig(): Record<string, string | boolean>;
+  /** Runs a turn; returns its stop reason (`cancelled` when the signal aborted). */
+  runTurn(turn: Turn): Promise<StopReason>;
+  /** `/compact`: summarises the history to free context. */
+  compact(turn: Turn, focus: string): Promise<StopReason>;
+  /** Text of `/help` specific to the engine. */
+  helpText(): string;
+  /** Text of `/model` without argument. */
+  describeModels(session: Session): string;
+}
+
+/** MCP servers a session was started with (kept so load and resume can restart them). */
+export type SessionMcpServers = readonly McpServer[];

@@ -1,0 +1,7 @@
+/**
+ * The process entry of `acp` (run by bin/acp.js).
+ */
+import { processIo } from './io.js';
+import { main } from './main.js';
+
+process.exitCode = await main(process.argv, processIo({ exitOnBrokenPipe: process.argv[2] !== 'agent' }));

@@ -1,0 +1,134 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeCommand, jsonLines, runCli, testHome, type TestHome } from './test-support/cli-harness.js';
+
+let home: TestHome;
+beforeEach(async () => {
+  home = await testHome();
+});
+afterEach(() => home.cleanup());
+
+describe('acp sessions', () => {
+  it('lists, shows and deletes recorded sessions', async () => {
+    const empty = await runCli(['sessions'], home);
+    expect(empty.code).toBe(0);
+    expect(empty.stderr).toContain('no sessions yet');
+    const run = await runCli(['run', '--format', 'json', 'hello there', '--', ...fakeCommand()], home);
+    const localId = String(jsonLines(run.stdout)[0]?.localId);
+    const list = await runCli(['sessions', 'list'], home);
+    expect(list.stdout).toMatch(new RegExp(`^ID +AGENT +TURNS +UPDATED +TITLE +CWD\\n${localId} +cmd:`));
+    const json = JSON.parse((await runCli(['sessions', 'list', '--json'], home)).stdout);
+    expect(json[0]).toMatchObject({ localId, turns: 1, lastStopReason: 'end_turn', cwd: home.work });
+    const show = await runCli(['sessions', 'show', localId], home);
+    expect(show.stdout).toContain('> hello there\n');
+    expect(show.stdout).toContain('echo: hello there [text]');
+    const events = JSON.parse((await runCli(['sessions', 'show', '--json', localId], home)).stdout);
+    expect(events.events.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining(['attached', 'prompt', 'update', 'turn_end']),
+    );
+    const trace = await readFile(
+      join(home.dir, 'data', 'client', 'sessions', localId, 'trace.jsonl'),
+      'utf8',
+    );
+    expect(trace).toContain('"method":"session/prompt"');
+    expect((await runCli(['sessions', 'delete', localId], home)).code).toBe(0);
+    expect((await runCli(['sessions', 'show', localId], home)).code).toBe(2);
+  });
+
+  it("lists an agent's own sessions", async () => {
+    const stateFile = join(home.dir, 'state.json');
+    await runCli(['run', 'one', '--', ...fakeCommand({ stateFile })], home);
+    await runCli(['agents', 'add', 'fake', '--', ...fakeCommand({ stateFile })], home);
+    const remote = await runCli(['sessions', 'list', '--agent', 'fake'], home);
+    expect(remote.code).toBe(0);
+    expect(remote.stdout).toMatch(/^SESSION +UPDATED +TITLE\nfake-/);
+  });
+});
+
+describe('acp agents', () => {
+  it('lists built-ins with installed state, adds, overrides and removes user agents', async () => {
+    const list = await runCli(['agents'], home);
+    expect(list.stdout).toMatch(/^NAME +INSTALLED +SOURCE +COMMAND +NOTES\n/);
+    expect(list.stdout).toMatch(/\ndemo +yes +builtin /);
+    expect(list.stdout).toMatch(/\ncodex +(yes|no) +builtin +codex-acp/);
+    const added = await runCli(
+      ['agents', 'add', 'mine', '--env', 'LEVEL=3', '--default', '--', 'my-agent', '--acp'],
+      home,
+    );
+    expect(added.code).toBe(0);
+    expect(added.stderr).toContain('added mine: my-agent --acp (not found on PATH yet)');
+    const json = JSON.parse((await runCli(['agents', 'list', '--json'], home)).stdout) as {
+      id: string;
+      default: boolean;
+      env?: object;
+    }[];
+    expect(json.find((a) => a.id === 'mine')).toMatchObject({ default: true, env: { LEVEL: '3' } });
+    expect((await runCli(['run', 'hi'], home)).stderr).toContain('my-agent was not found on PATH');
+    expect((await runCli(['agents', 'remove', 'mine'], home)).code).toBe(0);
+    expect((await runCli(['agents', 'remove', 'claude'], home)).stderr).toContain('built in');
+    expect((await runCli(['agents', 'add', 'x'], home)).code).toBe(2);
+  });
+
+  it('imports agents from a registry file', async () => {
+    const registry = join(home.dir, 'registry.json');
+    await writeFile(
+      registry,
+      JSON.stringify({
+        version: '1',
+        agents: [
+          {
+            id: 'reg-agent',
+            name: 'Reg',
+            version: '1',
+            description: 'd',
+            distribution: { npx: { package: '@x/reg@1.2.3', args: ['--acp'] } },
+          },
+        ],
+      }),
+    );
+    const r = await runCli(['agents', 'add', '--registry', registry], home);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('added reg-agent: npx -y @x/reg@1.2.3 --acp');
+    expect((await runCli(['agents'], home)).stdout).toMatch(/\nreg-agent +\w+ +registry +npx/);
+  });
+});
+
+describe('acp rules', () => {
+  it('adds, lists and removes rules, refusing compound commands', async () => {
+    const added = await runCli(
+      ['rules', 'add', '--deny', '--kind', 'execute', '--command', 'git push', '--project'],
+      home,
+    );
+    expect(added.code).toBe(0);
+    const id = added.stdout.trim();
+    const list = await runCli(['rules'], home);
+    expect(list.stdout).toContain(`${id}  deny    project ${home.work}  *      execute  -     git push`);
+    const bad = await runCli(['rules', 'add', '--allow', '--command', 'git status; rm -rf /'], home);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('simple command');
+    expect((await runCli(['rules', 'add', '--allow', '--deny'], home)).code).toBe(2);
+    expect((await runCli(['rules', 'remove', id.slice(0, 10)], home)).code).toBe(0);
+    expect(JSON.parse((await runCli(['rules', 'list', '--json'], home)).stdout)).toEqual([]);
+  });
+});
+
+describe('help', () => {
+  it.each([
+    ['--help'],
+    ['run', '--help'],
+    ['sessions', '--help'],
+    ['agents', 'add', '--help'],
+    ['rules', 'add', '--help'],
+    ['agent', '--help'],
+  ])('acp %s', async (...args) => {
+    const r = await runCli(args, home);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: acp/);
+  });
+  it('acp without a command prints help and fails', async () => {
+    const r = await runCli([], home);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Usage: acp');
+  });
+});

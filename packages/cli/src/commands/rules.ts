@@ -1,0 +1,92 @@
+/**
+ * `acp rules [list|add|remove]`: the saved permission rules (`rules.json` in the config dir).
+ */
+import { resolve } from 'node:path';
+import {
+  ClientError,
+  RuleStore,
+  resolveClientPaths,
+  type PermissionRule,
+  type RuleAction,
+} from '@acp-kit/client';
+import { UsageError } from '../exit-codes.js';
+import { table } from '../format.js';
+import type { CliIo } from '../io.js';
+
+async function load(io: CliIo): Promise<RuleStore> {
+  return RuleStore.load(resolveClientPaths(io.env).rulesFile);
+}
+
+/** `acp rules list [--json]`. */
+export async function listRules(options: { json?: boolean }, io: CliIo): Promise<number> {
+  const store = await load(io);
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(store.rules)}\n`);
+    return 0;
+  }
+  if (store.rules.length === 0) {
+    io.stderr.write(`no saved rules (${store.file})\n`);
+    return 0;
+  }
+  const rows = store.rules.map((r) => [
+    r.id,
+    r.action,
+    r.project ? `project ${r.project}` : 'always',
+    r.agent ?? '*',
+    r.kinds?.join(',') ?? '*',
+    r.path ?? '-',
+    r.command ?? '-',
+  ]);
+  io.stdout.write(table([['ID', 'ACTION', 'SCOPE', 'AGENT', 'KINDS', 'PATH', 'COMMAND'], ...rows]));
+  return 0;
+}
+
+/** Options of `acp rules add`. */
+export interface AddRuleOptions {
+  allow?: boolean;
+  deny?: boolean;
+  ask?: boolean;
+  agent?: string;
+  kind?: string;
+  path?: string;
+  command?: string;
+  project?: string | boolean;
+  note?: string;
+}
+
+/** `acp rules add --allow|--deny|--ask [conditions]`. */
+export async function addRule(options: AddRuleOptions, io: CliIo): Promise<number> {
+  const actions = (['allow', 'deny', 'ask'] as const).filter((a) => options[a]);
+  if (actions.length !== 1) throw new UsageError('give exactly one of --allow, --deny, --ask');
+  const rule: Omit<PermissionRule, 'id' | 'createdAt'> = { action: actions[0] as RuleAction };
+  if (options.agent) rule.agent = options.agent;
+  if (options.kind)
+    rule.kinds = options.kind
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+  if (options.path) rule.path = options.path;
+  if (options.command) rule.command = options.command;
+  if (options.project) rule.project = resolve(io.cwd, options.project === true ? '.' : options.project);
+  if (options.note) rule.note = options.note;
+  const store = await load(io);
+  try {
+    const added = await store.add(rule);
+    io.stderr.write(`added rule ${added.id}\n`);
+    io.stdout.write(`${added.id}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ClientError && error.code === 'CONFIG_INVALID')
+      throw new UsageError(error.message.replace(/^new rule: /, ''));
+    throw error;
+  }
+}
+
+/** `acp rules remove ID`. */
+export async function removeRule(id: string, io: CliIo): Promise<number> {
+  const store = await load(io);
+  const removed = await store.remove(id);
+  if (!removed) throw new UsageError(`no rule matches ${id} (see acp rules list)`);
+  io.stderr.write(`removed rule ${removed.id}\n`);
+  return 0;
+}

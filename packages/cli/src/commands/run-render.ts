@@ -1,0 +1,274 @@
+/**
+ * What `acp run` prints. Text: the agent's message on stdout; tool calls, plans, permission
+ * decisions and problems on stderr. JSON: one object per line on stdout — every `session/update`
+ * received with its ACP `update` object intact, permission decisions, warnings, errors — and a
+ * last line carrying `stopReason`.
+ */
+import type { SessionNotification, SessionUpdate } from '@acp-kit/protocol';
+import {
+  describeError,
+  toErrorInfo,
+  type AgentConnection,
+  type AttachMode,
+  type AuthOption,
+  type ClientSession,
+  type SessionEvent,
+  type ToolCallItem,
+  ClientError,
+} from '@acp-kit/client';
+import type { CliIo } from '../io.js';
+import { oneLine, safe } from '../format.js';
+
+/** Receives what happens during `acp run`. */
+export interface RunRenderer {
+  /** Before the session exists (updates may arrive before `session/new` answers). */
+  connected(connection: AgentConnection): void;
+  attached(session: ClientSession, how: AttachMode, agentId: string): void;
+  info(text: string): void;
+  error(error: unknown, exitCode: number): void;
+  result(stopReason: string | null, exitCode: number): void;
+}
+
+/** Human-readable output. */
+export class TextRenderer implements RunRenderer {
+  private atLineStart = true;
+  private lastMessageKey: string | undefined;
+  private plan: string[] = [];
+
+  constructor(
+    private readonly io: CliIo,
+    private readonly verbose: boolean,
+  ) {}
+
+  connected(connection: AgentConnection): void {
+    connection.events.on('noise', ({ sample }) =>
+      this.note(`warning: the agent printed non-JSON text on stdout: ${oneLine(sample, 100)}`),
+    );
+    if (this.verbose) {
+      connection.events.on('stderr', ({ text }) => {
+        for (const line of text.split('\n'))
+          if (line.trim() !== '') this.note(`agent: ${oneLine(line, 300)}`);
+      });
+      connection.events.on('diagnostic', ({ message }) => this.note(`diagnostic: ${oneLine(message, 300)}`));
+    }
+  }
+
+  attached(session: ClientSession, how: AttachMode): void {
+    if (how === 'continuity')
+      this.note('the agent could not reopen this session: continuing from the saved transcript');
+    session.store.onEvent((event) => this.onEvent(session, event));
+  }
+
+  info(text: string): void {
+    this.note(text);
+  }
+
+  error(error: unknown): void {
+    this.note(`error: ${safe(describeError(error))}`);
+    if (error instanceof ClientError && error.code === 'AUTH_REQUIRED') {
+      const options = (error.details.authOptions as AuthOption[] | undefined) ?? [];
+      if (options.length > 0) {
+        this.note('to authenticate, do one of:');
+        for (const option of options) {
+          const how =
+            option.action === 'authenticate' ? `run again with --auth ${option.id}` : option.instructions;
+          this.note(`  - ${oneLine(option.name)}: ${safe(how)}`);
+        }
+      }
+      if (typeof error.details.authHint === 'string') this.note(`hint: ${error.details.authHint}`);
+    }
+  }
+
+  result(stopReason: string | null): void {
+    this.endLine();
+    if (stopReason !== null && stopReason !== 'end_turn') this.note(`stopped: ${stopReason}`);
+  }
+
+  private onEvent(session: ClientSession, event: SessionEvent): void {
+    switch (event.type) {
+      case 'update':
+        this.onUpdate(session, event.update);
+        return;
+      case 'permission_resolved': {
+        const item = [...session.state.items].reverse().find((i) => i.kind === 'permission');
+        if (!item || item.kind !== 'permission') return;
+        const request = item.request;
+        const what = request.command ?? request.title ?? `${request.kind} ${request.paths.join(', ')}`;
+        const verb =
+          event.decision === 'allow' ? 'allowed' : event.decision === 'deny' ? 'denied' : 'cancelled';
+        this.note(
+          `permission ${verb}: ${oneLine(what)}${event.reason ? ` (${oneLine(event.reason, 120)})` : ''}`,
+        );
+        return;
+      }
+      case 'stalled':
+        this.note(`no activity from the agent for ${Math.round(event.silentMs / 1000)}s`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onUpdate(session: ClientSession, update: SessionUpdate): void {
+    const kind = String(update.sessionUpdate);
+    if (kind === 'agent_message_chunk') {
+      const items = session.state.items;
+      const key = items[items.length - 1]?.key;
+      if (this.lastMessageKey !== undefined && key !== this.lastMessageKey && !this.atLineStart)
+        this.write('\n');
+      this.lastMessageKey = key;
+      const content = (
+        update as { content: { type?: string; text?: string; uri?: string; mimeType?: string } }
+      ).content;
+      if (content.type === 'text') this.write(safe(content.text ?? ''));
+      else if (content.type === 'resource_link') this.write(`[${safe(content.uri ?? 'link')}]`);
+      else
+        this.write(`[${safe(String(content.type))}${content.mimeType ? ` ${safe(content.mimeType)}` : ''}]`);
+      return;
+    }
+    if (kind === 'agent_thought_chunk') {
+      if (this.verbose) {
+        const text = (update as { content: { text?: string } }).content.text;
+        if (text) this.note(`thinking: ${oneLine(text, 300)}`);
+      }
+      return;
+    }
+    if (kind === 'tool_call' || kind === 'tool_call_update') {
+      const id = (update as { toolCallId: string }).toolCallId;
+      const index = session.state.toolCallIndex[id];
+      const item = index === undefined ? undefined : (session.state.items[index] as ToolCallItem);
+      if (!item) return;
+      if (kind === 'tool_call') this.note(`tool: ${oneLine(item.title)} [${item.toolKind}]`);
+      const status = (update as { status?: string | null }).status;
+      if (status === 'completed') this.note(`  done: ${oneLine(item.title)}`);
+      if (status === 'failed') this.note(`  failed: ${oneLine(item.title)}`);
+      return;
+    }
+    if (kind === 'plan') {
+      const entries = (update as { entries: { content: string; status: string }[] }).entries;
+      const lines = entries.map((entry) => {
+        const box = entry.status === 'completed' ? '[x]' : entry.status === 'in_progress' ? '[~]' : '[ ]';
+        return `${box} ${oneLine(entry.content)}`;
+      });
+      // The whole plan when it is new, then only the entries that changed.
+      const changed =
+        this.plan.length === lines.length ? lines.filter((line, i) => line !== this.plan[i]) : undefined;
+      this.plan = lines;
+      if (changed === undefined) {
+        this.note('plan:');
+        for (const line of lines) this.note(`  ${line}`);
+      } else {
+        for (const line of changed) this.note(`plan: ${line}`);
+      }
+      return;
+    }
+    if (kind === 'current_mode_update') {
+      this.note(`mode: ${oneLine((update as { currentModeId: string }).currentModeId)}`);
+      return;
+    }
+    if (kind === 'notice') {
+      const notice = update as { severity: string; title: string; description?: string | null };
+      this.note(
+        `notice (${oneLine(notice.severity)}): ${oneLine(notice.title)}${notice.description ? ` — ${oneLine(notice.description)}` : ''}`,
+      );
+    }
+  }
+
+  private write(text: string): void {
+    if (text === '') return;
+    this.io.stdout.write(text);
+    this.atLineStart = text.endsWith('\n');
+  }
+
+  private endLine(): void {
+    if (!this.atLineStart) this.write('\n');
+  }
+
+  private note(text: string): void {
+    // Keep the message and the notes on separate lines when both go to one terminal.
+    if (this.io.stdout.isTTY && this.io.stderr.isTTY) this.endLine();
+    this.io.stderr.write(`▸ ${text}\n`);
+  }
+}
+
+/** One JSON object per line. */
+export class JsonRenderer implements RunRenderer {
+  private sessionId: string | undefined;
+  private localId: string | undefined;
+  private early: SessionNotification[] = [];
+
+  constructor(private readonly io: CliIo) {}
+
+  connected(connection: AgentConnection): void {
+    connection.events.on('update', (params) => {
+      if (this.sessionId === undefined) {
+        if (this.early.length < 10_000) this.early.push(params);
+      } else if (params.sessionId === this.sessionId) {
+        this.line({ type: 'update', sessionId: params.sessionId, update: params.update });
+      }
+    });
+    connection.events.on('noise', ({ sample }) =>
+      this.line({ type: 'warning', message: 'the agent printed non-JSON text on stdout', sample }),
+    );
+    connection.events.on('diagnostic', ({ message }) => this.line({ type: 'diagnostic', message }));
+  }
+
+  attached(session: ClientSession, how: AttachMode, agentId: string): void {
+    this.sessionId = session.agentSessionId;
+    this.localId = session.localId;
+    this.line({ type: 'session', sessionId: this.sessionId, localId: session.localId, agent: agentId, how });
+    for (const params of this.early) {
+      if (params.sessionId === this.sessionId)
+        this.line({ type: 'update', sessionId: params.sessionId, update: params.update });
+    }
+    this.early = [];
+    session.store.onEvent((event) => {
+      if (event.type === 'permission_resolved') {
+        const item = [...session.state.items].reverse().find((i) => i.kind === 'permission');
+        const request = item?.kind === 'permission' ? item.request : undefined;
+        this.line({
+          type: 'permission',
+          source: request?.source,
+          kind: request?.kind,
+          ...(request?.toolCallId ? { toolCallId: request.toolCallId } : {}),
+          ...(request?.title ? { title: request.title } : {}),
+          ...(request?.command ? { command: request.command } : {}),
+          paths: request?.paths ?? [],
+          decision: event.decision,
+          by: event.by,
+          ...(event.reason ? { reason: event.reason } : {}),
+          ...(event.outcome ? { outcome: event.outcome } : {}),
+        });
+      } else if (event.type === 'stalled') {
+        this.line({ type: 'stall', silentMs: event.silentMs });
+      }
+    });
+  }
+
+  info(text: string): void {
+    this.line({ type: 'info', message: text });
+  }
+
+  error(error: unknown, exitCode: number): void {
+    const info = toErrorInfo(error);
+    const extra =
+      error instanceof ClientError && error.code === 'AUTH_REQUIRED'
+        ? { authOptions: error.details.authOptions }
+        : {};
+    this.line({ type: 'error', ...info, exitCode, ...extra });
+  }
+
+  result(stopReason: string | null, exitCode: number): void {
+    this.line({
+      type: 'result',
+      stopReason,
+      exitCode,
+      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
+      ...(this.localId ? { localId: this.localId } : {}),
+    });
+  }
+
+  private line(value: Record<string, unknown>): void {
+    this.io.stdout.write(`${JSON.stringify(value)}\n`);
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * `acp run`: one prompt turn with a catalog agent or a command, headless. Nobody can answer
+ * permission questions, so what the policy does not allow is denied.
+ */
+import { stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import {
+  AcpClient,
+  ClientError,
+  commandText,
+  loadRulesFile,
+  resolveClientPaths,
+  type AgentConnection,
+  type AgentEntry,
+  type AttachMode,
+  type BaseMode,
+  type ClientSession,
+  type PermissionRule,
+  type PromptPart,
+} from '@acp-kit/client';
+import { EXIT_CODES, UsageError, exitCodeForError, exitCodeForStopReason } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { JsonRenderer, TextRenderer, type RunRenderer } from './run-render.js';
+
+/** Options of `acp run` (commander's names). */
+export interface RunOptions {
+  agent?: string;
+  cwd?: string;
+  format?: string;
+  approve?: string;
+  policy?: string;
+  session?: string;
+  file?: string[];
+  stall?: string;
+  verbose?: boolean;
+  auth?: string;
+}
+
+const APPROVE_MODES: readonly string[] = ['all', 'reads', 'none'];
+
+/** Runs `acp run`; resolves with the exit code. */
+export async function runCommand(
+  promptArg: string | undefined,
+  agentCommand: readonly string[] | undefined,
+  options: RunOptions,
+  io: CliIo,
+): Promise<number> {
+  const format = options.format ?? 'text';
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`--format must be text or json, not "${format}"`);
+  const approve = options.approve ?? 'reads';
+  if (!APPROVE_MODES.includes(approve))
+    throw new UsageError(`--approve must be all, reads or none, not "${approve}"`);
+  if (options.agent && agentCommand)
+    throw new UsageError('give either --agent NAME or a command after --, not both');
+  if (promptArg === undefined)
+    throw new UsageError('no prompt: acp run "PROMPT", or acp run - to read it from stdin');
+  const text = promptArg === '-' ? await io.readStdin() : promptArg;
+  if (text.trim() === '') throw new UsageError('the prompt is empty');
+  const stallMs = options.stall === undefined ? undefined : Number(options.stall) * 1000;
+  if (stallMs !== undefined && !(stallMs > 0)) throw new UsageError('--stall takes a number of seconds');
+  const cwd = resolve(io.cwd, options.cwd ?? '.');
+  if (!(await stat(cwd).catch(() => undefined))?.isDirectory())
+    throw new UsageError(`--cwd ${cwd} is not a directory`);
+  const extraRules = options.policy ? await readPolicy(resolve(io.cwd, options.policy)) : undefined;
+
+  const client = await AcpClient.create({
+    paths: resolveClientPaths(io.env),
+    env: io.env,
+    self: io.self,
+    mode: approve as BaseMode,
+    ...(extraRules ? { extraRules } : {}),
+    ...(stallMs !== undefined ? { stallMs } : {}),
+  });
+  const entry = chooseAgent(client, options.agent, agentCommand, io.cwd);
+  const renderer: RunRenderer =
+    format === 'json' ? new JsonRenderer(io) : new TextRenderer(io, options.verbose === true);
+  const parts: PromptPart[] = [
+    text,
+    ...(options.file ?? []).map((path): PromptPart => ({ type: 'file', path: resolve(io.cwd, path) })),
+  ];
+
+  let connection: AgentConnection | undefined;
+  let session: ClientSession | undefined;
+  let interrupts = 0;
+  let killed = false;
+  const offInterrupt = io.onInterrupt(() => {
+    interrupts++;
+    const running = session?.state.status === 'running' || session?.state.status === 'cancelling';
+    if (interrupts === 1 && running && session) {
+      renderer.info('cancelling the turn (press Ctrl-C again to stop the agent)');
+      void session.cancel();
+    } else if (!killed) {
+      killed = true;
+      renderer.info('stopping the agent');
+      void connection?.kill();
+    }
+  });
+  try {
+    connection = await client.connect(entry, { cwd });
+    renderer.connected(connection);
+    if (options.auth) await connection.authenticate(options.auth);
+    let how: AttachMode = 'new';
+    if (options.session) {
+      const stored = await client.loadStored(options.session).catch((error: unknown) => {
+        if (error instanceof ClientError && error.code === 'SESSION_NOT_FOUND') {
+          throw new UsageError(`no recorded session matches ${options.session} (see acp sessions)`);
+        }
+        throw error;
+      });
+      session = stored.session;
+      how = await connection.reattach(session, {
+        ...(stored.meta.agentId ? { agentId: stored.meta.agentId } : {}),
+        ...(stored.meta.agentSessionId ? { agentSessionId: stored.meta.agentSessionId } : {}),
+      });
+    } else {
+      session = await connection.newSession({ cwd });
+    }
+    renderer.attached(session, how, entry.id);
+    if (killed) throw new ClientError('AGENT_EXITED', 'interrupted');
+    const { stopReason, notes } = await session.prompt(parts);
+    for (const note of notes) renderer.info(note);
+    const code = exitCodeForStopReason(String(stopReason));
+    renderer.result(String(stopReason), code);
+    return code;
+  } catch (error) {
+    const code = killed ? EXIT_CODES.INTERRUPTED : exitCodeForError(error);
+    renderer.error(error, code);
+    renderer.result(null, code);
+    return code;
+  } finally {
+    offInterrupt();
+    await session?.close().catch(() => undefined);
+    await client.close().catch(() => undefined);
+  }
+}
+
+function chooseAgent(
+  client: AcpClient,
+  name: string | undefined,
+  command: readonly string[] | undefined,
+  cwd: string,
+): AgentEntry {
+  if (command && command.length > 0) {
+    const [given, ...args] = command as [string, ...string[]];
+    // A relative path means relative to where acp was run, not to --cwd.
+    const program = given.includes('/') ? resolve(cwd, given) : given;
+    return {
+      id: `cmd:${commandText({ argv: [basename(program), ...args] }).slice(0, 120)}`,
+      name: basename(program),
+      source: 'user',
+      command: program,
+      args,
+    };
+  }
+  const chosen = name ?? client.catalog.defaultAgent;
+  if (!chosen) {
+    throw new UsageError(
+      'no agent: use --agent NAME (see `acp agents`), set a default with `acp agents add --default`, or give a command after --',
+    );
+  }
+  return client.catalog.require(chosen);
+}
+
+async function readPolicy(path: string): Promise<PermissionRule[]> {
+  try {
+    return await loadRulesFile(path);
+  } catch (error) {
+    if (error instanceof ClientError) throw new UsageError(`--policy: ${error.message}`);
+    throw error;
+  }
+}

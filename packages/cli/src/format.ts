@@ -1,0 +1,46 @@
+/**
+ * Text output helpers: tables, and agent-provided text made safe for a terminal.
+ */
+import { sanitizeTerminalText } from '@acp-kit/protocol/node';
+
+/** Agent text without escape sequences or control characters (keeps newlines and tabs). */
+export function safe(text: string): string {
+  return sanitizeTerminalText(text);
+}
+
+/** One line of agent text: sanitised, newlines folded, shortened. */
+export function oneLine(text: string, max = 160): string {
+  const line = safe(text).replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+/**
+ * A plain table: columns padded to their widest cell, the last column unpadded.
+ *
+ * @example
+ * table([['ID', 'NAME'], ['a', 'b']]); // 'ID  NAME\na   b\n'
+ */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) =>
+          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - [...cell].length),
+        )
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
+    .concat(rows.length > 0 ? '\n' : '');
+}
+
+/** A date as `YYYY-MM-DD HH:MM` in local time. */
+export function shortDate(iso: string | undefined): string {
+  if (!iso) return '-';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '-';
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

@@ -1,0 +1,375 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  fakeCommand,
+  jsonLines,
+  runCli,
+  spawnCli,
+  testHome,
+  type TestHome,
+} from './test-support/cli-harness.js';
+
+let home: TestHome;
+beforeEach(async () => {
+  home = await testHome();
+});
+afterEach(() => home.cleanup());
+
+const script = (steps: unknown[]): string => JSON.stringify(steps);
+const perm = (kind: string, extra: Record<string, unknown> = {}) => ({
+  request: 'session/request_permission',
+  params: {
+    toolCall: { toolCallId: `${kind}-1`, kind, title: `${kind} it`, ...extra },
+    options: [
+      { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+      { optionId: 'no', name: 'No', kind: 'reject_once' },
+    ],
+  },
+});
+
+describe('acp run, text', () => {
+  it("prints the agent's message on stdout and the rest on stderr", async () => {
+    const r = await runCli(['run', 'hello', '--', ...fakeCommand()], home);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('echo: hello [text]\n');
+    const tools = await runCli(
+      [
+        'run',
+        script([
+          {
+            update: {
+              sessionUpdate: 'plan',
+              entries: [{ content: 'Step one', priority: 'high', status: 'pending' }],
+            },
+          },
+          {
+            update: {
+              sessionUpdate: 'tool_call',
+              toolCallId: 't',
+              title: 'Read \x1b[31mx',
+              kind: 'read',
+              status: 'completed',
+            },
+          },
+          { text: 'answer' },
+        ]),
+        '--',
+        ...fakeCommand(),
+      ],
+      home,
+    );
+    expect(tools.stdout).toBe('answer\n');
+    expect(tools.stderr).toContain('▸ plan:\n▸   [ ] Step one\n');
+    expect(tools.stderr).toContain('▸ tool: Read x [read]\n▸   done: Read x\n');
+  });
+
+  it('reads the prompt from stdin with -, and attaches files', async () => {
+    await writeFile(join(home.work, 'notes.md'), '# notes\n');
+    const r = await runCli(['run', '-', '--file', 'notes.md', '--', ...fakeCommand()], home, {
+      stdin: 'from stdin',
+    });
+    expect(r.stdout).toBe('echo: from stdin [text,resource]\n');
+  });
+});
+
+describe('acp run --format json', () => {
+  it('prints every session/update with its update object intact, and stopReason last', async () => {
+    const updates = [
+      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'thinking' } },
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: 't1',
+        title: 'Edit',
+        kind: 'edit',
+        status: 'pending',
+        locations: [{ path: '/x', line: 3 }],
+      },
+      { sessionUpdate: 'future_variant', anything: { nested: [1, 2] } },
+      { sessionUpdate: 'usage_update', used: 10, size: 100 },
+      {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: 'done' },
+        messageId: 'm',
+        _meta: { vendor: { a: 1 } },
+      },
+    ];
+    const r = await runCli(
+      ['run', '--format', 'json', script(updates.map((update) => ({ update }))), '--', ...fakeCommand()],
+      home,
+    );
+    expect(r.code).toBe(0);
+    const lines = jsonLines(r.stdout);
+    expect(lines[0]).toMatchObject({ type: 'session', how: 'new' });
+    const received = lines.filter((l) => l.type === 'update').map((l) => l.update);
+    expect(received[0]).toMatchObject({ sessionUpdate: 'available_commands_update' });
+    expect(received.slice(1)).toEqual(updates);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn', exitCode: 0 });
+  });
+
+  it('reports each permission decision with the option sent', async () => {
+    const r = await runCli(
+      [
+        'run',
+        '--format',
+        'json',
+        '--approve',
+        'reads',
+        script([perm('read', { locations: [{ path: join(home.work, 'a') }] }), perm('edit')]),
+        '--',
+        ...fakeCommand(),
+      ],
+      home,
+    );
+    const decisions = jsonLines(r.stdout).filter((l) => l.type === 'permission');
+    expect(decisions.map((d) => [d.kind, d.decision, (d.outcome as { optionId?: string }).optionId])).toEqual(
+      [
+        ['read', 'allow', 'yes'],
+        ['edit', 'deny', 'no'],
+      ],
+    );
+  });
+});
+
+describe('acp run --approve and rules', () => {
+  const decisions = async (args: string[], steps: unknown[]) => {
+    const r = await runCli(['run', '--format', 'json', ...args, script(steps), '--', ...fakeCommand()], home);
+    return jsonLines(r.stdout)
+      .filter((l) => l.type === 'permission')
+      .map((l) => l.decision);
+  };
+  const readInside = () => perm('read', { locations: [{ path: join(home.work, 'a.txt') }] });
+  const readOutside = () => perm('read', { locations: [{ path: '/etc/passwd' }] });
+  const run = () => perm('execute', { rawInput: { command: 'git status' } });
+  const compound = () => perm('execute', { rawInput: { command: 'git status; curl x | sh' } });
+
+  it('applies the base modes', async () => {
+    expect(await decisions([], [readInside(), perm('edit'), readOutside()])).toEqual([
+      'allow',
+      'deny',
+      'deny',
+    ]);
+    expect(await decisions(['--approve', 'all'], [readInside(), perm('edit'), run(), readOutside()])).toEqual(
+      ['allow', 'allow', 'allow', 'deny'],
+    );
+    expect(await decisions(['--approve', 'none'], [readInside()])).toEqual(['deny']);
+  });
+
+  it('applies saved rules and --policy on top', async () => {
+    expect(
+      (await runCli(['rules', 'add', '--allow', '--kind', 'execute', '--command', 'git status'], home)).code,
+    ).toBe(0);
+    expect(await decisions([], [run(), compound()])).toEqual(['allow', 'deny']);
+    expect(await decisions(['--approve', 'none'], [run()])).toEqual(['deny']);
+    const policy = join(home.dir, 'policy.json');
+    await writeFile(policy, JSON.stringify({ rules: [{ id: 'no-edits', action: 'deny', kinds: ['edit'] }] }));
+    expect(await decisions(['--approve', 'all', '--policy', policy], [perm('edit'), run()])).toEqual([
+      'deny',
+      'allow',
+    ]);
+  });
+});
+
+describe('acp run exit codes', () => {
+  it.each([
+    ['refusal', 3],
+    ['max_tokens', 5],
+    ['max_turn_requests', 5],
+  ])('%s → %i', async (stop, code) => {
+    expect((await runCli(['run', script([{ stop }]), '--', ...fakeCommand()], home)).code).toBe(code);
+  });
+
+  it('6 when the agent needs authentication, saying what to do', async () => {
+    const r = await runCli(
+      [
+        'run',
+        'hi',
+        '--',
+        ...fakeCommand({
+          requireAuth: true,
+          authData: {
+            authMethods: [{ id: 'key', name: 'API key', type: 'env_var', vars: [{ name: 'FAKE_KEY' }] }],
+          },
+        }),
+      ],
+      home,
+    );
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('needs authentication');
+    expect(r.stderr).toContain('set FAKE_KEY in the environment');
+    const json = await runCli(
+      ['run', '--format', 'json', 'hi', '--', ...fakeCommand({ requireAuth: true })],
+      home,
+    );
+    expect(jsonLines(json.stdout).at(-1)).toMatchObject({ type: 'result', stopReason: null, exitCode: 6 });
+    const agentMethod = {
+      requireAuth: true,
+      authData: { authMethods: [{ id: 'browser-login', name: 'Log in' }] },
+    };
+    const told = await runCli(['run', 'hi', '--', ...fakeCommand(agentMethod)], home);
+    expect(told.stderr).toContain('Log in: run again with --auth browser-login');
+    const authed = await runCli(
+      ['run', '--auth', 'browser-login', 'hi', '--', ...fakeCommand(agentMethod)],
+      home,
+    );
+    expect(authed.code).toBe(0);
+  });
+
+  it('7 when the agent crashes mid-turn, with its exit reason', async () => {
+    const r = await runCli(
+      [
+        'run',
+        script([{ text: 'partial' }, { stderr: 'segfault in module\n' }, { exit: 11 }]),
+        '--',
+        ...fakeCommand(),
+      ],
+      home,
+    );
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('partial\n');
+    expect(r.stderr).toContain('exited with code 11');
+    expect(r.stderr).toContain('segfault in module');
+  });
+
+  it('8 when the agent is unknown, missing or broken', async () => {
+    const unknown = await runCli(['run', '--agent', 'nope', 'hi'], home);
+    expect(unknown.code).toBe(8);
+    expect(unknown.stderr).toContain('no agent named "nope"');
+    const missing = await runCli(['run', '--agent', 'claude', 'hi'], {
+      ...home,
+      env: { ...home.env, PATH: home.dir },
+    });
+    expect(missing.code).toBe(8);
+    expect(missing.stderr).toContain('npm install -g @agentclientprotocol/claude-agent-acp');
+    expect((await runCli(['run', 'hi', '--', ...fakeCommand({ protocolVersion: 7 })], home)).code).toBe(8);
+  });
+
+  it('2 for bad usage', async () => {
+    expect((await runCli(['run', '--', ...fakeCommand()], home)).code).toBe(2);
+    expect((await runCli(['run', '--agent', 'demo', 'hi', '--', ...fakeCommand()], home)).code).toBe(2);
+    expect((await runCli(['run', '--approve', 'some', 'hi'], home)).code).toBe(2);
+    expect((await runCli(['run', '--bogus', 'hi'], home)).code).toBe(2);
+    expect((await runCli(['run', 'hi'], home)).stderr).toContain('no agent');
+    expect((await runCli(['run', '--session', 'nope', 'hi', '--', ...fakeCommand()], home)).code).toBe(2);
+    const help = await runCli(['run', '--help'], home);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes: 0 end_turn');
+  });
+
+  it('Ctrl-C cancels the turn (4); a second one stops the agent (130)', async () => {
+    const cancelled = await runCli(
+      [
+        'run',
+        '--format',
+        'json',
+        script([{ text: 'working' }, { waitForCancel: true }]),
+        '--',
+        ...fakeCommand(),
+      ],
+      home,
+      {
+        onStdout: (out, interrupt) => {
+          if (out.includes('"working"') && !out.includes('"info"')) interrupt();
+        },
+      },
+    );
+    expect(cancelled.code).toBe(4);
+    expect(jsonLines(cancelled.stdout).at(-1)).toMatchObject({ stopReason: 'cancelled', exitCode: 4 });
+    let presses = 0;
+    const killed = await runCli(
+      ['run', script([{ text: 'stubborn' }, { hang: true }]), '--', ...fakeCommand()],
+      home,
+      {
+        onStdout: (out, interrupt) => {
+          if (out.includes('stubborn') && presses === 0) {
+            presses = 2;
+            interrupt();
+            interrupt();
+          }
+        },
+      },
+    );
+    expect(killed.code).toBe(130);
+    expect(killed.stderr).toContain('stopping the agent');
+  });
+
+  it('handles a real SIGINT', async () => {
+    const child = spawnCli(
+      [
+        'run',
+        '--format',
+        'json',
+        script([{ text: 'waiting' }, { waitForCancel: true }]),
+        '--',
+        ...fakeCommand(),
+      ],
+      home,
+    );
+    let out = '';
+    let sent = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('"waiting"') && !sent) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(4);
+    expect(jsonLines(out).at(-1)).toMatchObject({ stopReason: 'cancelled' });
+  });
+});
+
+describe('acp run --session', () => {
+  it('continues a stored session: resumed by the same agent, continued by another', async () => {
+    const stateFile = join(home.dir, 'agent-state.json');
+    const first = await runCli(
+      ['run', '--format', 'json', 'first', '--', ...fakeCommand({ stateFile })],
+      home,
+    );
+    const localId = String(jsonLines(first.stdout)[0]?.localId);
+    const again = await runCli(
+      ['run', '--format', 'json', '--session', localId, 'second', '--', ...fakeCommand({ stateFile })],
+      home,
+    );
+    expect(jsonLines(again.stdout)[0]).toMatchObject({ type: 'session', localId, how: 'resume' });
+    const other = await runCli(
+      ['run', '--session', localId.slice(0, 14), 'third', '--', ...fakeCommand({ stateFile, caps: {} })],
+      home,
+    );
+    expect(other.code).toBe(0);
+    expect(other.stderr).toContain('continuing from the saved transcript');
+    expect(other.stdout).toContain('echo: <previous-conversation>');
+    const show = await runCli(['sessions', 'show', localId], home);
+    expect(show.stdout.match(/^> /gm)).toHaveLength(3);
+  });
+});
+
+describe('acp run --agent demo', () => {
+  it('streams a full demo turn; --format json prints the event stream', async () => {
+    const text = await runCli(['run', '--agent', 'demo', 'hello'], home);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('demo agent');
+    const json = await runCli(
+      ['run', '--agent', 'demo', '--approve', 'all', '--format', 'json', 'hello'],
+      home,
+    );
+    expect(json.code).toBe(0);
+    const lines = jsonLines(json.stdout);
+    const kinds = new Set(
+      lines
+        .filter((l) => l.type === 'update')
+        .map((l) => (l.update as { sessionUpdate: string }).sessionUpdate),
+    );
+    for (const kind of [
+      'agent_message_chunk',
+      'agent_thought_chunk',
+      'tool_call',
+      'tool_call_update',
+      'plan',
+    ])
+      expect(kinds).toContain(kind);
+    expect(lines.some((l) => l.type === 'permission' && l.decision === 'allow')).toBe(true);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn', exitCode: 0 });
+  });
+});

@@ -1,0 +1,414 @@
+/**
+ * One running agent: its process, the ACP connection, the fs and terminal services it uses, and
+ * the sessions attached to it. Handles initialize (advertising exactly what we serve), auth-required
+ * answers, crashes (pending work fails with the exit reason, state is kept), stalls, stdout noise,
+ * and restarts within a budget.
+ */
+import {
+  AcpKitError,
+  ClientSideConnection,
+  PROTOCOL_VERSION,
+  type AgentCapabilities,
+  type FrameDirection,
+  type Implementation,
+  type InitializeResponse,
+  type ListSessionsRequest,
+  type ListSessionsResponse,
+  type Logger,
+  type SessionNotification,
+  type ValidationReport,
+} from '@acp-kit/protocol';
+import { describeAuthMethods, authMethodsFromErrorData, type AuthOption } from '../auth/auth-methods.js';
+import type { AgentEntry } from '../catalog/types.js';
+import { ClientError, isAuthRequiredError, toErrorInfo } from '../errors.js';
+import { FsService, type FsServiceOptions } from '../fs/fs-service.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
+import type { RuleStore } from '../permissions/rule-store.js';
+import { TraceRouter, TraceWriter } from '../persistence/trace.js';
+import type { TranscriptStore } from '../persistence/transcript-store.js';
+import { NoiseDetector, startAgentProcess, type AgentProcess } from '../process/agent-process.js';
+import { RestartBudget } from '../process/restart-budget.js';
+import type { ClientSession } from '../session/client-session.js';
+import type { SessionLink } from '../session/session-link.js';
+import { TerminalService, type TerminalServiceOptions } from '../terminal/terminal-service.js';
+import { Emitter } from '../util/emitter.js';
+import { CLIENT_INFO, clientCapabilities } from './capabilities.js';
+import { diagnosticsOf, EarlyUpdates } from './early-updates.js';
+import { createClientHandlers } from './handlers.js';
+import type { ClientHost } from './host.js';
+import { SessionOpener, type NewSessionOptions, type OpenOptions } from './session-opener.js';
+import { StallWatch } from './stall-watch.js';
+
+/** Options of {@link AgentConnection.start}. */
+export interface AgentConnectionOptions {
+  agent: AgentEntry;
+  /** Working directory of the agent process (default: the entry's, else ours). */
+  cwd?: string;
+  /** Base environment of the agent (default: ours). */
+  env?: NodeJS.ProcessEnv;
+  policy: PermissionPolicy;
+  /** Where answers scoped `project`/`always` are saved. */
+  ruleStore?: RuleStore;
+  host?: ClientHost;
+  /** Record sessions here (transcripts and, unless `trace` is false, wire traces). */
+  transcripts?: TranscriptStore;
+  trace?: boolean;
+  fs?: FsServiceOptions;
+  terminals?: Omit<TerminalServiceOptions, 'onEvent'>;
+  /** A turn without traffic for this long is reported as stalled (default 60 s). */
+  stallMs?: number;
+  /** Time the agent has to answer `initialize` (default 60 s). */
+  initializeTimeoutMs?: number;
+  restartBudget?: { max?: number; windowMs?: number };
+  clientInfo?: Implementation;
+  logger?: Logger;
+  /** Whether terminal auth methods can be run by the host (default true). */
+  terminalAuth?: boolean;
+}
+
+/** Events of a connection. */
+export interface AgentConnectionEvents {
+  /** The agent process ended; `expected` when we closed it. */
+  exit: { error: ClientError; expected: boolean };
+  /** The agent printed something that is not JSON on stdout (reported once). */
+  noise: { sample: string };
+  /** Sanitised stderr text of the agent. */
+  stderr: { text: string };
+  /** A turn had no traffic for `silentMs`. */
+  stalled: { localId: string; silentMs: number };
+  /** Every `session/update` received, as received (replays included), before it is routed. */
+  update: SessionNotification;
+  /** Something a developer may want to know (unknown variants, rejected frames), once per kind. */
+  diagnostic: { message: string };
+}
+
+/**
+ * A running agent.
+ *
+ * @example
+ * const agent = await AgentConnection.start({ agent: catalog.require('demo'), policy: new PermissionPolicy({ mode: 'ask' }) });
+ * const session = await agent.newSession({ cwd: process.cwd() });
+ * await session.prompt('hello');
+ * await agent.close();
+ */
+export class AgentConnection implements SessionLink {
+  readonly events = new Emitter<AgentConnectionEvents>();
+  readonly fs: FsService;
+  readonly terminals: TerminalService;
+  readonly agent: AgentEntry;
+  readonly policy: PermissionPolicy;
+  readonly ruleStore: RuleStore | undefined;
+  readonly host: ClientHost;
+  readonly logger: Logger | undefined;
+  private readonly sessions = new Map<string, ClientSession>();
+  private readonly early = new EarlyUpdates();
+  private readonly budget: RestartBudget;
+  private readonly stall: StallWatch;
+  private readonly opener: SessionOpener;
+  private readonly seenDiagnostics = new Set<string>();
+  private process: AgentProcess | undefined;
+  private rpc: ClientSideConnection | undefined;
+  private router: TraceRouter | undefined;
+  private init: InitializeResponse | undefined;
+  private closing = false;
+  private noise: NoiseDetector | undefined;
+
+  private constructor(readonly options: AgentConnectionOptions) {
+    this.agent = options.agent;
+    this.policy = options.policy;
+    this.ruleStore = options.ruleStore;
+    this.host = options.host ?? {};
+    this.logger = options.logger;
+    this.budget = new RestartBudget(options.restartBudget);
+    this.fs = new FsService(options.fs);
+    this.terminals = new TerminalService({
+      ...options.terminals,
+      onEvent: ({ sessionId, ...event }) =>
+        this.sessions.get(sessionId)?.store.dispatch({ ...event, at: Date.now() }),
+    });
+    this.stall = new StallWatch(options.stallMs ?? 60_000, (localId, silentMs) => {
+      this.findLocal(localId)?.stalled(silentMs);
+      if (silentMs !== undefined) this.events.emit('stalled', { localId, silentMs });
+    });
+    this.opener = new SessionOpener(this, {
+      transcripts: options.transcripts,
+      openTrace: async (session) => this.openTrace(session),
+      register: (agentSessionId, session, trace) => this.register(agentSessionId, session, trace),
+      unregister: (agentSessionId) => this.detach(agentSessionId),
+    });
+  }
+
+  /** Starts the agent and initializes the connection. */
+  static async start(options: AgentConnectionOptions): Promise<AgentConnection> {
+    const connection = new AgentConnection(options);
+    await connection.spawn();
+    return connection;
+  }
+
+  /** The ACP connection (throws when the agent is not running). */
+  get connection(): ClientSideConnection {
+    if (!this.rpc) throw new ClientError('AGENT_EXITED', `${this.agent.name} is not running`);
+    return this.rpc;
+  }
+
+  /** Whether the agent is running. */
+  get running(): boolean {
+    return this.rpc !== undefined && !this.rpc.isClosed;
+  }
+
+  /** The agent's answer to `initialize`. */
+  get initializeResponse(): InitializeResponse {
+    if (!this.init) throw new ClientError('AGENT_EXITED', `${this.agent.name} is not initialized`);
+    return this.init;
+  }
+
+  get agentCapabilities(): AgentCapabilities {
+    return this.init?.agentCapabilities ?? {};
+  }
+
+  /** The auth methods advertised in `initialize`, explained. */
+  get authOptions(): AuthOption[] {
+    return describeAuthMethods(this.init?.authMethods, this.agent);
+  }
+
+  /** Non-JSON lines the agent printed on stdout so far, and the first of them (sanitised). */
+  get noiseReport(): { count: number; sample?: string } {
+    return {
+      count: this.noise?.count ?? 0,
+      ...(this.noise?.sample !== undefined ? { sample: this.noise.sample } : {}),
+    };
+  }
+
+  /** Process id of the agent. */
+  get pid(): number | undefined {
+    return this.process?.peer.pid;
+  }
+
+  // ---------------------------------------------------------------- sessions
+
+  /** `session/new`: a new session (recorded when the connection has a transcript store). */
+  newSession(options: NewSessionOptions): Promise<ClientSession> {
+    return this.opener.newSession(options);
+  }
+
+  /** `session/load` of an agent session, replaying its history into a new local session. */
+  loadSession(agentSessionId: string, options: OpenOptions): Promise<ClientSession> {
+    return this.opener.loadSession(agentSessionId, options);
+  }
+
+  /** `session/resume` of an agent session (no replay). */
+  resumeSession(agentSessionId: string, options: OpenOptions): Promise<ClientSession> {
+    return this.opener.resumeSession(agentSessionId, options);
+  }
+
+  /**
+   * Reattaches a local session (reopened from the transcript store): resume when the same agent
+   * can, else load (skipping the replayed history we already have), else continuity (a new session
+   * seeded with our transcript). Returns how.
+   */
+  reattach(session: ClientSession, previous: { agentId?: string; agentSessionId?: string }) {
+    return this.opener.reattach(session, previous);
+  }
+
+  /** `session/list` (needs `sessionCapabilities.list`). */
+  listSessions(params: ListSessionsRequest = {}): Promise<ListSessionsResponse> {
+    return this.connection.listSessions(params);
+  }
+
+  /** `session/delete` (needs `sessionCapabilities.delete`). */
+  async deleteSession(agentSessionId: string): Promise<void> {
+    await this.connection.deleteSession({ sessionId: agentSessionId });
+  }
+
+  /** `authenticate` with an agent-handled method. */
+  async authenticate(methodId: string): Promise<void> {
+    await this.connection.authenticate({ methodId });
+  }
+
+  // ------------------------------------------------------------- lifecycle
+
+  /** Restarts the agent (after a crash or terminal auth), within the restart budget. Sessions must be reattached. */
+  async restart(): Promise<void> {
+    if (!this.budget.take()) {
+      throw new ClientError(
+        'RESTART_BUDGET_EXHAUSTED',
+        `${this.agent.name} was restarted too often; not restarting again`,
+      );
+    }
+    const old = this.process;
+    this.closing = true;
+    await old?.shutdown(1000);
+    this.closing = false;
+    await this.spawn();
+  }
+
+  /** Closes every session and stops the agent (close stdin, SIGTERM, SIGKILL to its group). */
+  async close(graceMs = 2000): Promise<void> {
+    this.closing = true;
+    for (const session of [...this.sessions.values()]) await session.close().catch(() => undefined);
+    await this.terminals.releaseAll();
+    this.stall.stop();
+    await this.process?.shutdown(graceMs);
+  }
+
+  /** Stops the agent at once (a second Ctrl-C): its whole process group is killed. */
+  async kill(): Promise<void> {
+    this.closing = true;
+    await this.terminals.releaseAll();
+    await this.process?.shutdown(0);
+  }
+
+  // ---------------------------------------------------------- SessionLink
+
+  turnStarted(localId: string): void {
+    this.stall.start(localId);
+  }
+
+  turnEnded(localId: string): void {
+    this.stall.end(localId);
+  }
+
+  authError(error: unknown): ClientError | undefined {
+    if (!isAuthRequiredError(error)) return undefined;
+    const methods = authMethodsFromErrorData(error.data) ?? this.init?.authMethods ?? [];
+    const authOptions = describeAuthMethods(methods, this.agent);
+    return new ClientError('AUTH_REQUIRED', `${this.agent.name} needs authentication: ${error.message}`, {
+      authOptions,
+      agentMessage: error.message,
+      ...(this.agent.authHint ? { authHint: this.agent.authHint } : {}),
+    });
+  }
+
+  detach(agentSessionId: string): void {
+    this.sessions.delete(agentSessionId);
+    this.router?.detach(agentSessionId);
+  }
+
+  // -------------------------------------------------------------- internals
+
+  private async spawn(): Promise<void> {
+    const process = await startAgentProcess(this.agent, {
+      cwd: this.options.cwd ?? this.agent.cwd,
+      env: this.options.env,
+      onStderr: (text) => this.events.emit('stderr', { text }),
+    });
+    this.process = process;
+    this.router = this.options.transcripts && this.options.trace !== false ? new TraceRouter() : undefined;
+    const noise = new NoiseDetector((sample) => this.events.emit('noise', { sample }));
+    this.noise = noise;
+    const router = this.router;
+    const rpc = new ClientSideConnection(
+      process.peer.channel,
+      createClientHandlers({
+        session: (id) => this.sessions.get(id),
+        orphanUpdate: (params) => this.early.hold(params),
+        onUpdate: (params) => this.events.emit('update', params),
+        fs: this.fs,
+        terminals: this.terminals,
+        host: this.host,
+      }),
+      {
+        peerName: this.agent.name,
+        logger: this.logger,
+        onValidation: (report) => this.onValidation(report),
+        trace: (direction: FrameDirection, text: string) => {
+          if (direction === 'in') {
+            this.stall.traffic();
+            noise.inspect(text);
+          }
+          router?.frame(direction, text);
+        },
+      },
+    );
+    this.rpc = rpc;
+    rpc.start();
+    void rpc.closed.then((reason) => this.onClosed(rpc, reason));
+    try {
+      this.init = await rpc.initialize(
+        {
+          protocolVersion: PROTOCOL_VERSION,
+          clientCapabilities: clientCapabilities({ terminalAuth: this.options.terminalAuth }),
+          clientInfo: this.options.clientInfo ?? CLIENT_INFO,
+        },
+        { timeoutMs: this.options.initializeTimeoutMs ?? 60_000 },
+      );
+    } catch (error) {
+      this.closing = true;
+      await process.shutdown(500);
+      throw this.initializeError(error);
+    }
+  }
+
+  private initializeError(error: unknown): Error {
+    if (error instanceof AcpKitError) {
+      if (error.code === 'UNSUPPORTED_PROTOCOL_VERSION') {
+        return new ClientError(
+          'UNSUPPORTED_PROTOCOL_VERSION',
+          `${error.message}; use a version of ${this.agent.name} that speaks ACP v1`,
+          error.details,
+          error,
+        );
+      }
+      if (error.code === 'REQUEST_TIMEOUT') {
+        return new ClientError(
+          'AGENT_START_FAILED',
+          `${this.agent.name} did not answer initialize in time (is ${this.agent.command} an ACP agent?)`,
+          {},
+          error,
+        );
+      }
+      return new ClientError(
+        'AGENT_START_FAILED',
+        `${this.agent.name} failed to start: ${error.message}`,
+        { ...error.details },
+        error,
+      );
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+
+  private onClosed(rpc: ClientSideConnection, reason: AcpKitError): void {
+    if (rpc !== this.rpc) return;
+    const expected = this.closing;
+    const error = new ClientError('AGENT_EXITED', reason.message, { ...reason.details }, reason);
+    this.stall.stop();
+    for (const [agentSessionId, session] of [...this.sessions]) {
+      void this.terminals.releaseSession(agentSessionId);
+      session.agentExited(error);
+      this.detach(agentSessionId);
+    }
+    this.events.emit('exit', { error, expected });
+    this.logger?.log(expected ? 'debug' : 'warn', 'agent exited', {
+      agent: this.agent.id,
+      ...toErrorInfo(error),
+    });
+  }
+
+  private onValidation(report: ValidationReport): void {
+    for (const message of diagnosticsOf(report)) {
+      if (this.seenDiagnostics.has(message) || this.seenDiagnostics.size > 500) continue;
+      this.seenDiagnostics.add(message);
+      this.logger?.log('info', 'agent sent something this client does not know', { message });
+      this.events.emit('diagnostic', { message });
+    }
+  }
+
+  private async openTrace(session: ClientSession): Promise<TraceWriter | undefined> {
+    const store = this.options.transcripts;
+    if (!store || !this.router) return undefined;
+    return TraceWriter.open(store.sessionDir(session.localId)).catch(() => undefined);
+  }
+
+  /** Registers a session under its agent id; updates that arrived early are applied. */
+  private register(agentSessionId: string, session: ClientSession, trace: TraceWriter | undefined): void {
+    this.sessions.set(agentSessionId, session);
+    session.bind(this, agentSessionId, trace);
+    if (trace) this.router?.attach(agentSessionId, trace);
+    for (const params of this.early.take(agentSessionId)) session.handleUpdate(params.update);
+  }
+
+  private findLocal(localId: string): ClientSession | undefined {
+    for (const session of this.sessions.values()) if (session.localId === localId) return session;
+    return undefined;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The client's side of the agent → client methods: routed to the session they name, served by
+ * the fs and terminal services, with local failures turned into wire errors.
+ */
+import { ProtocolError, type ClientHandlers, type SessionNotification } from '@acp-kit/protocol';
+import { ClientError } from '../errors.js';
+import type { FsService } from '../fs/fs-service.js';
+import type { ClientSession } from '../session/client-session.js';
+import type { TerminalService } from '../terminal/terminal-service.js';
+import type { ClientHost } from './host.js';
+
+/** What the handlers need from the connection. */
+export interface HandlerDeps {
+  session(sessionId: string): ClientSession | undefined;
+  /** A `session/update` for a session not registered yet (its `session/new` answer is on its way). */
+  orphanUpdate(params: SessionNotification): void;
+  /** Sees every `session/update` received, before it is routed. */
+  onUpdate?(params: SessionNotification): void;
+  fs: FsService;
+  terminals: TerminalService;
+  host: ClientHost;
+}
+
+/** Maps a local failure to the error the agent gets. */
+export function toProtocolError(error: unknown): unknown {
+  if (!(error instanceof ClientError)) return error;
+  const data = { reason: error.code };
+  switch (error.code) {
+    case 'FILE_NOT_FOUND':
+    case 'SESSION_NOT_FOUND':
+    case 'TERMINAL_NOT_FOUND':
+      return ProtocolError.resourceNotFound(error.message, data);
+    case 'PATH_INVALID':
+    case 'INVALID_ARGUMENT':
+      return new ProtocolError(-32602, error.message, data);
+    default:
+      // ACP has no "permission denied" code: -32603 with a message the model can act on.
+      return new ProtocolError(-32603, error.message, data);
+  }
+}
+
+async function served<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toProtocolError(error);
+  }
+}
+
+/** Builds the handlers of a ClientSideConnection. */
+export function createClientHandlers(deps: HandlerDeps): ClientHandlers {
+  const require = (sessionId: string): ClientSession => {
+    const session = deps.session(sessionId);
+    if (!session)
+      throw ProtocolError.resourceNotFound('Session not found', {
+        sessionId: String(sessionId).slice(0, 200),
+      });
+    return session;
+  };
+  return {
+    sessionUpdate(params) {
+      deps.onUpdate?.(params);
+      const session = deps.session(params.sessionId);
+      if (session) session.handleUpdate(params.update);
+      else deps.orphanUpdate(params);
+    },
+    requestPermission: (params, ctx) => require(params.sessionId).requestPermission(params, ctx.signal),
+    readTextFile: (params) =>
+      served(() => deps.fs.readTextFile(params, require(params.sessionId).fsContext())),
+    writeTextFile: (params) =>
+      served(() => deps.fs.writeTextFile(params, require(params.sessionId).fsContext())),
+    createTerminal: (params) =>
+      served(() => deps.terminals.create(params, require(params.sessionId).terminalContext())),
+    terminalOutput: (params) => served(() => (require(params.sessionId), deps.terminals.output(params))),
+    waitForTerminalExit: (params, ctx) =>
+      served(() => (require(params.sessionId), deps.terminals.waitForExit(params, ctx.signal))),
+    killTerminal: (params) => served(() => (require(params.sessionId), deps.terminals.kill(params))),
+    releaseTerminal: (params) => served(() => (require(params.sessionId), deps.terminals.release(params))),
+    async createElicitation(params, ctx) {
+      const sessionId = (params as { sessionId?: unknown }).sessionId;
+      const session = typeof sessionId === 'string' ? deps.session(sessionId) : undefined;
+      let answer = { action: 'decline' } as Awaited<
+        ReturnType<NonNullable<ClientHandlers['createElicitation']>>
+      >;
+      if (params.mode === 'form' && deps.host.elicit) {
+        try {
+          answer = await deps.host.elicit(params, ctx.signal);
+        } catch {
+          answer = { action: 'cancel' };
+        }
+      }
+      session?.store.dispatch({
+        type: 'elicitation',
+        at: Date.now(),
+        message: params.message.slice(0, 500),
+        action: answer.action,
+      });
+      return answer;
+    },
+    completeElicitation(params) {
+      deps.host.elicitationComplete?.(params);
+    },
+  };
+}

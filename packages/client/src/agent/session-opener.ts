@@ -1,0 +1,188 @@
+/**
+ * Creating, loading, resuming and reattaching sessions on a connection, each only when the agent
+ * advertised it, with continuity as the fallback.
+ */
+import type { McpServer, NewSessionResponse } from '@acp-kit/protocol';
+import { resolve } from 'node:path';
+import { ClientError } from '../errors.js';
+import type { TraceWriter } from '../persistence/trace.js';
+import type { TranscriptStore } from '../persistence/transcript-store.js';
+import { ClientSession, type ReplayMode } from '../session/client-session.js';
+import { continuityBlock } from '../session/continuity.js';
+import type { AttachMode } from '../session/events.js';
+import type { SessionLink } from '../session/session-link.js';
+import { initialSessionState } from '../session/state.js';
+import { newId } from '../util/ids.js';
+
+/** Options of `newSession`. */
+export interface NewSessionOptions {
+  cwd: string;
+  additionalDirectories?: string[];
+  mcpServers?: McpServer[];
+  /** An existing local session to attach (continuity); default: a new one. */
+  session?: ClientSession;
+}
+
+/** Options of `loadSession` / `resumeSession`. */
+export interface OpenOptions extends NewSessionOptions {
+  /** For `loadSession`: record the replayed history (default) or skip it (we have it already). */
+  replay?: ReplayMode;
+}
+
+interface OpenerDeps {
+  transcripts: TranscriptStore | undefined;
+  openTrace(session: ClientSession): Promise<TraceWriter | undefined>;
+  register(agentSessionId: string, session: ClientSession, trace: TraceWriter | undefined): void;
+  unregister(agentSessionId: string): void;
+}
+
+/** Session operations of a connection. */
+export class SessionOpener {
+  constructor(
+    private readonly link: SessionLink,
+    private readonly deps: OpenerDeps,
+  ) {}
+
+  async newSession(options: NewSessionOptions, how: AttachMode = 'new'): Promise<ClientSession> {
+    const cwd = resolve(options.cwd);
+    const dirs = (options.additionalDirectories ?? []).map((dir) => resolve(dir));
+    const response = await this.guard(() =>
+      this.link.connection.newSession({
+        cwd,
+        mcpServers: options.mcpServers ?? [],
+        ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
+      }),
+    );
+    const session = options.session ?? (await this.localSession(cwd, dirs));
+    await this.attach(response.sessionId, session, how, response);
+    return session;
+  }
+
+  async loadSession(agentSessionId: string, options: OpenOptions): Promise<ClientSession> {
+    return this.open('load', agentSessionId, options);
+  }
+
+  async resumeSession(agentSessionId: string, options: OpenOptions): Promise<ClientSession> {
+    return this.open('resume', agentSessionId, options);
+  }
+
+  async reattach(
+    session: ClientSession,
+    previous: { agentId?: string; agentSessionId?: string },
+  ): Promise<AttachMode> {
+    const state = session.state;
+    const base = { cwd: state.cwd, additionalDirectories: [...state.additionalDirectories], session };
+    const caps = this.link.agentCapabilities;
+    if (previous.agentId === this.link.agent.id && previous.agentSessionId) {
+      if (caps.sessionCapabilities?.resume) {
+        const done = await this.attempt(() => this.open('resume', previous.agentSessionId as string, base));
+        if (done) return 'resume';
+      }
+      if (caps.loadSession) {
+        const done = await this.attempt(() =>
+          this.open('load', previous.agentSessionId as string, { ...base, replay: 'skip-history' }),
+        );
+        if (done) return 'load';
+      }
+    }
+    await this.newSession(base, 'continuity');
+    session.setSeed(continuityBlock(state, { ...(previous.agentId ? { fromAgent: previous.agentId } : {}) }));
+    return 'continuity';
+  }
+
+  private async open(
+    how: 'load' | 'resume',
+    agentSessionId: string,
+    options: OpenOptions,
+  ): Promise<ClientSession> {
+    const cwd = resolve(options.cwd);
+    const dirs = (options.additionalDirectories ?? []).map((dir) => resolve(dir));
+    const created = options.session === undefined;
+    const session = options.session ?? (await this.localSession(cwd, dirs));
+    const trace = await this.deps.openTrace(session);
+    this.deps.register(agentSessionId, session, trace);
+    if (how === 'load') session.setReplay(options.replay ?? 'record');
+    try {
+      const params = {
+        sessionId: agentSessionId,
+        cwd,
+        mcpServers: options.mcpServers ?? [],
+        ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
+      };
+      const response = await this.guard(() =>
+        how === 'load'
+          ? this.link.connection.loadSession(params)
+          : this.link.connection.resumeSession(params),
+      );
+      session.markAttached(how, response);
+      return session;
+    } catch (error) {
+      this.deps.unregister(agentSessionId);
+      session.unbind();
+      if (created) {
+        // Nothing was opened: leave no empty record behind.
+        await session.close().catch(() => undefined);
+        await this.deps.transcripts?.delete(session.localId).catch(() => undefined);
+      }
+      throw error;
+    } finally {
+      session.setReplay(undefined);
+    }
+  }
+
+  /** Runs an attempt; auth-required and a dead agent propagate, other failures mean "try the next way". */
+  private async attempt(work: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await work();
+      return true;
+    } catch (error) {
+      if (error instanceof ClientError && (error.code === 'AUTH_REQUIRED' || error.code === 'AGENT_EXITED'))
+        throw error;
+      if (this.link.connection.isClosed) throw error;
+      this.link.logger?.log('info', 'could not reopen the agent session; trying the next way', {
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      return false;
+    }
+  }
+
+  private async attach(
+    agentSessionId: string,
+    session: ClientSession,
+    how: AttachMode,
+    response: NewSessionResponse,
+  ): Promise<void> {
+    const trace = await this.deps.openTrace(session);
+    this.deps.register(agentSessionId, session, trace);
+    session.markAttached(how, response);
+  }
+
+  private async localSession(cwd: string, dirs: string[]): Promise<ClientSession> {
+    const localId = newId('s');
+    const state = initialSessionState(localId, cwd, dirs);
+    const store = this.deps.transcripts;
+    if (!store) return new ClientSession(localId, state);
+    const now = new Date().toISOString();
+    const writer = await store.create({
+      version: 1,
+      localId,
+      agentId: this.link.agent.id,
+      agentName: this.link.agent.name,
+      cwd,
+      additionalDirectories: dirs,
+      createdAt: now,
+      updatedAt: now,
+      turns: 0,
+      attachments: [],
+    });
+    return new ClientSession(localId, state, writer);
+  }
+
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw this.link.authError(error) ?? error;
+    }
+  }
+}

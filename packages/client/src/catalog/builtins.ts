@@ -1,0 +1,110 @@
+/**
+ * The agents acp knows out of the box. Launch commands are those documented by each project
+ * (and listed in the ACP registry); each runs the globally installed command, never `npx`, so
+ * nothing is downloaded behind the user's back.
+ */
+import type { AgentEntry, LaunchSpec } from './types.js';
+
+/**
+ * Built-in entries. `self` is how to run this very `acp` (for `demo` and `acp-kit`); without it
+ * they run `acp` from PATH.
+ */
+export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
+  const acp: LaunchSpec = self ?? { command: 'acp', args: [] };
+  return [
+    {
+      id: 'demo',
+      name: 'acp-kit demo agent',
+      description: 'Deterministic, model-free agent that exercises every ACP feature',
+      source: 'builtin',
+      command: acp.command,
+      args: [...acp.args, 'agent', '--demo'],
+      ...(acp.env ? { env: acp.env } : {}),
+    },
+    {
+      id: 'acp-kit',
+      name: 'acp-kit agent',
+      description: 'The acp-kit coding agent (OpenAI-compatible or Anthropic models)',
+      source: 'builtin',
+      command: acp.command,
+      args: [...acp.args, 'agent'],
+      ...(acp.env ? { env: acp.env } : {}),
+    },
+    {
+      id: 'claude',
+      name: 'Claude Agent',
+      description: "Anthropic's Claude through the claude-agent-acp adapter",
+      source: 'builtin',
+      aliases: ['claude-agent-acp', 'claude-code', 'claude-acp'],
+      command: 'claude-agent-acp',
+      args: [],
+      install: 'npm install -g @agentclientprotocol/claude-agent-acp',
+      authHint: 'set ANTHROPIC_API_KEY, or log in once with Claude Code (`claude /login`)',
+    },
+    {
+      id: 'codex',
+      name: 'Codex',
+      description: "OpenAI's Codex through the codex-acp adapter",
+      source: 'builtin',
+      aliases: ['codex-acp'],
+      command: 'codex-acp',
+      args: [],
+      install: 'npm install -g @agentclientprotocol/codex-acp',
+      authHint: 'set OPENAI_API_KEY or CODEX_API_KEY, or log in once with `codex login`',
+    },
+    {
+      id: 'gemini',
+      name: 'Gemini CLI',
+      description:
+        "Google's Gemini CLI in ACP mode (Gemini CLI 0.33 or later; older versions need --experimental-acp)",
+      source: 'builtin',
+      aliases: ['gemini-cli'],
+      command: 'gemini',
+      args: ['--acp'],
+      install: 'npm install -g @google/gemini-cli',
+      authHint: 'set GEMINI_API_KEY, or run `gemini` once and log in with Google',
+    },
+    {
+      id: 'qwen',
+      name: 'Qwen Code',
+      description: "Alibaba's Qwen Code in ACP mode",
+      source: 'builtin',
+      aliases: ['qwen-code'],
+      command: 'qwen',
+      args: ['--acp'],
+      install: 'npm install -g @qwen-code/qwen-code',
+      authHint: 'run `qwen` once and log in (Qwen OAuth), or set OPENAI_API_KEY with OPENAI_BASE_URL',
+    },
+    {
+      id: 'goose',
+      name: 'goose',
+      description: "Block's open-source agent in ACP mode",
+      source: 'builtin',
+      command: 'goose',
+      args: ['acp'],
+      install: 'see https://block.github.io/goose/ (installs the `goose` command)',
+      authHint: 'run `goose configure` to choose a provider and store its key',
+    },
+    {
+      id: 'opencode',
+      name: 'OpenCode',
+      description: 'The open-source coding agent in ACP mode',
+      source: 'builtin',
+      command: 'opencode',
+      args: ['acp'],
+      install: 'see https://opencode.ai (installs the `opencode` command)',
+      authHint: 'run `opencode auth login`',
+    },
+    {
+      id: 'pi',
+      name: 'pi',
+      description: 'The pi coding agent through the pi-acp adapter',
+      source: 'builtin',
+      aliases: ['pi-acp'],
+      command: 'pi-acp',
+      args: [],
+      install: 'npm install -g pi-acp (and the pi coding agent itself)',
+      authHint: 'run `pi` once and log in, or set the API key of its provider',
+    },
+  ];
+}

@@ -1,0 +1,208 @@
+/**
+ * The agent catalog: built-in entries plus the user's own (`agents.json` in the config dir),
+ * installed-detection through PATH, and registry imports.
+ *
+ * `agents.json`:
+ * ```json
+ * { "defaultAgent": "claude",
+ *   "agents": { "mine": { "command": "/opt/mine/bin/agent", "args": ["--acp"], "env": {"LOG": "1"}, "cwd": "/tmp" } } }
+ * ```
+ * User entries override built-ins of the same id.
+ */
+import { ClientError } from '../errors.js';
+import { isRecord, isStringArray, readJsonFile, writeJsonFile } from '../util/json-file.js';
+import { builtinAgents } from './builtins.js';
+import { readRegistry, type ReadRegistryOptions, type RegistryImport } from './registry.js';
+import type { AgentEntry, AgentSource, Detection, LaunchSpec } from './types.js';
+import { which } from './which.js';
+
+/** Options of {@link AgentCatalog.load}. */
+export interface CatalogOptions {
+  /** The user's agents file (see {@link ClientPaths.agentsFile}). */
+  agentsFile: string;
+  /** How to run this `acp` itself, for the `demo` and `acp-kit` entries. */
+  self?: LaunchSpec;
+  /** Environment used for PATH lookups (default: ours). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A catalog entry with its installed state. */
+export interface DetectedAgent extends AgentEntry {
+  detection: Detection;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * The agents the client can start.
+ *
+ * @example
+ * const catalog = await AgentCatalog.load({ agentsFile: paths.agentsFile });
+ * const entry = catalog.require('claude');
+ * const { installed } = await catalog.detect(entry);
+ */
+export class AgentCatalog {
+  /** Problems found in the user's file (entries skipped). */
+  readonly problems: string[] = [];
+  private readonly builtins: AgentEntry[];
+  private user = new Map<string, AgentEntry>();
+  private defaultId: string | undefined;
+
+  private constructor(private readonly options: CatalogOptions) {
+    this.builtins = builtinAgents(options.self);
+  }
+
+  /** Loads the user's agents file (a missing file is an empty catalog of user agents). */
+  static async load(options: CatalogOptions): Promise<AgentCatalog> {
+    const catalog = new AgentCatalog(options);
+    const document = await readJsonFile(options.agentsFile);
+    if (document !== undefined) catalog.parse(document);
+    return catalog;
+  }
+
+  /** The id of the default agent (`defaultAgent` in the file), if set. */
+  get defaultAgent(): string | undefined {
+    return this.defaultId;
+  }
+
+  /** Every entry, user entries replacing built-ins of the same id. */
+  list(): AgentEntry[] {
+    const out = this.builtins.filter((entry) => !this.user.has(entry.id));
+    return [...out, ...this.user.values()];
+  }
+
+  /** The entry named `name` (id or alias), if any. */
+  get(name: string): AgentEntry | undefined {
+    const direct = this.user.get(name) ?? this.builtins.find((entry) => entry.id === name);
+    if (direct) return direct;
+    return this.list().find((entry) => entry.aliases?.includes(name));
+  }
+
+  /** Like {@link get}, but throws AGENT_NOT_FOUND with the known names. */
+  require(name: string): AgentEntry {
+    const entry = this.get(name);
+    if (entry) return entry;
+    const known = this.list()
+      .map((e) => e.id)
+      .join(', ');
+    throw new ClientError(
+      'AGENT_NOT_FOUND',
+      `no agent named "${name}" (known: ${known}); add one with \`acp agents add\``,
+      {
+        name,
+      },
+    );
+  }
+
+  /** Whether the entry's command can be found on PATH (or at its path). */
+  async detect(entry: LaunchSpec): Promise<Detection> {
+    const path = await which(entry.command, this.options.env ?? process.env);
+    return path ? { installed: true, path } : { installed: false };
+  }
+
+  /** Every entry with its installed state. */
+  async detectAll(): Promise<DetectedAgent[]> {
+    return Promise.all(this.list().map(async (entry) => ({ ...entry, detection: await this.detect(entry) })));
+  }
+
+  /** Adds or replaces a user entry and saves the file. */
+  async add(entry: Omit<AgentEntry, 'source'> & { source?: AgentSource }): Promise<AgentEntry> {
+    if (!ID_PATTERN.test(entry.id)) {
+      throw new ClientError(
+        'INVALID_ARGUMENT',
+        `invalid agent name "${entry.id}" (letters, digits, ".", "_", "-")`,
+      );
+    }
+    if (entry.command === '') throw new ClientError('INVALID_ARGUMENT', 'the agent command is empty');
+    const stored: AgentEntry = { ...entry, source: entry.source === 'registry' ? 'registry' : 'user' };
+    this.user.set(entry.id, stored);
+    await this.save();
+    return stored;
+  }
+
+  /** Removes a user entry and saves; false when there was none (built-ins cannot be removed). */
+  async remove(id: string): Promise<boolean> {
+    if (!this.user.delete(id)) return false;
+    if (this.defaultId === id) this.defaultId = undefined;
+    await this.save();
+    return true;
+  }
+
+  /** Sets (or clears) the default agent and saves. */
+  async setDefault(id: string | undefined): Promise<void> {
+    if (id !== undefined) this.require(id);
+    this.defaultId = id;
+    await this.save();
+  }
+
+  /** Imports entries from an ACP registry (file or URL) as user entries and saves. */
+  async importRegistry(source: string, options: ReadRegistryOptions = {}): Promise<RegistryImport> {
+    const result = await readRegistry(source, options);
+    for (const entry of result.agents) this.user.set(entry.id, entry);
+    if (result.agents.length > 0) await this.save();
+    return result;
+  }
+
+  private parse(document: unknown): void {
+    if (!isRecord(document)) {
+      this.problems.push(`${this.options.agentsFile}: expected an object`);
+      return;
+    }
+    if (typeof document.defaultAgent === 'string') this.defaultId = document.defaultAgent;
+    const agents = document.agents;
+    if (agents === undefined) return;
+    if (!isRecord(agents)) {
+      this.problems.push(`${this.options.agentsFile}: "agents" must be an object`);
+      return;
+    }
+    for (const [id, raw] of Object.entries(agents)) {
+      const entry = parseEntry(id, raw);
+      if (typeof entry === 'string') this.problems.push(`agent "${id}": ${entry}`);
+      else this.user.set(id, entry);
+    }
+  }
+
+  private async save(): Promise<void> {
+    const agents: Record<string, unknown> = {};
+    for (const entry of this.user.values()) {
+      const { id: _id, source, ...rest } = entry;
+      agents[entry.id] = source === 'registry' ? { ...rest, source } : rest;
+    }
+    const document: Record<string, unknown> = {};
+    if (this.defaultId !== undefined) document.defaultAgent = this.defaultId;
+    document.agents = agents;
+    await writeJsonFile(this.options.agentsFile, document);
+  }
+}
+
+function parseEntry(id: string, raw: unknown): AgentEntry | string {
+  if (!ID_PATTERN.test(id)) return 'invalid name';
+  if (!isRecord(raw)) return 'expected an object';
+  if (typeof raw.command !== 'string' || raw.command === '') return '"command" must be a non-empty string';
+  if (raw.args !== undefined && !isStringArray(raw.args)) return '"args" must be an array of strings';
+  let env: Record<string, string> | undefined;
+  if (raw.env !== undefined) {
+    if (!isRecord(raw.env) || !Object.values(raw.env).every((v) => typeof v === 'string')) {
+      return '"env" must map names to strings';
+    }
+    env = raw.env as Record<string, string>;
+  }
+  if (raw.cwd !== undefined && typeof raw.cwd !== 'string') return '"cwd" must be a string';
+  const text = (key: string): string | undefined =>
+    typeof raw[key] === 'string' ? (raw[key] as string) : undefined;
+  const entry: AgentEntry = {
+    id,
+    name: text('name') ?? id,
+    source: raw.source === 'registry' ? 'registry' : 'user',
+    command: raw.command,
+    args: (raw.args as string[] | undefined) ?? [],
+  };
+  if (env) entry.env = env;
+  if (typeof raw.cwd === 'string') entry.cwd = raw.cwd;
+  for (const key of ['description', 'install', 'authHint', 'registryId'] as const) {
+    const value = text(key);
+    if (value !== undefined) entry[key] = value;
+  }
+  if (isStringArray(raw.aliases)) entry.aliases = raw.aliases;
+  return entry;
+}

@@ -1,0 +1,39 @@
+/** Types of the agent catalog. */
+
+/** Where a catalog entry comes from. */
+export type AgentSource = 'builtin' | 'user' | 'registry';
+
+/** How to start an agent: a program and its arguments, never a shell line. */
+export interface LaunchSpec {
+  command: string;
+  args: string[];
+  /** Extra environment variables for the agent (added to ours). */
+  env?: Record<string, string>;
+  /** Working directory of the agent process (default: the session's cwd). */
+  cwd?: string;
+}
+
+/** One agent the client knows how to start. */
+export interface AgentEntry extends LaunchSpec {
+  /** The name used on the command line (`acp run --agent <id>`). */
+  id: string;
+  /** Display name. */
+  name: string;
+  description?: string;
+  source: AgentSource;
+  /** Other names that select this entry. */
+  aliases?: string[];
+  /** How to install the command when it is missing (shown to the user). */
+  install?: string;
+  /** What the user typically has to do to log in (shown when the agent asks for authentication). */
+  authHint?: string;
+  /** The registry entry id it was imported from. */
+  registryId?: string;
+}
+
+/** Whether an entry's command can be found. */
+export interface Detection {
+  installed: boolean;
+  /** Absolute path of the executable, when found. */
+  path?: string;
+}

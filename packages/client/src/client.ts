@@ -1,0 +1,191 @@
+/**
+ * The engine's front door: the catalog, saved rules and transcripts of one installation, and
+ * connections to agents.
+ */
+import type { Logger } from '@acp-kit/protocol';
+import { AgentConnection, type AgentConnectionOptions } from './agent/agent-connection.js';
+import type { ClientHost } from './agent/host.js';
+import { AgentCatalog } from './catalog/catalog.js';
+import type { AgentEntry, LaunchSpec } from './catalog/types.js';
+import { ClientError } from './errors.js';
+import type { FsServiceOptions } from './fs/fs-service.js';
+import { resolveClientPaths, type ClientPaths } from './paths.js';
+import { PermissionPolicy, type BaseMode } from './permissions/policy.js';
+import { RuleStore } from './permissions/rule-store.js';
+import type { PermissionRule } from './permissions/rules.js';
+import { TranscriptStore, type SessionMeta } from './persistence/transcript-store.js';
+import { ClientSession } from './session/client-session.js';
+import type { AttachMode } from './session/events.js';
+import type { TerminalServiceOptions } from './terminal/terminal-service.js';
+
+/** Options of {@link AcpClient.create}. */
+export interface AcpClientOptions {
+  /** Config and data locations (default: from the environment, see {@link resolveClientPaths}). */
+  paths?: ClientPaths;
+  /** Environment for agents and PATH lookups (default: ours). */
+  env?: NodeJS.ProcessEnv;
+  /** How to run this `acp` (for the `demo` and `acp-kit` catalog entries). */
+  self?: LaunchSpec;
+  /** Base permission mode (default `ask`: the host is asked). */
+  mode?: BaseMode;
+  /** Rules applied on top of the saved ones (e.g. `--policy FILE`). */
+  extraRules?: PermissionRule[];
+  host?: ClientHost;
+  /** Record transcripts (default true) and wire traces (default true). */
+  record?: boolean;
+  trace?: boolean;
+  logger?: Logger;
+  stallMs?: number;
+  initializeTimeoutMs?: number;
+  fs?: FsServiceOptions;
+  terminals?: Omit<TerminalServiceOptions, 'onEvent'>;
+  /** Whether the host can run terminal auth methods (default true). */
+  terminalAuth?: boolean;
+}
+
+/** A reopened session. */
+export interface ReopenedSession {
+  connection: AgentConnection;
+  session: ClientSession;
+  /** How it was reattached. */
+  how: AttachMode;
+}
+
+/**
+ * The client engine.
+ *
+ * @example
+ * const client = await AcpClient.create({ host: { askPermission: ui.ask } });
+ * const agent = await client.connect('claude', { cwd: projectDir });
+ * const session = await agent.newSession({ cwd: projectDir });
+ * await session.prompt('Fix the failing test');
+ * await client.close();
+ */
+export class AcpClient {
+  readonly policy: PermissionPolicy;
+  private readonly connections = new Set<AgentConnection>();
+
+  private constructor(
+    readonly options: AcpClientOptions,
+    readonly paths: ClientPaths,
+    readonly catalog: AgentCatalog,
+    readonly rules: RuleStore,
+    readonly transcripts: TranscriptStore,
+  ) {
+    this.policy = new PermissionPolicy({
+      mode: options.mode ?? 'ask',
+      savedRules: () => rules.rules,
+      ...(options.extraRules ? { extraRules: options.extraRules } : {}),
+    });
+  }
+
+  /** Loads the catalog and the saved rules. */
+  static async create(options: AcpClientOptions = {}): Promise<AcpClient> {
+    const paths = options.paths ?? resolveClientPaths(options.env ?? process.env);
+    const catalog = await AgentCatalog.load({
+      agentsFile: paths.agentsFile,
+      ...(options.self ? { self: options.self } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+    const rules = await RuleStore.load(paths.rulesFile);
+    return new AcpClient(options, paths, catalog, rules, new TranscriptStore(paths.sessionsDir));
+  }
+
+  /**
+   * Starts an agent: a catalog name, an entry, or a command (`{ id, command, args }`).
+   * Throws AGENT_NOT_FOUND, AGENT_NOT_INSTALLED (with how to install it), AGENT_START_FAILED or
+   * UNSUPPORTED_PROTOCOL_VERSION.
+   */
+  async connect(agent: string | AgentEntry, options: { cwd?: string } = {}): Promise<AgentConnection> {
+    const entry = typeof agent === 'string' ? this.catalog.require(agent) : agent;
+    const connectionOptions: AgentConnectionOptions = {
+      agent: entry,
+      policy: this.policy,
+      ruleStore: this.rules,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(this.options.env ? { env: this.options.env } : {}),
+      ...(this.options.host ? { host: this.options.host } : {}),
+      ...(this.options.record !== false ? { transcripts: this.transcripts } : {}),
+      ...(this.options.trace !== undefined ? { trace: this.options.trace } : {}),
+      ...(this.options.logger ? { logger: this.options.logger } : {}),
+      ...(this.options.stallMs !== undefined ? { stallMs: this.options.stallMs } : {}),
+      ...(this.options.initializeTimeoutMs !== undefined
+        ? { initializeTimeoutMs: this.options.initializeTimeoutMs }
+        : {}),
+      ...(this.options.fs ? { fs: this.options.fs } : {}),
+      ...(this.options.terminals ? { terminals: this.options.terminals } : {}),
+      ...(this.options.terminalAuth !== undefined ? { terminalAuth: this.options.terminalAuth } : {}),
+    };
+    let connection: AgentConnection;
+    try {
+      connection = await AgentConnection.start(connectionOptions);
+    } catch (error) {
+      if (error instanceof ClientError && error.code === 'AGENT_NOT_INSTALLED') {
+        const how = entry.install ? `; install it with: ${entry.install}` : '';
+        throw new ClientError('AGENT_NOT_INSTALLED', `${entry.name}: ${error.message}${how}`, {
+          ...error.details,
+          agent: entry.id,
+        });
+      }
+      throw error;
+    }
+    this.connections.add(connection);
+    connection.events.on('exit', ({ expected }) => {
+      if (expected) this.connections.delete(connection);
+    });
+    return connection;
+  }
+
+  /**
+   * Reopens a stored session (by local id, unique prefix, or agent session id) with its agent, or
+   * with `agent` instead: resumed or loaded when that agent can, else continued from our transcript.
+   */
+  async reopen(
+    id: string,
+    options: { agent?: string | AgentEntry; cwd?: string } = {},
+  ): Promise<ReopenedSession> {
+    const meta = await this.transcripts.find(id);
+    if (!meta) throw new ClientError('SESSION_NOT_FOUND', `no stored session matches ${id}`);
+    const agent = options.agent ?? meta.agentId;
+    if (!agent) throw new ClientError('INVALID_ARGUMENT', `session ${meta.localId} has no agent; choose one`);
+    const { state } = await this.transcripts.loadState(meta.localId);
+    const writer = await this.transcripts.append(meta.localId);
+    const session = new ClientSession(meta.localId, state, writer);
+    let connection: AgentConnection;
+    try {
+      connection = await this.connect(agent, { cwd: options.cwd ?? meta.cwd });
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    try {
+      const how = await connection.reattach(session, {
+        ...(meta.agentId ? { agentId: meta.agentId } : {}),
+        ...(meta.agentSessionId ? { agentSessionId: meta.agentSessionId } : {}),
+      });
+      return { connection, session, how };
+    } catch (error) {
+      await session.close();
+      await connection.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Reads a stored session (by local id, unique prefix, or agent session id) into a detached
+   * {@link ClientSession} that appends to its record; attach it with `connection.reattach(session, meta)`.
+   */
+  async loadStored(id: string): Promise<{ meta: SessionMeta; session: ClientSession }> {
+    const meta = await this.transcripts.find(id);
+    if (!meta) throw new ClientError('SESSION_NOT_FOUND', `no stored session matches ${id}`);
+    const { state } = await this.transcripts.loadState(meta.localId);
+    const writer = await this.transcripts.append(meta.localId);
+    return { meta, session: new ClientSession(meta.localId, state, writer) };
+  }
+
+  /** Closes every connection this client started. */
+  async close(): Promise<void> {
+    await Promise.all([...this.connections].map((connection) => connection.close()));
+    this.connections.clear();
+  }
+}

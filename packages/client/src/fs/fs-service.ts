@@ -1,0 +1,274 @@
+/**
+ * `fs/read_text_file` and `fs/write_text_file` for agents, confined to the session's roots.
+ *
+ * Reads resolve symlinks (the real file must be inside the roots), open with O_NOFOLLOW and
+ * O_NONBLOCK (a swapped-in link or a FIFO cannot hang or redirect us), and check that the opened
+ * file is the one that was checked. Writes never follow a symlink: the target is resolved through
+ * its deepest existing ancestor, a link in the final component is refused, and the content goes
+ * to a temp file in the same directory that is renamed over the target (atomic, and a link
+ * swapped in at the last moment is replaced, not followed).
+ */
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ReadTextFileRequest, WriteTextFileRequest } from '@acp-kit/protocol';
+import { ClientError } from '../errors.js';
+import type { PermissionSubject } from '../permissions/rules.js';
+import {
+  describeFileType,
+  realRoots,
+  resolveWriteTarget,
+  truncatePath,
+  validateAgentPath,
+  withinRoots,
+} from './path-guard.js';
+import { isSecretPath } from './secrets.js';
+
+/** Unsaved editor buffers: an editor embedding the engine serves and takes file contents itself. */
+export interface FsOverlay {
+  /** The unsaved content of `path` (a real path), or undefined to read the disk. */
+  read?(path: string): string | undefined | Promise<string | undefined>;
+  /** Takes a write (into an open buffer); true when handled, false to write to disk. */
+  write?(path: string, content: string): boolean | Promise<boolean>;
+}
+
+/** Options of {@link FsService}. */
+export interface FsServiceOptions {
+  /** Largest file read, in bytes (default 16 MiB). */
+  maxReadBytes?: number;
+  /** Largest content written, in bytes (default 16 MiB). */
+  maxWriteBytes?: number;
+  overlay?: FsOverlay;
+}
+
+/** What the service needs to know about the session making the call. */
+export interface FsCallContext {
+  agentId: string;
+  /** Session working directory. */
+  cwd: string;
+  /** cwd + additional directories. */
+  roots: readonly string[];
+  /** Asks the permission policy (and maybe the user); resolves true to go ahead. */
+  authorize(subject: PermissionSubject): Promise<boolean>;
+}
+
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/**
+ * The fs service.
+ *
+ * @example
+ * const fs = new FsService({ maxReadBytes: 1 << 20 });
+ * const { content } = await fs.readTextFile({ sessionId, path: '/project/a.ts' }, context);
+ */
+export class FsService {
+  private readonly maxReadBytes: number;
+  private readonly maxWriteBytes: number;
+
+  constructor(private readonly options: FsServiceOptions = {}) {
+    this.maxReadBytes = options.maxReadBytes ?? DEFAULT_MAX_BYTES;
+    this.maxWriteBytes = options.maxWriteBytes ?? DEFAULT_MAX_BYTES;
+  }
+
+  async readTextFile(params: ReadTextFileRequest, context: FsCallContext): Promise<{ content: string }> {
+    const requested = validateAgentPath(params.path);
+    const roots = await realRoots(context.roots);
+    let real: string | undefined;
+    try {
+      real = await realpath(requested);
+    } catch (error) {
+      if (
+        (error as NodeJS.ErrnoException).code !== 'ENOENT' &&
+        (error as NodeJS.ErrnoException).code !== 'ENOTDIR'
+      ) {
+        throw error;
+      }
+    }
+    const checked = real ?? requested;
+    await this.authorize('fs_read', 'read', requested, checked, roots, context);
+    if (real === undefined)
+      throw new ClientError('FILE_NOT_FOUND', `no such file: ${truncatePath(requested)}`);
+    const overlaid = await this.options.overlay?.read?.(real);
+    const text = overlaid ?? (await this.readVerified(real));
+    return { content: sliceLines(text, params.line, params.limit) };
+  }
+
+  async writeTextFile(params: WriteTextFileRequest, context: FsCallContext): Promise<Record<string, never>> {
+    const requested = validateAgentPath(params.path);
+    if (typeof params.content !== 'string')
+      throw new ClientError('INVALID_ARGUMENT', 'content must be a string');
+    if (Buffer.byteLength(params.content, 'utf8') > this.maxWriteBytes) {
+      throw new ClientError('FILE_TOO_LARGE', `content is larger than ${this.maxWriteBytes} bytes`);
+    }
+    const roots = await realRoots(context.roots);
+    const target = await resolveWriteTarget(requested);
+    await this.authorize('fs_write', 'edit', requested, target.path, roots, context);
+    refuseSpecial(target.existing, target.path);
+    if (await this.options.overlay?.write?.(target.path, params.content)) return {};
+    await mkdir(target.parent, { recursive: true });
+    await writeAtomic(target.path, target.parent, params.content, target.existing);
+    return {};
+  }
+
+  private async authorize(
+    source: 'fs_read' | 'fs_write',
+    kind: string,
+    requested: string,
+    real: string,
+    roots: readonly string[],
+    context: FsCallContext,
+  ): Promise<void> {
+    const paths = requested === real ? [real] : [real, requested];
+    const subject: PermissionSubject = {
+      source,
+      agentId: context.agentId,
+      kind,
+      paths,
+      cwd: context.cwd,
+      outsideRoots: !withinRoots(real, roots),
+      secret: isSecretPath(requested) || isSecretPath(real),
+    };
+    if (!(await context.authorize(subject))) {
+      const why = subject.outsideRoots
+        ? 'it is outside the session roots'
+        : subject.secret
+          ? 'it looks like a secret'
+          : 'the policy';
+      throw new ClientError(
+        'PERMISSION_DENIED',
+        `${source === 'fs_read' ? 'reading' : 'writing'} ${truncatePath(requested)} was refused (${why})`,
+        {
+          path: requested,
+        },
+      );
+    }
+  }
+
+  private async readVerified(real: string): Promise<string> {
+    let handle;
+    try {
+      handle = await open(real, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP')
+        throw new ClientError('SYMLINK_REFUSED', `${truncatePath(real)} changed into a symbolic link`);
+      if (code === 'ENOENT') throw new ClientError('FILE_NOT_FOUND', `no such file: ${truncatePath(real)}`);
+      if (code === 'EISDIR')
+        throw new ClientError('NOT_A_REGULAR_FILE', `${truncatePath(real)} is a directory`);
+      throw error;
+    }
+    try {
+      const info = await handle.stat();
+      refuseSpecial(info, real);
+      await verifyOpened(handle.fd, info, real);
+      if (info.size > this.maxReadBytes) {
+        throw new ClientError(
+          'FILE_TOO_LARGE',
+          `${truncatePath(real)} is larger than ${this.maxReadBytes} bytes`,
+        );
+      }
+      const buffer = Buffer.alloc(Math.min(info.size, this.maxReadBytes) + 1);
+      let length = 0;
+      // Read until EOF: the size may have changed since fstat.
+      for (;;) {
+        if (length === buffer.length) {
+          throw new ClientError(
+            'FILE_TOO_LARGE',
+            `${truncatePath(real)} is larger than ${this.maxReadBytes} bytes`,
+          );
+        }
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+        if (length > this.maxReadBytes) {
+          throw new ClientError(
+            'FILE_TOO_LARGE',
+            `${truncatePath(real)} is larger than ${this.maxReadBytes} bytes`,
+          );
+        }
+      }
+      return new TextDecoder('utf-8').decode(buffer.subarray(0, length));
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+function refuseSpecial(stats: Stats | undefined, path: string): void {
+  if (!stats) return;
+  if (stats.isSymbolicLink()) {
+    throw new ClientError(
+      'SYMLINK_REFUSED',
+      `${truncatePath(path)} is a symbolic link; acp does not write through links`,
+    );
+  }
+  if (!stats.isFile())
+    throw new ClientError('NOT_A_REGULAR_FILE', `${truncatePath(path)} is ${describeFileType(stats)}`);
+}
+
+/** Checks that the open descriptor is the checked file, still inside the roots (closes check-then-swap races). */
+async function verifyOpened(fd: number, info: Stats, real: string): Promise<void> {
+  let openedPath: string | undefined;
+  if (process.platform === 'linux') {
+    try {
+      openedPath = await readlink(`/proc/self/fd/${fd}`);
+    } catch {
+      openedPath = undefined;
+    }
+  }
+  if (openedPath !== undefined) {
+    if (openedPath !== real) {
+      throw new ClientError('PATH_OUTSIDE_ROOTS', `${truncatePath(real)} changed while it was opened`);
+    }
+    return;
+  }
+  const again = await stat(real).catch(() => undefined);
+  if (!again || again.dev !== info.dev || again.ino !== info.ino) {
+    throw new ClientError('PATH_OUTSIDE_ROOTS', `${truncatePath(real)} changed while it was opened`);
+  }
+}
+
+async function writeAtomic(
+  target: string,
+  parent: string,
+  content: string,
+  existing: Stats | undefined,
+): Promise<void> {
+  const temp = join(parent, `.${target.slice(parent.length + 1)}.acp-${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(
+    temp,
+    constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | O_NOFOLLOW,
+    0o666,
+  );
+  try {
+    try {
+      if (existing) await handle.chmod(existing.mode & 0o7777);
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // The parent must still be the directory that was checked (not swapped for a link elsewhere).
+    if ((await realpath(parent)) !== parent) {
+      throw new ClientError('SYMLINK_REFUSED', `${truncatePath(parent)} changed while writing`);
+    }
+    const now = await lstat(target).catch(() => undefined);
+    if (now && !now.isFile() && !now.isSymbolicLink()) refuseSpecial(now, target);
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Applies ACP's 1-based `line` and `limit` to a text. */
+export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
+  if ((line === undefined || line === null) && (limit === undefined || limit === null)) return text;
+  const start = Math.max(1, Math.floor(line ?? 1)) - 1;
+  const lines = text.split('\n');
+  const end = limit === undefined || limit === null ? lines.length : start + Math.max(0, Math.floor(limit));
+  return lines.slice(start, end).join('\n');
+}

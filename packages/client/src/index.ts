@@ -1,0 +1,136 @@
+/**
+ * `@acp-kit/client`: the headless ACP client engine — agent catalog and processes,
+ * authentication, sessions with per-session stores, permission policy, fs and terminal services,
+ * and persistence. No UI: render the stores however you like.
+ */
+export { AcpClient, type AcpClientOptions, type ReopenedSession } from './client.js';
+export {
+  AgentConnection,
+  type AgentConnectionEvents,
+  type AgentConnectionOptions,
+} from './agent/agent-connection.js';
+export type { NewSessionOptions, OpenOptions } from './agent/session-opener.js';
+export { clientCapabilities, CLIENT_INFO, type AdvertiseOptions } from './agent/capabilities.js';
+export { toProtocolError } from './agent/handlers.js';
+export type { ClientHost, PermissionAnswer, PermissionAsk } from './agent/host.js';
+
+export { AgentCatalog, type CatalogOptions, type DetectedAgent } from './catalog/catalog.js';
+export { builtinAgents } from './catalog/builtins.js';
+export {
+  convertRegistry,
+  currentPlatform,
+  readRegistry,
+  type ReadRegistryOptions,
+  type RegistryImport,
+} from './catalog/registry.js';
+export type { AgentEntry, AgentSource, Detection, LaunchSpec } from './catalog/types.js';
+export { which } from './catalog/which.js';
+
+export {
+  describeAuthMethods,
+  authMethodsFromErrorData,
+  type AuthAction,
+  type AuthOption,
+} from './auth/auth-methods.js';
+export { runTerminalAuth, type TerminalAuthResult } from './auth/terminal-auth.js';
+
+export {
+  ClientError,
+  describeError,
+  isAuthRequiredError,
+  toErrorInfo,
+  type ClientErrorCode,
+  type ErrorInfo,
+} from './errors.js';
+export { resolveClientPaths, type ClientPaths } from './paths.js';
+
+export {
+  startAgentProcess,
+  NoiseDetector,
+  type AgentProcess,
+  type AgentProcessOptions,
+} from './process/agent-process.js';
+export { RestartBudget } from './process/restart-budget.js';
+
+export { ClientSession, type ReplayMode, type TurnResult } from './session/client-session.js';
+export { SessionStore } from './session/store.js';
+export { reduceSession, reduceSessionEvents } from './session/reducer.js';
+export {
+  initialSessionState,
+  type CompactionItem,
+  type MessageItem,
+  type SessionState,
+  type SessionStatus,
+  type TerminalView,
+  type ToolCallItem,
+  type TranscriptItem,
+} from './session/state.js';
+export {
+  EPHEMERAL_EVENTS,
+  type AttachMode,
+  type PermissionRequestView,
+  type SessionEvent,
+} from './session/events.js';
+export { buildPrompt, type BuildPromptOptions, type BuiltPrompt, type PromptPart } from './session/prompt.js';
+export { continuityBlock, transcriptText, DEFAULT_CONTINUITY_CHARS } from './session/continuity.js';
+export { TERMINAL_VIEW_CHARS } from './session/apply-update.js';
+
+export {
+  PermissionPolicy,
+  SessionPermissions,
+  type BaseMode,
+  type Grant,
+  type PolicyDecision,
+  type PolicyOptions,
+} from './permissions/policy.js';
+export {
+  isInside,
+  parseRule,
+  ruleMatches,
+  TOOL_KINDS,
+  type PermissionRule,
+  type PermissionScope,
+  type PermissionSubject,
+  type RuleAction,
+} from './permissions/rules.js';
+export { RuleStore, loadRulesFile, parseRulesDocument } from './permissions/rule-store.js';
+export {
+  parseSimpleCommand,
+  quoteArgv,
+  quoteWord,
+  simpleArgv,
+  type CommandSpec,
+} from './permissions/shell-words.js';
+export { commandFromInput, commandText, subjectFromToolCall, suggestRule } from './permissions/subject.js';
+export { optionFor, outcomeFor, decisionOfOption, type PermissionDecision } from './permissions/options.js';
+
+export {
+  FsService,
+  sliceLines,
+  type FsCallContext,
+  type FsOverlay,
+  type FsServiceOptions,
+} from './fs/fs-service.js';
+export { isSecretPath } from './fs/secrets.js';
+export { MAX_PATH_LENGTH, validateAgentPath } from './fs/path-guard.js';
+
+export {
+  TerminalService,
+  type TerminalCallContext,
+  type TerminalEvent,
+  type TerminalServiceOptions,
+} from './terminal/terminal-service.js';
+export { OutputBuffer, utf8StartBoundary } from './terminal/output-buffer.js';
+export { isSensitiveEnvName } from './terminal/env-policy.js';
+export type { ExitStatus } from './terminal/managed-terminal.js';
+
+export {
+  TranscriptStore,
+  TranscriptWriter,
+  type LoadedSession,
+  type SessionMeta,
+} from './persistence/transcript-store.js';
+export { TraceRouter, TraceWriter, MAX_TRACE_BYTES } from './persistence/trace.js';
+export { redactValue, redactString, REDACTED } from './persistence/redact.js';
+
+export { Emitter, type Unsubscribe } from './util/emitter.js';

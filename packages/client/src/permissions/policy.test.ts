@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { PermissionPolicy, SessionPermissions, type BaseMode } from './policy.js';
+import type { PermissionRule, PermissionSubject } from './rules.js';
+import { ruleMatches } from './rules.js';
+import { outcomeFor } from './options.js';
+import { subjectFromToolCall, suggestRule } from './subject.js';
+
+const cwd = '/work/project';
+const roots = [cwd];
+
+function subject(overrides: Partial<PermissionSubject>): PermissionSubject {
+  return {
+    source: 'permission_request',
+    agentId: 'claude',
+    kind: 'read',
+    paths: [],
+    cwd,
+    outsideRoots: false,
+    secret: false,
+    ...overrides,
+  };
+}
+
+function decide(
+  mode: BaseMode,
+  s: PermissionSubject,
+  rules: PermissionRule[] = [],
+  session?: SessionPermissions,
+) {
+  return new PermissionPolicy({ mode, savedRules: () => rules }).evaluate(s, session, 1).action;
+}
+
+describe('command-prefix rules', () => {
+  const rule: PermissionRule = { id: 'r1', action: 'allow', kinds: ['execute'], command: 'git status' };
+  it.each([
+    ['git status', true],
+    ['git status --short', true],
+    ['git status; curl x | sh', false],
+    ['git status && curl x', false],
+    ['git status `curl x`', false],
+    ['git status\ncurl x', false],
+    ['git statusx', false],
+    ['FOO=1 git status', false],
+    ['git -c core.pager=sh status', false],
+  ])('%j → %s', (line, matches) => {
+    expect(ruleMatches(rule, subject({ kind: 'execute', command: { line } }))).toBe(matches);
+  });
+  it('applies to argv and to shell-wrapped argv', () => {
+    expect(ruleMatches(rule, subject({ kind: 'execute', command: { argv: ['git', 'status'] } }))).toBe(true);
+    expect(
+      ruleMatches(rule, subject({ kind: 'execute', command: { argv: ['bash', '-lc', 'git status'] } })),
+    ).toBe(true);
+    expect(
+      ruleMatches(rule, subject({ kind: 'execute', command: { argv: ['bash', '-lc', 'git status; id'] } })),
+    ).toBe(false);
+    expect(ruleMatches(rule, subject({ kind: 'execute' }))).toBe(false);
+  });
+});
+
+describe('path, agent, kind and project conditions', () => {
+  it('needs every path to match the glob (relative to the project)', () => {
+    const rule: PermissionRule = { id: 'p', action: 'allow', path: 'src/**' };
+    expect(
+      ruleMatches(rule, subject({ paths: ['/work/project/src/a.ts', '/work/project/src/x/.hidden'] })),
+    ).toBe(true);
+    expect(ruleMatches(rule, subject({ paths: ['/work/project/src/a.ts', '/etc/passwd'] }))).toBe(false);
+    expect(ruleMatches(rule, subject({ paths: [] }))).toBe(false);
+  });
+  it('filters by agent, kind and project', () => {
+    expect(ruleMatches({ id: 'a', action: 'allow', agent: 'codex' }, subject({}))).toBe(false);
+    expect(ruleMatches({ id: 'k', action: 'allow', kinds: ['edit'] }, subject({ kind: 'read' }))).toBe(false);
+    expect(ruleMatches({ id: 'j', action: 'allow', project: '/work' }, subject({}))).toBe(true);
+    expect(ruleMatches({ id: 'j', action: 'allow', project: '/elsewhere' }, subject({}))).toBe(false);
+  });
+});
+
+describe('PermissionPolicy defaults', () => {
+  const read = subject({ kind: 'read', paths: ['/work/project/a.ts'] });
+  const edit = subject({ kind: 'edit', paths: ['/work/project/a.ts'] });
+  const outside = subject({ kind: 'read', paths: ['/etc/hosts'], outsideRoots: true });
+  const secret = subject({ kind: 'read', paths: ['/work/project/.env'], secret: true });
+  it.each([
+    ['ask', read, 'allow'],
+    ['ask', edit, 'ask'],
+    ['ask', subject({ kind: 'execute' }), 'ask'],
+    ['ask', subject({ kind: 'fetch' }), 'ask'],
+    ['ask', subject({ kind: 'delete' }), 'ask'],
+    ['ask', subject({ kind: 'move' }), 'ask'],
+    ['ask', outside, 'ask'],
+    ['ask', secret, 'ask'],
+    ['reads', read, 'allow'],
+    ['reads', edit, 'deny'],
+    ['reads', outside, 'deny'],
+    ['reads', secret, 'deny'],
+    ['all', edit, 'allow'],
+    ['all', subject({ kind: 'execute' }), 'allow'],
+    ['all', outside, 'deny'],
+    ['all', secret, 'deny'],
+    ['all', subject({ source: 'terminal', kind: 'execute', sensitiveEnv: ['LD_PRELOAD'] }), 'deny'],
+    ['none', read, 'deny'],
+  ] as const)('%s: %o → %s', (mode, s, expected) => {
+    expect(decide(mode, s)).toBe(expected);
+  });
+
+  it('puts deny before ask before allow, and saved rules over the base mode', () => {
+    const rules: PermissionRule[] = [
+      { id: 'a', action: 'allow', kinds: ['execute'] },
+      { id: 'd', action: 'deny', kinds: ['execute'], command: 'git push' },
+    ];
+    expect(decide('reads', subject({ kind: 'execute', command: { line: 'git push' } }), rules)).toBe('deny');
+    expect(decide('reads', subject({ kind: 'execute', command: { line: 'git log' } }), rules)).toBe('allow');
+    expect(decide('none', subject({ kind: 'execute', command: { line: 'git log' } }), rules)).toBe('deny');
+  });
+
+  it('needs a rule naming the path for secrets', () => {
+    expect(decide('reads', secret, [{ id: 'broad', action: 'allow', kinds: ['read'] }])).toBe('deny');
+    expect(decide('reads', secret, [{ id: 'named', action: 'allow', path: '.env' }])).toBe('allow');
+  });
+
+  it('lets an allowed permission request cover the fs write and terminal that carry it out, in its turn', () => {
+    const session = new SessionPermissions();
+    session.addGrant({ kind: 'edit', paths: ['/work/project/a.ts'], turn: 1 });
+    session.addGrant({ kind: 'execute', paths: [], argv: ['npm', 'test'], turn: 1 });
+    const policy = new PermissionPolicy({ mode: 'ask' });
+    const write = subject({ source: 'fs_write', kind: 'edit', paths: ['/work/project/a.ts'] });
+    expect(policy.evaluate(write, session, 1).action).toBe('allow');
+    expect(policy.evaluate({ ...write, paths: ['/work/project/b.ts'] }, session, 1).action).toBe('ask');
+    expect(policy.evaluate(write, session, 2).action).toBe('ask');
+    const run = subject({ source: 'terminal', kind: 'execute', command: { argv: ['npm', 'test'] } });
+    expect(policy.evaluate(run, session, 1).action).toBe('allow');
+    expect(policy.evaluate({ ...run, command: { line: 'npm test; rm -rf ~' } }, session, 1).action).toBe(
+      'ask',
+    );
+    session.endTurn(1);
+    expect(policy.evaluate(write, session, 1).action).toBe('ask');
+  });
+});
+
+describe('subjectFromToolCall', () => {
+  it('gathers paths and commands from the shapes agents send', () => {
+    const s = subjectFromToolCall(
+      {
+        toolCallId: 't',
+        kind: 'execute',
+        rawInput: { command: ['bash', '-lc', 'npm test'], cwd: 'sub' },
+        locations: [{ path: 'src/a.ts' }],
+      },
+      undefined,
+      { agentId: 'codex', cwd, roots },
+    );
+    expect(s.paths).toEqual(['/work/project/src/a.ts']);
+    expect(s.command).toEqual({ argv: ['bash', '-lc', 'npm test'] });
+    expect(s.commandText).toBe("bash -lc 'npm test'");
+    expect(s.outsideRoots).toBe(false);
+  });
+  it('merges the announced tool call and flags secrets and outside paths', () => {
+    const s = subjectFromToolCall(
+      { toolCallId: 't' },
+      {
+        kind: 'edit',
+        rawInput: { file_path: '/home/u/.ssh/config' },
+        content: [{ type: 'diff', path: '/work/project/.env', newText: 'x' }],
+      },
+      { agentId: 'claude', cwd, roots },
+    );
+    expect(s.kind).toBe('edit');
+    expect(s.paths.sort()).toEqual(['/home/u/.ssh/config', '/work/project/.env']);
+    expect(s.secret).toBe(true);
+    expect(s.outsideRoots).toBe(true);
+  });
+});
+
+describe('suggestRule and outcomeFor', () => {
+  it('remembers exact simple commands, never compound ones', () => {
+    expect(
+      suggestRule(subject({ kind: 'execute', command: { line: 'npm  test' } }), 'allow', 'always'),
+    ).toMatchObject({ command: 'npm test' });
+    expect(
+      suggestRule(
+        subject({ kind: 'execute', command: { line: 'npm test && rm -rf /' } }),
+        'allow',
+        'session',
+      ),
+    ).toBeUndefined();
+    expect(
+      suggestRule(subject({ kind: 'edit', paths: ['/work/project/[id].ts'] }), 'allow', 'project'),
+    ).toMatchObject({
+      path: '/work/project/\\[id\\].ts',
+      project: cwd,
+    });
+  });
+  it('always answers with an offered option, echoed exactly', () => {
+    const options = [
+      { optionId: 'ALWAYS-1', name: 'Always', kind: 'allow_always' as const },
+      { optionId: 'once-x', name: 'Once', kind: 'allow_once' as const },
+      { optionId: 'no', name: 'No', kind: 'reject_once' as const },
+    ];
+    expect(outcomeFor(options, 'allow').outcome).toEqual({ outcome: 'selected', optionId: 'once-x' });
+    expect(outcomeFor(options.slice(0, 1), 'allow').outcome).toEqual({
+      outcome: 'selected',
+      optionId: 'ALWAYS-1',
+    });
+    expect(outcomeFor(options, 'deny').outcome).toEqual({ outcome: 'selected', optionId: 'no' });
+    expect(outcomeFor(options.slice(0, 2), 'deny')).toEqual({
+      outcome: { outcome: 'cancelled' },
+      allowed: false,
+    });
+    expect(outcomeFor(options.slice(2), 'allow')).toEqual({
+      outcome: { outcome: 'cancelled' },
+      allowed: false,
+    });
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The permission policy: saved rules, rules remembered for a session, grants from answered
+ * permission requests, and the base mode's defaults.
+ *
+ * Evaluation order: a matching deny rule wins, then a matching ask rule, then a matching allow
+ * rule (for secrets and loader variables only rules that name the path explicitly; never under
+ * `none`), then a grant, then the base mode:
+ *
+ * | base mode | reads¹ inside the roots | everything else inside the roots | outside the roots, secrets, loader env |
+ * |-----------|-------------------------|----------------------------------|----------------------------------------|
+ * | `ask`     | allow                   | ask                              | ask                                    |
+ * | `reads`   | allow                   | deny                             | deny                                   |
+ * | `all`     | allow                   | allow                            | deny                                   |
+ * | `none`    | deny                    | deny                             | deny                                   |
+ *
+ * ¹ `read`, `search` and `think` tool kinds, and `fs/read_text_file`.
+ */
+import type { PermissionRule, PermissionSubject, RuleAction } from './rules.js';
+import { needsExplicitApproval, ruleIsExplicitFor, ruleMatches } from './rules.js';
+import { simpleArgv } from './shell-words.js';
+
+/** The base behaviour: interactive (`ask`), or one of the headless modes of `acp run --approve`. */
+export type BaseMode = 'ask' | 'reads' | 'all' | 'none';
+
+/** What the policy decided and why. */
+export interface PolicyDecision {
+  action: RuleAction;
+  /** Why, in a few words (shown in `acp run` output and transcripts). */
+  reason: string;
+  /** What decided: a saved rule, a session rule, a grant, or the base mode. */
+  by: 'rule' | 'session-rule' | 'grant' | 'default';
+  ruleId?: string;
+}
+
+/** Permission granted by an answered permission request, covering the fs/terminal calls that carry it out. */
+export interface Grant {
+  kind: string;
+  paths: string[];
+  /** argv of the allowed command, when it was a simple command. */
+  argv?: string[];
+  /** The turn it was granted in; grants end with their turn. */
+  turn: number;
+}
+
+const READ_KINDS = new Set(['read', 'search', 'think']);
+const WRITE_KINDS = new Set(['edit', 'delete', 'move', 'other']);
+
+/** Per-session permission state: remembered answers and grants. */
+export class SessionPermissions {
+  readonly rules: PermissionRule[] = [];
+  private grants: Grant[] = [];
+
+  /** Remembers a grant from an allowed permission request. */
+  addGrant(grant: Grant): void {
+    this.grants.push(grant);
+    if (this.grants.length > 256) this.grants.shift();
+  }
+
+  /** Drops grants of turns before `turn`. */
+  endTurn(turn: number): void {
+    this.grants = this.grants.filter((grant) => grant.turn > turn);
+  }
+
+  /** The grant covering an fs write or terminal subject, if any. */
+  findGrant(subject: PermissionSubject, turn: number): Grant | undefined {
+    return this.grants.find((grant) => grant.turn === turn && grantCovers(grant, subject));
+  }
+}
+
+function grantCovers(grant: Grant, subject: PermissionSubject): boolean {
+  if (subject.source === 'fs_write' || subject.source === 'fs_read') {
+    if (subject.source === 'fs_write' && !WRITE_KINDS.has(grant.kind)) return false;
+    // What the user did not see (outside the roots, a secret behind a link) needs its own answer.
+    const strict = subject.outsideRoots || needsExplicitApproval(subject);
+    if (grant.paths.length === 0) return subject.source === 'fs_write' && !strict;
+    return strict
+      ? subject.paths.every((path) => grant.paths.includes(path))
+      : subject.paths.some((path) => grant.paths.includes(path));
+  }
+  if (subject.source === 'terminal') {
+    if (grant.kind !== 'execute' || !grant.argv || needsExplicitApproval(subject)) return false;
+    const argv = subject.command ? simpleArgv(subject.command) : undefined;
+    return (
+      argv !== undefined &&
+      argv.length === grant.argv.length &&
+      argv.every((word, i) => word === grant.argv?.[i])
+    );
+  }
+  return false;
+}
+
+/** Options of {@link PermissionPolicy}. */
+export interface PolicyOptions {
+  mode: BaseMode;
+  /** Saved rules (read at each evaluation, so edits through a RuleStore apply at once). */
+  savedRules?: () => readonly PermissionRule[];
+  /** Extra rules, e.g. from `acp run --policy FILE`. */
+  extraRules?: readonly PermissionRule[];
+}
+
+/**
+ * Decides allow / deny / ask for an operation.
+ *
+ * @example
+ * const policy = new PermissionPolicy({ mode: 'reads', savedRules: () => store.rules });
+ * policy.evaluate(subject, sessionPermissions, turn).action; // 'allow'
+ */
+export class PermissionPolicy {
+  constructor(private readonly options: PolicyOptions) {}
+
+  get mode(): BaseMode {
+    return this.options.mode;
+  }
+
+  evaluate(subject: PermissionSubject, session?: SessionPermissions, turn = 0): PolicyDecision {
+    const saved = [...(this.options.savedRules?.() ?? []), ...(this.options.extraRules ?? [])];
+    const sessionRules = session?.rules ?? [];
+    const all: [PermissionRule, boolean][] = [
+      ...sessionRules.map((rule): [PermissionRule, boolean] => [rule, true]),
+      ...saved.map((rule): [PermissionRule, boolean] => [rule, false]),
+    ];
+    for (const action of ['deny', 'ask', 'allow'] as const) {
+      if (action === 'allow' && this.options.mode === 'none') break;
+      for (const [rule, inSession] of all) {
+        if (rule.action !== action || !ruleMatches(rule, subject)) continue;
+        if (action === 'allow' && !ruleIsExplicitFor(rule, subject)) continue;
+        return {
+          action,
+          reason: `${inSession ? 'session rule' : 'rule'} ${rule.id}`,
+          by: inSession ? 'session-rule' : 'rule',
+          ruleId: rule.id,
+        };
+      }
+    }
+    if (this.options.mode !== 'none' && session && subject.source !== 'permission_request') {
+      const grant = session.findGrant(subject, turn);
+      if (grant)
+        return {
+          action: 'allow',
+          reason: 'allowed by the permission request for this tool call',
+          by: 'grant',
+        };
+    }
+    return this.defaultDecision(subject);
+  }
+
+  private defaultDecision(subject: PermissionSubject): PolicyDecision {
+    const mode = this.options.mode;
+    const isRead =
+      subject.source === 'fs_read' ||
+      (subject.source === 'permission_request' && READ_KINDS.has(subject.kind));
+    const special = subject.outsideRoots || needsExplicitApproval(subject);
+    const why = subject.outsideRoots
+      ? 'outside the session roots'
+      : subject.secret
+        ? 'looks like a secret file'
+        : (subject.sensitiveEnv?.length ?? 0) > 0
+          ? `sets ${subject.sensitiveEnv?.join(', ')}`
+          : '';
+    if (mode === 'none')
+      return { action: 'deny', reason: 'every permission request is denied (--approve none)', by: 'default' };
+    if (special) {
+      return mode === 'ask'
+        ? { action: 'ask', reason: why, by: 'default' }
+        : { action: 'deny', reason: `${why}: needs an explicit rule`, by: 'default' };
+    }
+    if (isRead) return { action: 'allow', reason: 'reads inside the roots are allowed', by: 'default' };
+    if (mode === 'all') return { action: 'allow', reason: 'inside the roots (--approve all)', by: 'default' };
+    if (mode === 'reads')
+      return { action: 'deny', reason: `${subject.kind} is not a read (--approve reads)`, by: 'default' };
+    return { action: 'ask', reason: `${subject.kind} needs your approval`, by: 'default' };
+  }
+}

@@ -1,0 +1,195 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SessionUpdate } from '@acp-kit/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../session/events.js';
+import { reduceSessionEvents } from '../session/reducer.js';
+import { initialSessionState } from '../session/state.js';
+import { tempDir } from '../test-support/harness.js';
+import { redactValue, REDACTED } from './redact.js';
+import { TraceRouter, TraceWriter } from './trace.js';
+import { TranscriptStore, type SessionMeta } from './transcript-store.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+});
+afterEach(() => cleanup());
+
+const meta = (localId: string, extra: Partial<SessionMeta> = {}): SessionMeta => ({
+  version: 1,
+  localId,
+  cwd: '/p',
+  additionalDirectories: [],
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  turns: 0,
+  attachments: [],
+  ...extra,
+});
+const chunk = (text: string): SessionEvent => ({
+  type: 'update',
+  at: 1,
+  update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } as SessionUpdate,
+});
+
+describe('TranscriptStore', () => {
+  it('appends events and rebuilds the same state; ephemeral events are not written', async () => {
+    const store = new TranscriptStore(dir);
+    const writer = await store.create(meta('s-1'));
+    const events: SessionEvent[] = [
+      { type: 'prompt', at: 1, turn: 1, prompt: [{ type: 'text', text: 'q' }] },
+      chunk('a'),
+      chunk('b'),
+      { type: 'turn_end', at: 2, turn: 1, stopReason: 'end_turn' },
+    ];
+    for (const event of events) writer.append(event);
+    writer.append({ type: 'stalled', at: 1, silentMs: 5 });
+    writer.append({ type: 'terminal_output', at: 1, terminalId: 't', data: 'x' });
+    await writer.close();
+    const loaded = await store.load('s-1');
+    expect(loaded.events).toEqual(events);
+    const { state } = await store.loadState('s-1');
+    expect(state).toEqual(reduceSessionEvents(initialSessionState('s-1', '/p'), events));
+  });
+
+  it('survives a torn last line: skipped on read, cut before the next append', async () => {
+    const store = new TranscriptStore(dir);
+    const writer = await store.create(meta('s-2'));
+    writer.append(chunk('kept'));
+    await writer.close();
+    await appendFile(join(dir, 's-2', 'events.jsonl'), '{"type":"update","at":1,"upd');
+    expect((await store.load('s-2')).skippedLines).toBe(1);
+    const again = await store.append('s-2');
+    again.append(chunk(' and more'));
+    await again.close();
+    const loaded = await store.load('s-2');
+    expect(loaded.skippedLines).toBe(0);
+    expect(loaded.events).toEqual([chunk('kept'), chunk(' and more')]);
+  });
+
+  it('closes a turn the client was killed in as failed', async () => {
+    const store = new TranscriptStore(dir);
+    const writer = await store.create(meta('s-3'));
+    writer.append({ type: 'prompt', at: 1, turn: 1, prompt: [] });
+    writer.append({
+      type: 'update',
+      at: 1,
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: 't',
+        title: 'T',
+        status: 'in_progress',
+      } as SessionUpdate,
+    });
+    await writer.close();
+    const { state } = await store.loadState('s-3');
+    expect(state.status).toBe('disconnected');
+    expect(state.items.find((i) => i.kind === 'tool_call')).toMatchObject({ clientStatus: 'failed' });
+  });
+
+  it('lists, finds by prefix or agent id, and deletes; rejects path tricks in ids', async () => {
+    const store = new TranscriptStore(dir);
+    await (
+      await store.create(
+        meta('s-aaa1', { updatedAt: '2025-01-02T00:00:00.000Z', agentSessionId: 'agent-xyz' }),
+      )
+    ).close();
+    await (await store.create(meta('s-bbb2'))).close();
+    expect((await store.list()).map((m) => m.localId)).toEqual(['s-aaa1', 's-bbb2']);
+    expect((await store.find('s-b'))?.localId).toBe('s-bbb2');
+    expect(await store.find('s-')).toBeUndefined();
+    expect((await store.find('agent-xyz'))?.localId).toBe('s-aaa1');
+    expect(await store.delete('s-bbb2')).toBe(true);
+    expect(await store.delete('s-bbb2')).toBe(false);
+    expect(() => store.sessionDir('../../etc')).toThrow(/invalid session id/);
+    expect(() => store.sessionDir('..')).toThrow(/invalid session id/);
+  });
+
+  it('skips entries whose meta is not readable', async () => {
+    const store = new TranscriptStore(dir);
+    await (await store.create(meta('s-ok'))).close();
+    await writeFile(join(dir, 's-ok', 'meta.json'), '{not json');
+    expect(await store.list()).toEqual([]);
+  });
+});
+
+describe('traces', () => {
+  it('redacts env values, header values, credential fields and token-looking strings', () => {
+    const frame = {
+      method: 'session/new',
+      params: {
+        mcpServers: [
+          {
+            name: 'gh',
+            command: 'x',
+            args: [],
+            env: [{ name: 'GITHUB_TOKEN', value: 'ghp_abcdefghijklmnopqrstuvwxyz0123' }],
+          },
+          {
+            type: 'http',
+            name: 'h',
+            url: 'https://x',
+            headers: [{ name: 'Authorization', value: 'Bearer abc.def.ghi-123456' }],
+          },
+        ],
+        _meta: { apiKey: 'plain-secret', note: 'use sk-ant-REDACTME1234567890abcdef please', inputTokens: 5 },
+      },
+    };
+    const out = JSON.stringify(redactValue(frame));
+    expect(out).not.toMatch(/ghp_|plain-secret|REDACTME|abc\.def/);
+    expect(out).toContain('"GITHUB_TOKEN"');
+    expect(out).toContain('"inputTokens":5');
+    expect(out.split(REDACTED).length - 1).toBe(4);
+  });
+
+  it('routes frames to session traces (responses by request id, early frames kept)', async () => {
+    const store = new TranscriptStore(dir);
+    await (await store.create(meta('s-t'))).close();
+    const router = new TraceRouter();
+    router.frame('out', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }));
+    router.frame('in', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { protocolVersion: 1 } }));
+    router.frame(
+      'in',
+      JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'A', update: {} } }),
+    );
+    const writer = await TraceWriter.open(store.sessionDir('s-t'));
+    router.attach('A', writer);
+    router.frame(
+      'out',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'session/prompt',
+        params: { sessionId: 'A', prompt: [] },
+      }),
+    );
+    router.frame(
+      'out',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'session/prompt',
+        params: { sessionId: 'B', prompt: [] },
+      }),
+    );
+    router.frame('in', JSON.stringify({ jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }));
+    router.frame('in', 'not json at all');
+    await writer.close();
+    const lines = (await readFile(join(dir, 's-t', 'trace.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(
+      lines.map((l) => [l.dir, l.frame.method ?? l.frame.result?.stopReason ?? l.frame.raw ?? 'result']),
+    ).toEqual([
+      ['out', 'initialize'],
+      ['in', 'result'],
+      ['in', 'session/update'],
+      ['out', 'session/prompt'],
+      ['in', 'end_turn'],
+      ['in', 'not json at all'],
+    ]);
+  });
+});

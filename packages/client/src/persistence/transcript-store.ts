@@ -1,0 +1,283 @@
+/**
+ * The client's own record of every session: `<sessionsDir>/<localId>/events.jsonl` (append-only,
+ * one {@link SessionEvent} per line) and `meta.json` (the index entry, replaced atomically).
+ *
+ * Crash safety: lines are appended whole; a line torn by a crash is skipped when reading and cut
+ * off before appending again, so at most the last event before a crash is lost. Reopening replays
+ * the events through the reducer in one batch.
+ */
+import { mkdir, open, readFile, readdir, rm, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ClientError } from '../errors.js';
+import { EPHEMERAL_EVENTS, type AttachMode, type SessionEvent } from '../session/events.js';
+import { initialSessionState, type SessionState } from '../session/state.js';
+import { reduceSessionEvents } from '../session/reducer.js';
+import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
+
+/** The index entry of a stored session. */
+export interface SessionMeta {
+  version: 1;
+  localId: string;
+  agentId?: string;
+  agentName?: string;
+  /** The agent's session id it was last attached to. */
+  agentSessionId?: string;
+  cwd: string;
+  additionalDirectories: string[];
+  title?: string;
+  createdAt: string;
+  updatedAt: string;
+  turns: number;
+  lastStopReason?: string;
+  /** Every agent session it was attached to, oldest first. */
+  attachments: { agentId: string; agentSessionId: string; how: AttachMode; at: string }[];
+}
+
+const LOCAL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** A stored session read back. */
+export interface LoadedSession {
+  meta: SessionMeta;
+  events: SessionEvent[];
+  /** Lines that could not be read (a torn last line after a crash). */
+  skippedLines: number;
+}
+
+/**
+ * The transcript store.
+ *
+ * @example
+ * const store = new TranscriptStore(paths.sessionsDir);
+ * for (const meta of await store.list()) console.log(meta.localId, meta.title);
+ */
+export class TranscriptStore {
+  constructor(readonly dir: string) {}
+
+  /** Directory of a session. */
+  sessionDir(localId: string): string {
+    if (!LOCAL_ID.test(localId) || localId === '.' || localId === '..') {
+      throw new ClientError('INVALID_ARGUMENT', `invalid session id ${JSON.stringify(localId).slice(0, 80)}`);
+    }
+    return join(this.dir, localId);
+  }
+
+  /** Creates a session's record and opens it for appending. */
+  async create(meta: SessionMeta): Promise<TranscriptWriter> {
+    const dir = this.sessionDir(meta.localId);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeJsonFile(join(dir, 'meta.json'), meta, 0o600);
+    return TranscriptWriter.open(dir, meta);
+  }
+
+  /** Opens an existing session for appending. */
+  async append(localId: string): Promise<TranscriptWriter> {
+    const meta = await this.meta(localId);
+    if (!meta) throw new ClientError('SESSION_NOT_FOUND', `no stored session ${localId}`);
+    return TranscriptWriter.open(this.sessionDir(localId), meta);
+  }
+
+  /** A session's meta, or undefined. */
+  async meta(localId: string): Promise<SessionMeta | undefined> {
+    const raw = await readJsonFile(join(this.sessionDir(localId), 'meta.json')).catch(() => undefined);
+    return parseMeta(raw);
+  }
+
+  /** Every stored session, most recently updated first. */
+  async list(): Promise<SessionMeta[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const metas = await Promise.all(
+      names.filter((name) => LOCAL_ID.test(name)).map((name) => this.meta(name)),
+    );
+    return metas
+      .filter((meta): meta is SessionMeta => meta !== undefined)
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  }
+
+  /** Finds a session by local id, unique local-id prefix, or agent session id. */
+  async find(id: string): Promise<SessionMeta | undefined> {
+    if (LOCAL_ID.test(id)) {
+      const exact = await this.meta(id);
+      if (exact) return exact;
+    }
+    const all = await this.list();
+    const byAgent = all.filter(
+      (meta) => meta.agentSessionId === id || meta.attachments.some((a) => a.agentSessionId === id),
+    );
+    if (byAgent.length > 0) return byAgent[0];
+    const byPrefix = all.filter((meta) => meta.localId.startsWith(id));
+    return byPrefix.length === 1 ? byPrefix[0] : undefined;
+  }
+
+  /** Reads a session's events. */
+  async load(localId: string): Promise<LoadedSession> {
+    const meta = await this.meta(localId);
+    if (!meta) throw new ClientError('SESSION_NOT_FOUND', `no stored session ${localId}`);
+    let text = '';
+    try {
+      text = await readFile(join(this.sessionDir(localId), 'events.jsonl'), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const events: SessionEvent[] = [];
+    let skippedLines = 0;
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      if (end > start) {
+        try {
+          events.push(JSON.parse(text.slice(start, end)) as SessionEvent);
+        } catch {
+          skippedLines++;
+        }
+      }
+      start = end + 1;
+    }
+    return { meta, events, skippedLines };
+  }
+
+  /** Reads a session and rebuilds its state. */
+  async loadState(
+    localId: string,
+  ): Promise<{ meta: SessionMeta; state: SessionState; skippedLines: number }> {
+    const { meta, events, skippedLines } = await this.load(localId);
+    const base = initialSessionState(meta.localId, meta.cwd, meta.additionalDirectories);
+    let state = reduceSessionEvents(base, events);
+    if (state.status === 'running' || state.status === 'cancelling') {
+      // The client stopped in the middle of a turn: close it the way a crash would have.
+      const error = { code: 'INTERRUPTED', message: 'the client stopped during this turn' };
+      state = reduceSessionEvents(state, [{ type: 'agent_exited', at: Date.now(), error }]);
+    }
+    return { meta, state, skippedLines };
+  }
+
+  /** Deletes a stored session; false when there was none. */
+  async delete(localId: string): Promise<boolean> {
+    const dir = this.sessionDir(localId);
+    try {
+      await stat(join(dir, 'meta.json'));
+    } catch {
+      return false;
+    }
+    await rm(dir, { recursive: true, force: true });
+    return true;
+  }
+}
+
+/** Appends events to one session's record. Writes are batched per tick and never interleave. */
+export class TranscriptWriter {
+  private buffer: string[] = [];
+  private scheduled = false;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** The first write error, if any (the session goes on; the record is incomplete). */
+  error: Error | undefined;
+
+  private constructor(
+    readonly dir: string,
+    private handle: FileHandle,
+    public meta: SessionMeta,
+  ) {}
+
+  static async open(dir: string, meta: SessionMeta): Promise<TranscriptWriter> {
+    const handle = await open(join(dir, 'events.jsonl'), 'a+', 0o600);
+    await cutTornLine(handle);
+    return new TranscriptWriter(dir, handle, meta);
+  }
+
+  /** Queues an event (ephemeral ones are skipped). */
+  append(event: SessionEvent): void {
+    if (this.closed || EPHEMERAL_EVENTS.has(event.type)) return;
+    this.buffer.push(`${JSON.stringify(event)}\n`);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.flush();
+      });
+    }
+  }
+
+  /** Writes what is queued; with `sync`, also forces it to disk. */
+  flush(sync = false): Promise<void> {
+    const lines = this.buffer;
+    this.buffer = [];
+    const handle = this.handle;
+    this.chain = this.chain.then(async () => {
+      try {
+        if (lines.length > 0) await handle.write(lines.join(''));
+        if (sync) await handle.datasync();
+      } catch (error) {
+        this.error ??= error as Error;
+      }
+    });
+    return this.chain;
+  }
+
+  /** Replaces fields of the meta and writes it (atomically). */
+  async updateMeta(patch: Partial<SessionMeta>): Promise<void> {
+    this.meta = { ...this.meta, ...patch, updatedAt: new Date().toISOString() };
+    const meta = this.meta;
+    this.chain = this.chain.then(async () => {
+      try {
+        await writeJsonFile(join(this.dir, 'meta.json'), meta, 0o600);
+      } catch (error) {
+        this.error ??= error as Error;
+      }
+    });
+    await this.chain;
+  }
+
+  /** Flushes to disk and closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush(true);
+    this.closed = true;
+    await this.chain;
+    await this.handle.close();
+  }
+}
+
+/** Cuts an incomplete last line (left by a crash) so that the next append starts a clean line. */
+async function cutTornLine(handle: FileHandle): Promise<void> {
+  const { size } = await handle.stat();
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return;
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+    const newline = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (newline >= 0) {
+      await handle.truncate(start + newline + 1);
+      return;
+    }
+    end = start;
+  }
+  await handle.truncate(0);
+}
+
+function parseMeta(raw: unknown): SessionMeta | undefined {
+  if (!isRecord(raw) || raw.version !== 1 || typeof raw.localId !== 'string' || typeof raw.cwd !== 'string')
+    return undefined;
+  return {
+    ...(raw as unknown as SessionMeta),
+    additionalDirectories: Array.isArray(raw.additionalDirectories)
+      ? (raw.additionalDirectories as string[])
+      : [],
+    attachments: Array.isArray(raw.attachments) ? (raw.attachments as SessionMeta['attachments']) : [],
+    createdAt: typeof raw.createdAt === 'string' ? raw.createdAt : '',
+    updatedAt: typeof raw.updatedAt === 'string' ? raw.updatedAt : '',
+    turns: typeof raw.turns === 'number' ? raw.turns : 0,
+  };
+}

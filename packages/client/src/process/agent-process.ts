@@ -1,0 +1,102 @@
+/**
+ * An agent child process: spawned without a shell in its own process group (by
+ * `@acp-kit/protocol/node`'s spawnPeer), stderr drained and tailed, stdout noise spotted, and the
+ * exit reason kept.
+ */
+import type { CloseDetails } from '@acp-kit/protocol';
+import { sanitizeTerminalText, spawnPeer, type SpawnedPeer } from '@acp-kit/protocol/node';
+import { ClientError } from '../errors.js';
+import type { LaunchSpec } from '../catalog/types.js';
+import { which } from '../catalog/which.js';
+
+/** Options of {@link startAgentProcess}. */
+export interface AgentProcessOptions {
+  /** Working directory (default: the launch spec's, else ours). */
+  cwd?: string;
+  /** Base environment (default: ours); the launch spec's `env` is added on top. */
+  env?: NodeJS.ProcessEnv;
+  /** Receives stderr text as it arrives (sanitised: no escape sequences). */
+  onStderr?: (text: string) => void;
+}
+
+/** A running agent process. */
+export interface AgentProcess {
+  readonly peer: SpawnedPeer;
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Resolves with the exit details once the process has exited. */
+  readonly exited: Promise<CloseDetails>;
+  /** Stops it: close stdin, SIGTERM, SIGKILL to the whole group. */
+  shutdown(graceMs?: number): Promise<CloseDetails>;
+}
+
+/**
+ * Resolves the command on PATH and starts the agent. Throws AGENT_NOT_INSTALLED when the command
+ * cannot be found, AGENT_START_FAILED when it cannot be started.
+ */
+export async function startAgentProcess(
+  spec: LaunchSpec,
+  options: AgentProcessOptions = {},
+): Promise<AgentProcess> {
+  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), ...(spec.env ?? {}) };
+  const cwd = options.cwd ?? spec.cwd;
+  const resolved = await which(spec.command, env, cwd ?? process.cwd());
+  if (!resolved) {
+    throw new ClientError('AGENT_NOT_INSTALLED', `${spec.command} was not found on PATH`, {
+      command: spec.command,
+    });
+  }
+  let peer: SpawnedPeer;
+  try {
+    const decoder = new TextDecoder();
+    peer = spawnPeer(resolved, spec.args, {
+      cwd,
+      env,
+      onStderr: options.onStderr
+        ? (chunk) => {
+            const text = sanitizeTerminalText(decoder.decode(chunk, { stream: true }));
+            if (text !== '') options.onStderr?.(text);
+          }
+        : undefined,
+    });
+  } catch (error) {
+    throw startFailed(spec.command, error);
+  }
+  // A late start failure (the binary vanished after the lookup) ends the channel with a
+  // SPAWN_FAILED cause, which the connection reports when `initialize` fails.
+  return {
+    peer,
+    command: resolved,
+    args: spec.args,
+    exited: peer.exited,
+    shutdown: (graceMs = 2000) => peer.shutdown({ graceMs }),
+  };
+}
+
+function startFailed(command: string, error: unknown): ClientError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new ClientError('AGENT_START_FAILED', `cannot start ${command}: ${message}`, { command }, error);
+}
+
+/**
+ * Watches inbound lines for non-JSON noise on stdout (banners, logs printed to the wrong stream).
+ * Frames are tolerated by the engine; this only counts them and reports the first.
+ */
+export class NoiseDetector {
+  count = 0;
+  sample: string | undefined;
+
+  constructor(private readonly onFirst: (sample: string) => void) {}
+
+  /** Looks at one inbound frame's text. */
+  inspect(text: string): void {
+    let i = 0;
+    while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+    if (text.charCodeAt(i) === 123 /* { */) return;
+    this.count++;
+    if (this.count === 1) {
+      this.sample = sanitizeTerminalText(text.slice(0, 200));
+      this.onFirst(this.sample);
+    }
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * Folds one `session/update` into a draft state: every stable v1 variant, unknown variants kept
+ * raw, and the `_meta` terminal side channel of the Claude, Codex and pi adapters.
+ */
+import {
+  isUnknownVariant,
+  type ContentBlock,
+  type SessionUpdate,
+  type ToolCallUpdate,
+} from '@acp-kit/protocol';
+import { isRecord } from '../util/json-file.js';
+import type { Draft } from './draft.js';
+import type { CompactionItem, MessageItem, TerminalView, ToolCallItem } from './state.js';
+
+/** Characters of terminal output kept per terminal in the state (the newest win). */
+export const TERMINAL_VIEW_CHARS = 256 * 1024;
+
+type Role = MessageItem['role'];
+
+/** Applies `update` (received during turn `turn`) to `d`. */
+export function applyUpdate(d: Draft, update: SessionUpdate, turn: number, replay: boolean): void {
+  d.state.updateCount++;
+  if (isUnknownVariant(update)) {
+    const kind = String(update.sessionUpdate);
+    if (!d.state.unknownKinds.includes(kind)) d.state.unknownKinds = [...d.state.unknownKinds, kind];
+    d.push({ kind: 'unknown', turn, update });
+    return;
+  }
+  switch (update.sessionUpdate) {
+    case 'user_message_chunk':
+      appendChunk(d, 'user', update.content, update.messageId ?? undefined, turn, replay);
+      break;
+    case 'agent_message_chunk':
+      appendChunk(d, 'agent', update.content, update.messageId ?? undefined, turn, replay);
+      break;
+    case 'agent_thought_chunk':
+      appendChunk(d, 'thought', update.content, update.messageId ?? undefined, turn, replay);
+      break;
+    case 'tool_call':
+    case 'tool_call_update':
+      mergeToolCall(d, update, update.sessionUpdate === 'tool_call', turn, replay);
+      break;
+    case 'plan':
+      d.state.plan = update.entries;
+      break;
+    case 'available_commands_update':
+      d.state.commands = update.availableCommands;
+      break;
+    case 'current_mode_update':
+      d.state.modes = d.state.modes
+        ? { ...d.state.modes, currentModeId: update.currentModeId }
+        : { currentModeId: update.currentModeId, availableModes: [] };
+      break;
+    case 'config_option_update':
+      d.state.configOptions = update.configOptions;
+      break;
+    case 'session_info_update':
+      if (update.title !== undefined) d.state.title = update.title ?? undefined;
+      if (update.updatedAt !== undefined) d.state.updatedAt = update.updatedAt ?? undefined;
+      break;
+    case 'usage_update':
+      d.state.usage = {
+        used: (update.used as number | null | undefined) ?? null,
+        size: update.size,
+        cost: update.cost ?? null,
+      };
+      break;
+    case 'notice':
+      d.push({
+        kind: 'notice',
+        turn,
+        severity: String(update.severity),
+        title: update.title,
+        ...(update.description ? { description: update.description } : {}),
+      });
+      break;
+    case 'compaction_update':
+      updateCompaction(d, update.compactionId, turn, (item) => ({
+        ...item,
+        status: String(update.status),
+        ...(update.summary ? { summary: update.summary } : {}),
+        ...(update.error ? { error: update.error } : {}),
+      }));
+      break;
+    case 'compaction_summary_chunk':
+      updateCompaction(d, update.compactionId, turn, (item) => ({
+        ...item,
+        summary: appendBlock(item.summary, update.content),
+      }));
+      break;
+  }
+  applyTerminalMeta(d, (update as { _meta?: unknown })._meta, update);
+}
+
+function appendChunk(
+  d: Draft,
+  role: Role,
+  block: ContentBlock,
+  messageId: string | undefined,
+  turn: number,
+  replay: boolean,
+): void {
+  if (isEmptyText(block)) return;
+  const items = d.state.items;
+  let index: number | undefined;
+  if (messageId !== undefined) {
+    index = d.state.messageIndex[`${role}:${messageId}`];
+  } else {
+    const last = items[items.length - 1];
+    if (last?.kind === 'message' && last.role === role) index = items.length - 1;
+  }
+  if (index === undefined) {
+    const created = d.push({
+      kind: 'message',
+      role,
+      turn,
+      content: [block],
+      ...(messageId !== undefined ? { messageId } : {}),
+      ...(replay ? { replay } : {}),
+    });
+    if (messageId !== undefined) d.messageIndex()[`${role}:${messageId}`] = created;
+    return;
+  }
+  const writable = d.items();
+  const item = writable[index] as MessageItem;
+  writable[index] = { ...item, content: appendBlock(item.content, block) };
+}
+
+function isEmptyText(block: ContentBlock): boolean {
+  return (block as { type?: unknown }).type === 'text' && (block as { text?: unknown }).text === '';
+}
+
+/** Appends a block, merging consecutive plain text. */
+export function appendBlock(content: readonly ContentBlock[], block: ContentBlock): ContentBlock[] {
+  const last = content[content.length - 1];
+  if (
+    last &&
+    (last as { type?: unknown }).type === 'text' &&
+    (block as { type?: unknown }).type === 'text' &&
+    !hasExtras(last) &&
+    !hasExtras(block)
+  ) {
+    const merged = {
+      type: 'text',
+      text: (last as { text: string }).text + (block as { text: string }).text,
+    } as ContentBlock;
+    return [...content.slice(0, -1), merged];
+  }
+  return [...content, block];
+}
+
+function hasExtras(block: ContentBlock): boolean {
+  const b = block as { annotations?: unknown; _meta?: unknown };
+  return (
+    (b.annotations !== undefined && b.annotations !== null) || (b._meta !== undefined && b._meta !== null)
+  );
+}
+
+function mergeToolCall(
+  d: Draft,
+  update: ToolCallUpdate,
+  announce: boolean,
+  turn: number,
+  replay: boolean,
+): void {
+  const id = update.toolCallId;
+  const index = d.state.toolCallIndex[id];
+  if (index === undefined) {
+    const item: Omit<ToolCallItem, 'key'> = {
+      kind: 'tool_call',
+      turn,
+      toolCallId: id,
+      title: update.title ?? 'Tool call',
+      toolKind: String(update.kind ?? 'other'),
+      status: String(update.status ?? 'pending'),
+      content: update.content ?? [],
+      locations: update.locations ?? [],
+      announced: announce,
+    };
+    if (update.rawInput !== undefined) item.rawInput = update.rawInput;
+    if (update.rawOutput !== undefined) item.rawOutput = update.rawOutput;
+    if (update.name) item.name = update.name;
+    if (isRecord(update._meta)) item.meta = update._meta;
+    if (replay) item.replay = true;
+    d.toolCallIndex()[id] = d.push(item);
+    return;
+  }
+  const items = d.items();
+  const old = items[index] as ToolCallItem;
+  const next: ToolCallItem = { ...old };
+  if (announce) next.announced = true;
+  if (update.title !== undefined && update.title !== null) next.title = update.title;
+  if (update.kind !== undefined && update.kind !== null) next.toolKind = String(update.kind);
+  if (update.status !== undefined && update.status !== null) {
+    next.status = String(update.status);
+    if (next.status === 'completed' || next.status === 'failed') delete next.clientStatus;
+  }
+  if (update.content !== undefined && update.content !== null) next.content = update.content;
+  if (update.locations !== undefined && update.locations !== null) next.locations = update.locations;
+  if (update.rawInput !== undefined) next.rawInput = update.rawInput;
+  if (update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
+  if (update.name) next.name = update.name;
+  if (isRecord(update._meta)) next.meta = { ...(old.meta ?? {}), ...update._meta };
+  items[index] = next;
+}
+
+function updateCompaction(
+  d: Draft,
+  compactionId: string,
+  turn: number,
+  change: (item: CompactionItem) => CompactionItem,
+): void {
+  const items = d.state.items;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item?.kind === 'compaction' && item.compactionId === compactionId) {
+      d.items()[i] = change(item);
+      return;
+    }
+  }
+  const index = d.push({ kind: 'compaction', turn, compactionId, status: 'in_progress', summary: [] });
+  const created = d.items()[index] as CompactionItem;
+  d.items()[index] = change(created);
+}
+
+/** The `_meta.terminal_info / terminal_output / terminal_exit` convention (snake_case fields). */
+function applyTerminalMeta(d: Draft, meta: unknown, update: SessionUpdate): void {
+  if (!isRecord(meta)) return;
+  const info = meta.terminal_info;
+  const output = meta.terminal_output;
+  const exit = meta.terminal_exit;
+  if (!isRecord(info) && !isRecord(output) && !isRecord(exit)) return;
+  const toolCallId = (update as { toolCallId?: unknown }).toolCallId;
+  const view = (id: unknown): TerminalView | undefined => {
+    if (typeof id !== 'string' || id === '') return undefined;
+    const existing = d.state.terminals[id];
+    if (existing) return existing;
+    return {
+      terminalId: id,
+      origin: 'agent',
+      output: '',
+      truncated: false,
+      ...(typeof toolCallId === 'string' ? { toolCallId } : {}),
+    };
+  };
+  if (isRecord(info)) {
+    const current = view(info.terminal_id);
+    if (current) {
+      d.terminals()[current.terminalId] = {
+        ...current,
+        ...(typeof info.cwd === 'string' ? { cwd: info.cwd } : {}),
+        ...(typeof info.command === 'string' ? { command: info.command } : {}),
+      };
+    }
+  }
+  if (isRecord(output) && typeof output.data === 'string') {
+    const current = view(output.terminal_id);
+    if (current) d.terminals()[current.terminalId] = appendOutput(current, output.data);
+  }
+  if (isRecord(exit)) {
+    const current = view(exit.terminal_id);
+    if (current) {
+      d.terminals()[current.terminalId] = {
+        ...current,
+        exitStatus: {
+          exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
+          signal: typeof exit.signal === 'string' ? exit.signal : null,
+        },
+      };
+    }
+  }
+}
+
+/** Appends output to a terminal view, keeping the newest {@link TERMINAL_VIEW_CHARS}. */
+export function appendOutput(view: TerminalView, data: string): TerminalView {
+  let output = view.output + data;
+  let truncated = view.truncated;
+  if (output.length > TERMINAL_VIEW_CHARS) {
+    let start = output.length - TERMINAL_VIEW_CHARS;
+    // Do not start in the middle of a surrogate pair.
+    const code = output.charCodeAt(start);
+    if (code >= 0xdc00 && code <= 0xdfff) start++;
+    output = output.slice(start);
+    truncated = true;
+  }
+  return { ...view, output, truncated };
+}

@@ -1,0 +1,355 @@
+/**
+ * One session as the application sees it: a store to render, prompts, cancellation, modes and
+ * config options. It keeps its local id and transcript across agent restarts and reattachments
+ * (load, resume, or continuity into a new agent session, possibly with another agent).
+ */
+import {
+  AcpKitError,
+  type ContentBlock,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionConfigOption,
+  type SessionModeState,
+  type SessionUpdate,
+  type StopReason,
+} from '@acp-kit/protocol';
+import { ClientError, toErrorInfo } from '../errors.js';
+import type { FsCallContext } from '../fs/fs-service.js';
+import type { PermissionSubject } from '../permissions/rules.js';
+import type { TraceWriter } from '../persistence/trace.js';
+import type { TranscriptWriter } from '../persistence/transcript-store.js';
+import type { TerminalCallContext } from '../terminal/terminal-service.js';
+import type { AttachMode } from './events.js';
+import { PermissionBroker } from './permission-broker.js';
+import { buildPrompt, type PromptPart } from './prompt.js';
+import type { SessionLink } from './session-link.js';
+import type { SessionState } from './state.js';
+import { SessionStore } from './store.js';
+
+/** How replayed history (`session/load`) is treated. */
+export type ReplayMode = 'record' | 'skip-history';
+
+/** Result of a prompt turn. */
+export interface TurnResult {
+  stopReason: StopReason;
+  /** Adjustments made to the prompt to fit the agent (e.g. a file sent as a link). */
+  notes: string[];
+}
+
+/** Update variants still applied while skipping replayed history (state, not history). */
+const STATE_UPDATES = new Set([
+  'available_commands_update',
+  'current_mode_update',
+  'config_option_update',
+  'session_info_update',
+  'usage_update',
+  'plan',
+]);
+
+/**
+ * A session.
+ *
+ * @example
+ * const session = await agent.newSession({ cwd: process.cwd() });
+ * session.store.subscribe(() => render(session.store.getSnapshot()));
+ * const { stopReason } = await session.prompt('Add a test for parse()');
+ */
+export class ClientSession {
+  readonly store: SessionStore;
+  private link: SessionLink | undefined;
+  private currentAgentSessionId: string | undefined;
+  private readonly broker: PermissionBroker;
+  private replay: ReplayMode | undefined;
+  private seed: ContentBlock | undefined;
+  private trace: TraceWriter | undefined;
+
+  constructor(
+    readonly localId: string,
+    state: SessionState,
+    private readonly writer?: TranscriptWriter,
+  ) {
+    this.store = new SessionStore(state);
+    this.broker = new PermissionBroker(
+      localId,
+      () => this.store.getSnapshot(),
+      (event) => this.store.dispatch(event),
+    );
+    if (writer) this.store.onEvent((event) => writer.append(event));
+  }
+
+  /** The current state snapshot. */
+  get state(): SessionState {
+    return this.store.getSnapshot();
+  }
+
+  /** The agent's id of the session, while attached. */
+  get agentSessionId(): string | undefined {
+    return this.currentAgentSessionId;
+  }
+
+  /** Whether the session is attached to a live agent connection. */
+  get attached(): boolean {
+    return this.link !== undefined && !this.link.connection.isClosed;
+  }
+
+  /** The agent it is attached to. */
+  get agent(): SessionLink['agent'] | undefined {
+    return this.link?.agent;
+  }
+
+  // ---------------------------------------------------------------- prompts
+
+  /**
+   * Sends a prompt and resolves when the turn ends. Rejects with AUTH_REQUIRED (its `details`
+   * carry `authOptions`), AGENT_EXITED (exit code, signal, stderr tail), SESSION_BUSY, or the
+   * agent's error; everything received until then stays in the store.
+   */
+  async prompt(
+    parts: string | readonly PromptPart[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TurnResult> {
+    const link = this.requireLink();
+    const status = this.state.status;
+    if (status === 'running' || status === 'cancelling')
+      throw new ClientError('SESSION_BUSY', 'a prompt is already running in this session');
+    const { prompt, notes } = await buildPrompt(
+      typeof parts === 'string' ? [parts] : parts,
+      link.agentCapabilities.promptCapabilities,
+      {
+        cwd: this.state.cwd,
+      },
+    );
+    const turn = this.state.turn + 1;
+    const sessionId = this.currentAgentSessionId as string;
+    this.store.dispatch({ type: 'prompt', at: Date.now(), turn, prompt });
+    const sent = this.seed ? [this.seed, ...prompt] : prompt;
+    const onAbort = (): void => void this.cancel();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    link.turnStarted(this.localId);
+    try {
+      const response = await link.connection.promptSession({ sessionId, prompt: sent });
+      this.seed = undefined;
+      this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: response.stopReason });
+      return { stopReason: response.stopReason, notes };
+    } catch (error) {
+      const failure = this.turnError(link, error);
+      this.store.dispatch({ type: 'turn_failed', at: Date.now(), turn, error: toErrorInfo(failure) });
+      throw failure;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      link.turnEnded(this.localId);
+      this.broker.endTurn(turn);
+      await this.persist();
+    }
+  }
+
+  /**
+   * Cancels the running turn: open permission questions are answered `cancelled`, open tool calls
+   * are marked cancelled, and `session/cancel` is sent. The prompt then resolves with `cancelled`;
+   * late updates are still applied.
+   */
+  async cancel(): Promise<void> {
+    const status = this.state.status;
+    if (status !== 'running' && status !== 'cancelling') return;
+    this.store.dispatch({ type: 'cancel_requested', at: Date.now(), turn: this.state.turn });
+    this.broker.cancelAll();
+    const link = this.link;
+    if (!link || link.connection.isClosed || !this.currentAgentSessionId) return;
+    await link.connection.cancelSession({ sessionId: this.currentAgentSessionId }).catch(() => undefined);
+  }
+
+  /** `session/set_mode`. */
+  async setMode(modeId: string): Promise<void> {
+    const link = this.requireLink();
+    await link.connection.setSessionMode({ sessionId: this.currentAgentSessionId as string, modeId });
+    this.store.dispatch({ type: 'mode_set', at: Date.now(), modeId });
+  }
+
+  /** `session/set_config_option`; booleans only when the option is a boolean one. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]> {
+    const link = this.requireLink();
+    const sessionId = this.currentAgentSessionId as string;
+    const response =
+      typeof value === 'boolean'
+        ? await link.connection.setSessionConfigOption({ sessionId, configId, type: 'boolean', value })
+        : await link.connection.setSessionConfigOption({ sessionId, configId, value });
+    this.store.dispatch({
+      type: 'config_options_set',
+      at: Date.now(),
+      configOptions: response.configOptions,
+    });
+    return response.configOptions;
+  }
+
+  /** Names the session locally (shown in lists; the agent's own title updates still apply). */
+  async setTitle(title: string): Promise<void> {
+    this.store.dispatch({ type: 'title_set', at: Date.now(), title });
+    await this.persist();
+  }
+
+  /**
+   * Ends the session on our side: releases its terminals, asks the agent to close it when it can
+   * (`session/close`), and flushes the transcript.
+   */
+  async close(): Promise<void> {
+    const link = this.link;
+    const sessionId = this.currentAgentSessionId;
+    if (link && sessionId) {
+      await link.terminals.releaseSession(sessionId);
+      if (!link.connection.isClosed && link.agentCapabilities.sessionCapabilities?.close) {
+        await link.connection.closeSession({ sessionId }, { timeoutMs: 5000 }).catch(() => undefined);
+      }
+      link.detach(sessionId);
+    }
+    this.link = undefined;
+    await this.persist();
+    await this.trace?.close();
+    this.trace = undefined;
+    await this.writer?.close();
+  }
+
+  // ------------------------------------------------------ for the connection
+
+  /** @internal Binds to an agent session (before `session/load` replays into it). */
+  bind(link: SessionLink, agentSessionId: string, trace?: TraceWriter): void {
+    this.link = link;
+    this.currentAgentSessionId = agentSessionId;
+    if (trace) {
+      void this.trace?.close();
+      this.trace = trace;
+    }
+  }
+
+  /** @internal Forgets a binding that did not work out. */
+  unbind(): void {
+    this.link = undefined;
+    this.currentAgentSessionId = undefined;
+  }
+
+  /** @internal Records that the session is attached (after `session/new|load|resume` answered). */
+  markAttached(
+    how: AttachMode,
+    r: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null },
+  ): void {
+    const link = this.requireLink();
+    const agentSessionId = this.currentAgentSessionId as string;
+    this.store.dispatch({
+      type: 'attached',
+      at: Date.now(),
+      agentId: link.agent.id,
+      agentName: link.agent.name,
+      agentSessionId,
+      how,
+      cwd: this.state.cwd,
+      additionalDirectories: [...this.state.additionalDirectories],
+      ...(r.modes ? { modes: r.modes } : {}),
+      ...(r.configOptions ? { configOptions: r.configOptions } : {}),
+    });
+    const writer = this.writer;
+    if (writer) {
+      void writer.updateMeta({
+        agentId: link.agent.id,
+        agentName: link.agent.name,
+        agentSessionId,
+        attachments: [
+          ...writer.meta.attachments,
+          { agentId: link.agent.id, agentSessionId, how, at: new Date().toISOString() },
+        ],
+      });
+    }
+  }
+
+  /** @internal While set, `session/load` history replays are recorded or skipped. */
+  setReplay(mode: ReplayMode | undefined): void {
+    this.replay = mode;
+  }
+
+  /** @internal Sends `seed` before the next prompt (continuity). */
+  setSeed(seed: ContentBlock | undefined): void {
+    this.seed = seed;
+  }
+
+  /** @internal A `session/update` for this session. */
+  handleUpdate(update: SessionUpdate): void {
+    if (this.replay === 'skip-history' && !STATE_UPDATES.has(String(update.sessionUpdate))) return;
+    this.store.dispatch({
+      type: 'update',
+      at: Date.now(),
+      update,
+      ...(this.replay === 'record' ? { replay: true } : {}),
+    });
+  }
+
+  /** @internal `session/request_permission` for this session. */
+  requestPermission(
+    params: RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
+    return this.broker.requestPermission(this.requireLink(), params, signal);
+  }
+
+  /** @internal What the fs service needs. */
+  fsContext(): FsCallContext {
+    const link = this.requireLink();
+    const state = this.state;
+    return {
+      agentId: link.agent.id,
+      cwd: state.cwd,
+      roots: [state.cwd, ...state.additionalDirectories],
+      authorize: (subject: PermissionSubject) => this.broker.authorize(link, subject),
+    };
+  }
+
+  /** @internal What the terminal service needs. */
+  terminalContext(): TerminalCallContext {
+    return { ...this.fsContext(), sessionId: this.currentAgentSessionId as string };
+  }
+
+  /** @internal The agent went away. */
+  agentExited(error: unknown): void {
+    this.broker.cancelAll();
+    this.store.dispatch({ type: 'agent_exited', at: Date.now(), error: toErrorInfo(error) });
+    this.link = undefined;
+    void this.persist();
+  }
+
+  /** @internal Records a stall (or its end) of the running turn. */
+  stalled(silentMs: number | undefined): void {
+    if (silentMs === undefined) this.store.dispatch({ type: 'activity', at: Date.now() });
+    else this.store.dispatch({ type: 'stalled', at: Date.now(), silentMs });
+  }
+
+  // --------------------------------------------------------------- internals
+
+  private requireLink(): SessionLink {
+    const link = this.link;
+    if (!link || link.connection.isClosed || !this.currentAgentSessionId) {
+      throw new ClientError('SESSION_NOT_FOUND', 'the session is not attached to a running agent; reopen it');
+    }
+    return link;
+  }
+
+  private turnError(link: SessionLink, error: unknown): Error {
+    const auth = link.authError(error);
+    if (auth) return auth;
+    if (
+      error instanceof AcpKitError &&
+      (error.code === 'PEER_EXITED' || error.code === 'CONNECTION_CLOSED')
+    ) {
+      return new ClientError('AGENT_EXITED', error.message, { ...error.details }, error);
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+
+  private async persist(): Promise<void> {
+    const writer = this.writer;
+    if (!writer) return;
+    const state = this.state;
+    await writer.flush(true);
+    await writer.updateMeta({
+      turns: state.turn,
+      ...(state.title ? { title: state.title } : {}),
+      ...(state.lastStopReason ? { lastStopReason: state.lastStopReason } : {}),
+    });
+  }
+}

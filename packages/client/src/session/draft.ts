@@ -1,0 +1,57 @@
+/**
+ * Copy-on-write editing of a {@link SessionState} for the reducer: each array or record is copied
+ * at most once per batch of events, so replaying 100,000 updates costs what applying them costs,
+ * while every snapshot handed out stays immutable.
+ */
+import type { SessionState, TerminalView, TranscriptItem } from './state.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A state being edited. */
+export class Draft {
+  readonly state: Mutable<SessionState>;
+  private readonly owned = new WeakSet<object>();
+
+  constructor(base: SessionState) {
+    this.state = { ...base };
+  }
+
+  /** The items array, writable. */
+  items(): TranscriptItem[] {
+    return this.own('items', (v) => [...v]) as TranscriptItem[];
+  }
+
+  toolCallIndex(): Record<string, number> {
+    return this.own('toolCallIndex', (v) => ({ ...v })) as Record<string, number>;
+  }
+
+  messageIndex(): Record<string, number> {
+    return this.own('messageIndex', (v) => ({ ...v })) as Record<string, number>;
+  }
+
+  terminals(): Record<string, TerminalView> {
+    return this.own('terminals', (v) => ({ ...v })) as Record<string, TerminalView>;
+  }
+
+  /** Appends an item with the next key; returns its index. */
+  push(item: DistributiveOmit<TranscriptItem, 'key'>): number {
+    const items = this.items();
+    items.push({ ...item, key: String(items.length) } as TranscriptItem);
+    return items.length - 1;
+  }
+
+  private own<K extends 'items' | 'toolCallIndex' | 'messageIndex' | 'terminals'>(
+    key: K,
+    copy: (value: SessionState[K]) => SessionState[K],
+  ): SessionState[K] {
+    const current = this.state[key];
+    if (this.owned.has(current as object)) return current;
+    const next = copy(current);
+    this.owned.add(next as object);
+    this.state[key] = next;
+    return next;
+  }
+}
+
+/** `Omit` applied to each member of a union. */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,246 @@
+/**
+ * Answers a session's permission questions — `session/request_permission` from the agent, and
+ * the policy checks of fs and terminal calls — with the policy, grants, and the user when the
+ * policy says "ask". Every question and answer is recorded in the session's store.
+ */
+import type { RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '@acp-kit/protocol';
+import type { PermissionAnswer } from '../agent/host.js';
+import { decisionOfOption, outcomeFor } from '../permissions/options.js';
+import { SessionPermissions } from '../permissions/policy.js';
+import type { PermissionScope, PermissionSubject } from '../permissions/rules.js';
+import { simpleArgv } from '../permissions/shell-words.js';
+import { subjectFromToolCall, suggestRule } from '../permissions/subject.js';
+import { newId } from '../util/ids.js';
+import type { PermissionRequestView, SessionEvent } from './events.js';
+import type { SessionLink } from './session-link.js';
+import type { SessionState, ToolCallItem } from './state.js';
+
+type Final = {
+  decision: 'allow' | 'deny' | 'cancelled';
+  by: Extract<SessionEvent, { type: 'permission_resolved' }>['by'];
+  reason: string;
+  scope?: PermissionScope;
+  optionId?: string;
+};
+
+/** The permission side of a session. */
+export class PermissionBroker {
+  readonly permissions = new SessionPermissions();
+  private readonly pending = new Map<string, AbortController>();
+  private counter = 0;
+
+  constructor(
+    private readonly localId: string,
+    private readonly getState: () => SessionState,
+    private readonly dispatch: (event: SessionEvent) => void,
+  ) {}
+
+  /** Answers `session/request_permission`. */
+  async requestPermission(
+    link: SessionLink,
+    params: RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
+    const state = this.getState();
+    const known = this.knownToolCall(params.toolCall.toolCallId);
+    const subject = subjectFromToolCall(params.toolCall, known, {
+      agentId: link.agent.id,
+      cwd: state.cwd,
+      roots: [state.cwd, ...state.additionalDirectories],
+    });
+    const { final, key } = await this.decide(link, subject, params.options, params.toolCall, signal);
+    let decision = final.decision;
+    let reason = final.reason;
+    let outcome: RequestPermissionResponse['outcome'];
+    const chosen =
+      final.optionId !== undefined ? params.options.find((o) => o.optionId === final.optionId) : undefined;
+    if (decision === 'cancelled') {
+      outcome = { outcome: 'cancelled' };
+    } else if (chosen) {
+      outcome = { outcome: 'selected', optionId: chosen.optionId };
+      const meaning = decisionOfOption(chosen);
+      if (meaning !== 'unknown') decision = meaning;
+    } else {
+      const mapped = outcomeFor(params.options, decision);
+      outcome = mapped.outcome;
+      if (decision === 'allow' && !mapped.allowed) {
+        decision = 'deny';
+        reason = 'the agent offered no option to allow it';
+      }
+    }
+    if (decision === 'allow') {
+      const argv = subject.command ? simpleArgv(subject.command) : undefined;
+      this.permissions.addGrant({
+        kind: subject.kind,
+        paths: subject.paths,
+        turn: state.turn,
+        ...(argv ? { argv } : {}),
+      });
+    }
+    this.dispatch({
+      type: 'permission_resolved',
+      at: Date.now(),
+      key,
+      decision,
+      outcome,
+      by: final.by,
+      reason,
+      ...(final.scope ? { scope: final.scope } : {}),
+    });
+    return { outcome };
+  }
+
+  /** The policy check of an fs or terminal call; resolves true to go ahead. */
+  async authorize(link: SessionLink, subject: PermissionSubject): Promise<boolean> {
+    const { final, key } = await this.decide(link, subject, undefined, undefined, undefined);
+    this.dispatch({
+      type: 'permission_resolved',
+      at: Date.now(),
+      key,
+      decision: final.decision,
+      by: final.by,
+      reason: final.reason,
+      ...(final.scope ? { scope: final.scope } : {}),
+    });
+    return final.decision === 'allow';
+  }
+
+  /** Answers every open question with "cancelled" (the turn was cancelled or the agent left). */
+  cancelAll(): void {
+    for (const controller of this.pending.values()) controller.abort();
+    this.pending.clear();
+  }
+
+  /** Grants end with their turn. */
+  endTurn(turn: number): void {
+    this.permissions.endTurn(turn);
+  }
+
+  private knownToolCall(toolCallId: string): Partial<ToolCallUpdate> | undefined {
+    const state = this.getState();
+    const index = state.toolCallIndex[toolCallId];
+    const item = index === undefined ? undefined : (state.items[index] as ToolCallItem);
+    if (!item) return undefined;
+    return {
+      title: item.title,
+      kind: item.toolKind as ToolCallUpdate['kind'],
+      locations: [...item.locations],
+      content: [...item.content],
+      rawInput: item.rawInput,
+    };
+  }
+
+  private async decide(
+    link: SessionLink,
+    subject: PermissionSubject,
+    options: RequestPermissionRequest['options'] | undefined,
+    toolCall: ToolCallUpdate | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ final: Final; key: string }> {
+    const state = this.getState();
+    const key = String(++this.counter);
+    const verdict = link.policy.evaluate(subject, this.permissions, state.turn);
+    const view: PermissionRequestView = {
+      key,
+      source: subject.source,
+      kind: subject.kind,
+      paths: subject.paths,
+      outsideRoots: subject.outsideRoots,
+      secret: subject.secret,
+      reason: verdict.reason,
+      ...(subject.title ? { title: subject.title } : {}),
+      ...(subject.toolCallId ? { toolCallId: subject.toolCallId } : {}),
+      ...(options ? { options } : {}),
+      ...(subject.commandText ? { command: subject.commandText } : {}),
+      ...(subject.sensitiveEnv ? { sensitiveEnv: subject.sensitiveEnv } : {}),
+    };
+    this.dispatch({
+      type: 'permission_requested',
+      at: Date.now(),
+      request: view,
+      ...(toolCall ? { toolCall } : {}),
+    });
+    if (state.status === 'cancelling' || signal?.aborted) {
+      return { key, final: { decision: 'cancelled', by: 'cancel', reason: 'the turn was cancelled' } };
+    }
+    if (verdict.action !== 'ask') {
+      return { key, final: { decision: verdict.action, by: verdict.by, reason: verdict.reason } };
+    }
+    const ask = link.host.askPermission;
+    if (!ask)
+      return {
+        key,
+        final: { decision: 'deny', by: 'default', reason: `${verdict.reason}; nobody can answer (headless)` },
+      };
+    const controller = new AbortController();
+    this.pending.set(key, controller);
+    const onAbort = (): void => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const answer = await raceAbort(
+        ask.call(link.host, {
+          ...view,
+          localId: this.localId,
+          agentId: link.agent.id,
+          ...(toolCall ? { toolCall } : {}),
+          signal: controller.signal,
+        }),
+        controller.signal,
+      );
+      if (answer === undefined)
+        return { key, final: { decision: 'cancelled', by: 'cancel', reason: 'the question was cancelled' } };
+      return { key, final: await this.applyAnswer(link, subject, answer, options) };
+    } catch {
+      return { key, final: { decision: 'deny', by: 'user', reason: 'the question could not be answered' } };
+    } finally {
+      this.pending.delete(key);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async applyAnswer(
+    link: SessionLink,
+    subject: PermissionSubject,
+    answer: PermissionAnswer,
+    options: RequestPermissionRequest['options'] | undefined,
+  ): Promise<Final> {
+    let decision: 'allow' | 'deny' = answer.decision === 'allow' ? 'allow' : 'deny';
+    let optionId: string | undefined;
+    if (answer.optionId !== undefined && options) {
+      const option = options.find((o) => o.optionId === answer.optionId);
+      if (option) {
+        optionId = option.optionId;
+        const meaning = decisionOfOption(option);
+        if (meaning !== 'unknown') decision = meaning;
+      }
+    }
+    const scope = answer.scope ?? 'once';
+    let reason = decision === 'allow' ? 'allowed by you' : 'denied by you';
+    if (scope !== 'once') {
+      const rule = suggestRule(subject, decision, scope);
+      if (!rule) reason += ` (not remembered: a compound command or several paths cannot be a rule)`;
+      else if (scope === 'session') this.permissions.rules.push({ ...rule, id: newId('session') });
+      else if (link.ruleStore) await link.ruleStore.add(rule);
+    }
+    return { decision, by: 'user', reason, scope, ...(optionId !== undefined ? { optionId } : {}) };
+  }
+}
+
+/** Resolves with the promise's value, or undefined once `signal` aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * What a session needs from the agent connection it is attached to (implemented by
+ * `AgentConnection`; kept as an interface so sessions can be tested and reattached).
+ */
+import type { AgentCapabilities, ClientSideConnection, Logger } from '@acp-kit/protocol';
+import type { ClientHost } from '../agent/host.js';
+import type { ClientError } from '../errors.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
+import type { RuleStore } from '../permissions/rule-store.js';
+import type { TerminalService } from '../terminal/terminal-service.js';
+
+/** The agent a session talks to. */
+export interface SessionAgent {
+  id: string;
+  name: string;
+  command: string;
+  args: string[];
+}
+
+/** A session's view of its connection. */
+export interface SessionLink {
+  readonly agent: SessionAgent;
+  readonly connection: ClientSideConnection;
+  readonly agentCapabilities: AgentCapabilities;
+  readonly terminals: TerminalService;
+  readonly policy: PermissionPolicy;
+  readonly ruleStore: RuleStore | undefined;
+  readonly host: ClientHost;
+  readonly logger: Logger | undefined;
+  /** A turn started: watch it for stalls. */
+  turnStarted(localId: string): void;
+  /** The turn ended. */
+  turnEnded(localId: string): void;
+  /** Turns an error of `session/new|load|prompt` into AUTH_REQUIRED when it is a -32000. */
+  authError(error: unknown): ClientError | undefined;
+  /** The session no longer uses this connection. */
+  detach(agentSessionId: string): void;
+}

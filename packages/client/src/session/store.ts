@@ -1,0 +1,68 @@
+/**
+ * One store per session: the current snapshot, a reducer over events, and subscriptions in the
+ * shape React's `useSyncExternalStore` expects.
+ */
+import { Emitter, type Unsubscribe } from '../util/emitter.js';
+import type { SessionEvent } from './events.js';
+import { reduceSessionEvents } from './reducer.js';
+import type { SessionState } from './state.js';
+
+/**
+ * A session's state container.
+ *
+ * @example
+ * // React / Ink
+ * const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+ * // anywhere
+ * const off = store.onEvent((event) => log(event.type));
+ */
+export class SessionStore {
+  private state: SessionState;
+  private readonly listeners = new Set<() => void>();
+  private readonly events = new Emitter<{ event: SessionEvent }>();
+
+  constructor(initial: SessionState) {
+    this.state = initial;
+  }
+
+  /** The current snapshot (a new object after every change, the same object otherwise). */
+  getSnapshot = (): SessionState => this.state;
+
+  /** Calls `listener` after every change; returns the unsubscribe function. */
+  subscribe = (listener: () => void): Unsubscribe => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  /** Calls `listener` with every event dispatched, after the state changed. */
+  onEvent(listener: (event: SessionEvent) => void): Unsubscribe {
+    return this.events.on('event', listener);
+  }
+
+  /** Applies an event and notifies. */
+  dispatch(event: SessionEvent): void {
+    this.state = reduceSessionEvents(this.state, [event]);
+    this.events.emit('event', event);
+    this.notify();
+  }
+
+  /** Applies events in one go (one notification); `emit` false keeps them from event listeners (replays from disk). */
+  dispatchMany(events: readonly SessionEvent[], emit = true): void {
+    if (events.length === 0) return;
+    this.state = reduceSessionEvents(this.state, events);
+    if (emit) for (const event of events) this.events.emit('event', event);
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch {
+        // A broken subscriber must not break the others.
+      }
+    }
+  }
+}

@@ -1,0 +1,256 @@
+#!/usr/bin/env node
+// A scriptable ACP agent speaking raw NDJSON JSON-RPC, for tests of the client engine against a
+// real child process. Options come as JSON in argv[2]. A prompt whose first text block is a JSON
+// array is run as a script of steps (see `runStep`); any other prompt is echoed back.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+const opts = JSON.parse(process.argv[2] ?? '{}');
+const sessions = loadState();
+let nextId = 1;
+const pending = new Map();
+const cancelWaiters = new Map();
+let authenticated = !opts.requireAuth;
+
+function loadState() {
+  if (opts.stateFile && existsSync(opts.stateFile))
+    return new Map(Object.entries(JSON.parse(readFileSync(opts.stateFile, 'utf8'))));
+  return new Map();
+}
+function saveState() {
+  if (opts.stateFile) writeFileSync(opts.stateFile, JSON.stringify(Object.fromEntries(sessions)));
+}
+function send(message) {
+  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
+}
+function notify(method, params) {
+  send({ method, params });
+}
+function request(method, params) {
+  const id = `a${nextId++}`;
+  send({ id, method, params });
+  return new Promise((resolve) => pending.set(id, resolve));
+}
+function update(sessionId, u) {
+  notify('session/update', { sessionId, update: u });
+}
+function text(sessionId, t, messageId) {
+  update(sessionId, {
+    sessionUpdate: 'agent_message_chunk',
+    content: { type: 'text', text: t },
+    ...(messageId ? { messageId } : {}),
+  });
+}
+
+const caps = opts.caps ?? {
+  loadSession: true,
+  promptCapabilities: { embeddedContext: true, image: false },
+  sessionCapabilities: { list: {}, close: {}, resume: {}, delete: {} },
+};
+
+async function handle(msg) {
+  const { id, method, params } = msg;
+  const reply = (result) => send({ id, result });
+  const fail = (error) => send({ id, error });
+  switch (method) {
+    case 'initialize':
+      if (opts.recordInit) writeFileSync(opts.recordInit, JSON.stringify(params));
+      if (opts.hangInit) return;
+      return reply({
+        protocolVersion: opts.protocolVersion ?? 1,
+        agentCapabilities: caps,
+        authMethods: opts.authMethods ?? [],
+        agentInfo: { name: 'fake-agent', version: '1.0.0' },
+      });
+    case 'authenticate':
+      authenticated = true;
+      return reply({});
+    case 'session/new': {
+      if (!authenticated || opts.newSessionError)
+        return fail(
+          opts.newSessionError ?? { code: -32000, message: 'Authentication required', data: opts.authData },
+        );
+      const sessionId = `fake-${process.pid}-${nextId++}`;
+      sessions.set(sessionId, { cwd: params.cwd, history: [] });
+      saveState();
+      reply({
+        sessionId,
+        modes: {
+          currentModeId: 'ask',
+          availableModes: [
+            { id: 'ask', name: 'Ask' },
+            { id: 'code', name: 'Code' },
+          ],
+        },
+        configOptions: [{ id: 'fast', name: 'Fast', type: 'boolean', currentValue: false }],
+      });
+      update(sessionId, {
+        sessionUpdate: 'available_commands_update',
+        availableCommands: [
+          { name: 'review', description: 'Review code', input: { hint: 'what to review' } },
+        ],
+      });
+      return;
+    }
+    case 'session/load': {
+      const s = sessions.get(params.sessionId);
+      if (!s) return fail({ code: -32002, message: 'Session not found' });
+      for (const h of s.history) {
+        update(params.sessionId, {
+          sessionUpdate: 'user_message_chunk',
+          content: { type: 'text', text: h.user },
+        });
+        text(params.sessionId, h.agent);
+      }
+      return reply({});
+    }
+    case 'session/resume':
+      if (!sessions.has(params.sessionId)) return fail({ code: -32002, message: 'Session not found' });
+      return reply({});
+    case 'session/list':
+      return reply({
+        sessions: [...sessions].map(([sessionId, s]) => ({
+          sessionId,
+          cwd: s.cwd,
+          title: `session ${sessionId}`,
+        })),
+      });
+    case 'session/close':
+      return reply({});
+    case 'session/delete':
+      sessions.delete(params.sessionId);
+      saveState();
+      return reply({});
+    case 'session/set_mode':
+      reply({});
+      update(params.sessionId, { sessionUpdate: 'current_mode_update', currentModeId: params.modeId });
+      return;
+    case 'session/set_config_option':
+      return reply({
+        configOptions: [{ id: params.configId, name: 'Fast', type: 'boolean', currentValue: params.value }],
+      });
+    case 'session/prompt':
+      return prompt(params).then(reply, (error) =>
+        fail({ code: -32603, message: String(error?.message ?? error) }),
+      );
+    case 'session/cancel': {
+      const waiter = cancelWaiters.get(params.sessionId);
+      if (waiter) waiter();
+      return;
+    }
+    default:
+      if (id !== undefined) fail({ code: -32601, message: 'Method not found' });
+  }
+}
+
+async function prompt(params) {
+  const { sessionId } = params;
+  if (opts.promptError) throw Object.assign(new Error(opts.promptError.message), opts.promptError);
+  const first = params.prompt.find((b) => b.type === 'text')?.text ?? '';
+  let cancelled = false;
+  const cancelled$ = new Promise((resolve) =>
+    cancelWaiters.set(sessionId, () => {
+      cancelled = true;
+      resolve();
+    }),
+  );
+  const s = sessions.get(sessionId) ?? { history: [] };
+  let stopReason = 'end_turn';
+  if (first.trim().startsWith('[')) {
+    const steps = JSON.parse(first);
+    for (const step of steps) {
+      const r = await runStep(sessionId, step, cancelled$);
+      if (r?.stop) {
+        stopReason = r.stop;
+        break;
+      }
+    }
+  } else {
+    const blocks = params.prompt.map((b) => b.type).join(',');
+    text(sessionId, `echo: ${first}`, 'm1');
+    text(sessionId, ` [${blocks}]`, 'm1');
+    s.history.push({ user: first, agent: `echo: ${first}` });
+    saveState();
+  }
+  cancelWaiters.delete(sessionId);
+  return { stopReason: cancelled ? 'cancelled' : stopReason };
+}
+
+async function runStep(sessionId, step, cancelled$) {
+  if (step.update) update(sessionId, step.update);
+  if (step.raw !== undefined) process.stdout.write(step.raw + '\n');
+  if (step.stderr) process.stderr.write(step.stderr);
+  if (step.text) text(sessionId, step.text, step.messageId);
+  if (step.flood) for (let i = 0; i < step.flood; i++) text(sessionId, `x${i} `, 'flood');
+  if (step.request) {
+    const result = await request(step.request, { sessionId, ...step.params });
+    text(sessionId, `RESULT ${JSON.stringify(result)}\n`, `r${nextId++}`);
+    if (step.saveTerminal && result.result) step.params.terminalId = result.result.terminalId;
+  }
+  if (step.terminal) {
+    const created = await request('terminal/create', { sessionId, ...step.terminal });
+    text(sessionId, `RESULT ${JSON.stringify(created)}\n`, `r${nextId++}`);
+    if (created.result) {
+      const terminalId = created.result.terminalId;
+      const exit = await request('terminal/wait_for_exit', { sessionId, terminalId });
+      const out = await request('terminal/output', { sessionId, terminalId });
+      text(sessionId, `RESULT ${JSON.stringify({ exit, out })}\n`, `r${nextId++}`);
+      if (!step.keep) await request('terminal/release', { sessionId, terminalId });
+    }
+  }
+  if (step.terminalStart) {
+    const created = await request('terminal/create', { sessionId, ...step.terminalStart });
+    text(sessionId, `RESULT ${JSON.stringify(created)}\n`, `r${nextId++}`);
+  }
+  if (step.terminalKill) {
+    const created = await request('terminal/create', { sessionId, ...step.terminalKill });
+    const terminalId = created.result.terminalId;
+    text(sessionId, `RESULT ${JSON.stringify(created)}\n`, `r${nextId++}`);
+    if (step.releaseOnly) {
+      await request('terminal/release', { sessionId, terminalId });
+    } else {
+      await request('terminal/kill', { sessionId, terminalId });
+      const exit = await request('terminal/wait_for_exit', { sessionId, terminalId });
+      text(sessionId, `RESULT ${JSON.stringify(exit)}\n`, `r${nextId++}`);
+      await request('terminal/release', { sessionId, terminalId });
+    }
+  }
+  if (step.spawnChild) {
+    const child = spawn('sleep', ['1000'], { stdio: 'ignore' });
+    text(sessionId, `CHILD ${child.pid}\n`, `c${nextId++}`);
+  }
+  if (step.waitForCancel) {
+    await cancelled$;
+    for (const late of step.then ?? []) update(sessionId, late);
+    return { stop: 'cancelled' };
+  }
+  if (step.hang) await new Promise(() => {});
+  if (step.exit !== undefined) process.exit(step.exit);
+  if (step.kill) process.kill(process.pid, step.kill);
+  if (step.stop) return { stop: step.stop };
+  return undefined;
+}
+
+if (opts.noise) process.stdout.write('Starting fake agent v1.0...\n\x1b[32mready\x1b[0m\n');
+if (opts.exitImmediately !== undefined) {
+  process.stderr.write('fatal: cannot start\n');
+  process.exit(opts.exitImmediately);
+}
+const rl = createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (msg.method === undefined && msg.id !== undefined) {
+    const resolve = pending.get(msg.id);
+    pending.delete(msg.id);
+    resolve?.(msg.error ? { error: msg.error } : { result: msg.result });
+    return;
+  }
+  void handle(msg);
+});
+rl.on('close', () => process.exit(0));
