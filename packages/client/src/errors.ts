@@ -58,21 +58,8 @@ export type ClientErrorCode =
  * @example
  * if (err instanceof ClientError && err.code === 'AUTH_REQUIRED') showLogin(err.details.authMethods);
  */
-export class ClientError extends Error {
-  override readonly name = 'ClientError';
-  readonly code: ClientErrorCode;
-  readonly details: Record<string, unknown>;
-
-  constructor(
-    code: ClientErrorCode,
-    message: string,
-    details: Record<string, unknown> = {},
-    cause?: unknown,
-  ) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.code = code;
-    this.details = details;
-  }
+export class ClientError extends AcpKitError<ClientErrorCode> {
+  override readonly name: string = 'ClientError';
 }
 
 /** A small, serialisable description of an error (for stores, transcripts and JSON output). */

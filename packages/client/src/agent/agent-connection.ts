@@ -340,7 +340,7 @@ export class AgentConnection implements SessionLink {
   }
 
   private initializeError(error: unknown): Error {
-    if (error instanceof AcpKitError) {
+    if (error instanceof AcpKitError && !(error instanceof ClientError)) {
       if (error.code === 'UNSUPPORTED_PROTOCOL_VERSION') {
         return new ClientError(
           'UNSUPPORTED_PROTOCOL_VERSION',

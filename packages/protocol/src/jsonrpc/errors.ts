@@ -119,22 +119,18 @@ export interface CloseDetails {
 }
 
 /**
- * A local failure with a string code.
+ * A local failure with a string code. Higher layers extend it with codes of their own (the client
+ * engine's `ClientError`), so `instanceof AcpKitError` catches every local failure.
  *
  * @example
  * if (err instanceof AcpKitError && err.code === 'PEER_EXITED') console.error(err.message);
  */
-export class AcpKitError extends Error {
-  override readonly name = 'AcpKitError';
-  readonly code: AcpKitErrorCode;
+export class AcpKitError<Code extends string = AcpKitErrorCode> extends Error {
+  override readonly name: string = 'AcpKitError';
+  readonly code: Code;
   readonly details: Record<string, unknown>;
 
-  constructor(
-    code: AcpKitErrorCode,
-    message: string,
-    details: Record<string, unknown> = {},
-    cause?: unknown,
-  ) {
+  constructor(code: Code, message: string, details: Record<string, unknown> = {}, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
     this.code = code;
     this.details = details;
