@@ -126,9 +126,9 @@ describe('help', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: acp/);
   });
-  it('acp without a command prints help and fails', async () => {
+  it('acp without a command opens the terminal UI, which needs a terminal', async () => {
     const r = await runCli([], home);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Usage: acp');
+    expect(r.stderr).toContain('the terminal UI needs a terminal; use `acp run` for scripts and pipes');
   });
 });

@@ -43,19 +43,20 @@ stops the agent.`;
  * @example
  * process.exitCode = await main(process.argv);
  */
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: CliIo = processIo(),
+  ui: (args: readonly string[], io: CliIo) => Promise<number> = runTerminalUi,
+): Promise<number> {
   const args = argv.slice(2);
   const split = args.indexOf('--');
   const head = split >= 0 ? args.slice(0, split) : args;
   const tail = split >= 0 ? args.slice(split + 1) : undefined;
+  if (isTerminalUiInvocation(head)) return ui(args, io);
   let exitCode: number = EXIT_CODES.OK;
   const program = buildProgram(io, tail, (code) => {
     exitCode = code;
   });
-  if (head.length === 0) {
-    io.stderr.write(program.helpInformation());
-    return EXIT_CODES.USAGE;
-  }
   try {
     await program.parseAsync(head, { from: 'user' });
     return exitCode;
@@ -70,6 +71,25 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
 }
 
+const TUI_FLAGS = /^--(agent|cwd|resume)(=|$)/;
+
+/** `acp`, `acp --agent NAME`, `acp --cwd DIR`, `acp --resume ID` and `acp -- CMD…` open the terminal UI. */
+export function isTerminalUiInvocation(head: readonly string[]): boolean {
+  return head.length === 0 || TUI_FLAGS.test(head[0] as string);
+}
+
+/** Loads the terminal UI only when it is used, so `acp run` and `acp agent` start without React. */
+async function runTerminalUi(args: readonly string[], io: CliIo): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    io.stderr.write(
+      'acp: the terminal UI needs a terminal; use `acp run` for scripts and pipes (see `acp --help`)\n',
+    );
+    return EXIT_CODES.USAGE;
+  }
+  const { tuiMain } = await import('@acp-kit/tui');
+  return tuiMain(args, { self: io.self, env: io.env });
+}
+
 /** The commander program (exported for help-text tests and documentation). */
 export function buildProgram(
   io: CliIo,
@@ -81,7 +101,7 @@ export function buildProgram(
   };
   const program = new Command('acp')
     .description(
-      'Run ACP agents headless, manage the agent catalog, sessions and permission rules, or serve the acp-kit agent.',
+      'The terminal client for every ACP agent. Without a command, `acp [--agent NAME] [--cwd DIR] [--resume ID] [-- CMD ARGS…]` opens the terminal UI; the commands below run agents headless, manage the agent catalog, sessions and permission rules, or serve the acp-kit agent.',
     )
     .version(VERSION)
     .exitOverride()

@@ -1,0 +1,110 @@
+/**
+ * `node bench/tui-stream.mjs [--chunks 5000] [--rates 250,0] [--runs 3]`
+ *
+ * Streams N Markdown chunks (headings, paragraphs, lists with bold and code) from the scripted
+ * agent into `acp` (the production bundle) in tmux, at each rate in chunks per second (0: as fast
+ * as the pipe takes them). Measured:
+ * - full-screen clears written to the main buffer after the prompt (raw output, `pipe-pane`): target 0;
+ * - `capture-pane` samples every 50 ms during the stream: the tab bar, status bar and hint line
+ *   must each appear exactly once, intact, as the last lines (no torn or duplicated status bar);
+ * - the UI's event-loop delay p99 after the prompt (target ≤ 20 ms) and its CPU from the prompt
+ *   until everything is drawn (target ≤ 1.5 s), with its frame build times.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBundle, machine, median, option, TuiRun } from './tui-common.mjs';
+
+ensureBundle();
+const chunks = Number(option('--chunks', 5000));
+const rates = option('--rates', '250,0').split(',').map(Number);
+const runs = Number(option('--runs', 3));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Problems with the bottom of one screen sample (empty when the status area is intact). */
+export function statusProblems(screen) {
+  const lines = screen.split('\n');
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  const problems = [];
+  const count = (re) => lines.filter((line) => re.test(line)).length;
+  const tabs = count(/^ 1 Scenario {2}[●◐]$/);
+  const status = count(/^● connected │ Scenario agent 1\.0 │ Ask/);
+  const hint = count(/(Esc cancel · Ctrl\+X menu|Ctrl\+X menu · \? keys · Ctrl\+N new tab)$/);
+  if (tabs !== 1) problems.push(`tab bar ×${tabs}`);
+  if (status !== 1) problems.push(`status line ×${status}`);
+  if (hint !== 1) problems.push(`hint line ×${hint}`);
+  const tail = lines.slice(-3);
+  if (!/^ 1 Scenario/.test(tail[0] ?? '') || !/^● connected/.test(tail[1] ?? ''))
+    problems.push(`status area not at the bottom: ${JSON.stringify(tail)}`);
+  return problems;
+}
+
+async function once(rate) {
+  const dirs = TuiRun.makeDirs();
+  const rawLog = join(dirs.root, 'raw.log');
+  const run = new TuiRun({ dirs, args: ['--agent', 'scenario'], rawLog });
+  try {
+    await run.waitFor(
+      (screen) => screen.includes('● connected') && screen.includes('Message · / for commands'),
+    );
+    const before = readFileSync(rawLog, 'utf8').length;
+    run.type(`stream ${chunks} ${rate}`);
+    await run.waitFor(`stream ${chunks}`);
+    run.press('Enter');
+    const started = Date.now();
+    const samples = [];
+    const bad = [];
+    let idleSeen = 0;
+    // Sample until the turn ended and the screen stopped changing (everything drawn).
+    let last = '';
+    for (;;) {
+      await sleep(50);
+      const screen = run.screen();
+      samples.push(screen);
+      const problems = statusProblems(screen);
+      if (problems.length > 0) bad.push({ at: Date.now() - started, problems });
+      const done = screen.includes('Message · / for commands') && screen === last;
+      idleSeen = done ? idleSeen + 1 : 0;
+      if (idleSeen >= 4) break;
+      if (Date.now() - started > 300_000) throw new Error('the stream did not finish');
+      last = screen;
+    }
+    const wall = Date.now() - started;
+    const after = readFileSync(rawLog, 'utf8').slice(before);
+    const clears = after.split('\x1b[2J').length - 1;
+    const metrics = await run.quit();
+    return {
+      rate,
+      wallMs: wall,
+      clears,
+      samples: samples.length,
+      tornSamples: bad.length,
+      firstProblems: bad.slice(0, 3),
+      loopP99: metrics.eventLoopDelayMs.p99,
+      loopMax: metrics.eventLoopDelayMs.max,
+      cpuMs: metrics.cpuSinceFirstPromptMs,
+      turnMs: metrics.marks['turn-end'] - metrics.marks['first-prompt'],
+      frames: metrics.renderMs.frames,
+      renderP99: metrics.renderMs.p99,
+      renderMax: metrics.renderMs.max,
+      rssMb: metrics.maxRssMb,
+    };
+  } finally {
+    run.close();
+  }
+}
+
+const results = [];
+for (const rate of rates) for (let i = 0; i < runs; i++) results.push(await once(rate));
+console.log(JSON.stringify({ machine: machine(), chunks, results }));
+console.log(
+  `\n| ${chunks} chunks | rate | turn (ms) | full clears | torn/duplicated status samples | loop delay p99 (ms) | CPU (ms) | frames | frame build p99 (ms) |`,
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const rate of rates) {
+  const rows = results.filter((r) => r.rate === rate);
+  const m = (key) => median(rows.map((r) => r[key]));
+  console.log(
+    `| median of ${rows.length} | ${rate === 0 ? 'flood' : `${rate}/s`} | ${m('turnMs').toFixed(0)} | ${Math.max(...rows.map((r) => r.clears))} | ` +
+      `${rows.reduce((sum, r) => sum + r.tornSamples, 0)} of ${rows.reduce((sum, r) => sum + r.samples, 0)} | ${m('loopP99').toFixed(1)} | ${m('cpuMs').toFixed(0)} | ${m('frames').toFixed(0)} | ${m('renderP99').toFixed(1)} |`,
+  );
+}

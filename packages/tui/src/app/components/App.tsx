@@ -1,0 +1,98 @@
+import { memo, useMemo } from 'react';
+import { Box } from 'ink';
+import { ClockProvider } from '../../clock/ClockContext.js';
+import { PlanPanel } from '../../components/PlanPanel.js';
+import { activeTab } from '../state/app-state.js';
+import { useAppState, useController } from '../hooks/AppContext.js';
+import { useGlobalKeys } from '../hooks/useGlobalKeys.js';
+import { useSessionView } from '../hooks/useSessionView.js';
+import { useTerminalSize } from '../hooks/useTerminalSize.js';
+import { sameStatus, statusView } from '../view/status-view.js';
+import { useStableValue } from '../hooks/useStableValue.js';
+import { BottomPanel } from './BottomPanel.js';
+import { StatusArea } from './StatusArea.js';
+import { LiveTranscript } from './TranscriptRegion.js';
+
+/** Props of {@link App}. */
+export interface AppProps {
+  /** Typeahead guard of permission prompts (tests set 0). */
+  readonly armDelayMs?: number;
+}
+
+/** Rows kept for the tab bar, the two status lines and the hint line. */
+const STATUS_ROWS = 4;
+/** Clock tick while something runs (spinners, stall indicator): 10 frames a second. */
+const CLOCK_MS = 100;
+/** Rows of an empty composer (border and one line). */
+const COMPOSER_ROWS = 3;
+
+/**
+ * The live part of the screen (the settled transcript above it is printed into the scrollback by
+ * the transcript printer): the active session's live items and plan, then the composer or whatever needs the user (a modal, a picker, a screen), and
+ * the tabs and status at the bottom. The live part is sized to stay shorter than the terminal, so
+ * Ink never has to clear the screen to redraw it.
+ */
+export const App = memo(function App({ armDelayMs }: AppProps) {
+  const controller = useController();
+  const app = useAppState();
+  const { rows, columns } = useTerminalSize();
+  const tab = activeTab(app);
+  const runtime = controller.tab(tab?.id);
+  const view = useSessionView(runtime?.view);
+  const state = view?.state;
+  const review = app.reviews.find((r) => r.tabId === tab?.id);
+  const permission = app.permissions.find((p) => p.tabId === tab?.id);
+  const modal = app.overlay !== undefined || review !== undefined || permission !== undefined;
+  useGlobalKeys(app.overlay === undefined && review === undefined);
+  const waiting = app.permissions.filter((p) => p.tabId === tab?.id).length;
+  // Whole seconds are enough for the stall indicator; the same view keeps the status bar from redrawing.
+  const lastActivity = view ? Math.floor(view.lastActivityAt / 1000) * 1000 : undefined;
+  const status = useStableValue(
+    useMemo(
+      () => (tab ? statusView(tab, state, lastActivity, waiting) : undefined),
+      [tab, state, lastActivity, waiting],
+    ),
+    sameStatus,
+  );
+  const busy = app.tabs.some(
+    (t) => t.status === 'running' || t.status === 'cancelling' || t.phase === 'starting',
+  );
+  const plan = state?.plan ?? [];
+  const showPlan = plan.length > 0 && !modal;
+  const planRows = showPlan ? (app.view.planCollapsed ? 1 : plan.length + 1) : 0;
+  const bottomRows = Math.max(6, rows - STATUS_ROWS - 1);
+  const liveBudget = Math.max(3, rows - STATUS_ROWS - COMPOSER_ROWS - planRows - 2);
+  return (
+    <>
+      <ClockProvider paused={!busy} intervalMs={CLOCK_MS}>
+        <Box flexDirection="column" width={columns}>
+          {view && !modal && view.live.length > 0 && (
+            <LiveTranscript
+              live={view.live}
+              budget={liveBudget}
+              columns={columns}
+              cwd={state?.cwd}
+              showThoughts={app.view.showThoughts}
+            />
+          )}
+          {showPlan && (
+            <Box marginBottom={1}>
+              <PlanPanel entries={plan} collapsed={app.view.planCollapsed} />
+            </Box>
+          )}
+          <BottomPanel
+            app={app}
+            tab={tab}
+            state={state}
+            files={runtime?.files ?? []}
+            review={review}
+            permission={permission}
+            rows={bottomRows}
+            {...(armDelayMs !== undefined ? { armDelayMs } : {})}
+          />
+          <StatusArea app={app} status={status} stallAfterMs={app.settings.stallSeconds * 1000} />
+        </Box>
+      </ClockProvider>
+    </>
+  );
+});

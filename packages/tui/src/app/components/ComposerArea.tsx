@@ -1,0 +1,63 @@
+import { memo, useCallback } from 'react';
+import type { SessionState } from '@acp-kit/client';
+import type { AvailableCommand } from '@acp-kit/protocol';
+import { Composer } from '../../composer/Composer.js';
+import { messageText } from '../../components/message-segments.js';
+import { useController } from '../hooks/AppContext.js';
+
+/** Props of {@link ComposerArea}. */
+export interface ComposerAreaProps {
+  readonly commands: readonly AvailableCommand[] | undefined;
+  /** Earlier prompts, oldest first (see {@link promptHistory}). */
+  readonly history: readonly string[];
+  readonly files: readonly string[];
+  readonly queued: number;
+  /** A turn is running (typing continues; a prompt is queued). */
+  readonly busy: boolean;
+  readonly isActive: boolean;
+}
+
+/** Earlier prompts of a session, oldest first (for ↑ history). */
+export function promptHistory(state: SessionState | undefined): string[] {
+  if (!state) return [];
+  const history: string[] = [];
+  for (const item of state.items) {
+    if (item.kind === 'message' && item.role === 'user') {
+      const text = messageText(item.content).trim();
+      if (text !== '' && history[history.length - 1] !== text) history.push(text);
+    }
+  }
+  return history;
+}
+
+/**
+ * The composer of the active tab, wired to its session's commands, files, history and queue.
+ * Its props change only when one of those does, so streamed chunks do not redraw it.
+ */
+export const ComposerArea = memo(function ComposerArea({
+  commands,
+  history,
+  files,
+  queued,
+  busy,
+  isActive,
+}: ComposerAreaProps) {
+  const controller = useController();
+  const submit = useCallback((text: string) => controller.submit(text), [controller]);
+  const help = useCallback(
+    () => controller.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'help' } }),
+    [controller],
+  );
+  return (
+    <Composer
+      onSubmit={submit}
+      commands={commands}
+      files={files}
+      history={history}
+      queued={queued}
+      busy={busy}
+      isActive={isActive}
+      onHelp={help}
+    />
+  );
+});

@@ -1,0 +1,97 @@
+import { memo, useMemo, useState } from 'react';
+import { Box, Text, useInput } from 'ink';
+import type { PermissionScope, SessionState } from '@acp-kit/client';
+import { useTheme } from '../../theme/ThemeContext.js';
+import { useActionMatcher, useKeyLabel } from '../../keys/KeyBindingsContext.js';
+import { PermissionPrompt } from '../../permission/PermissionPrompt.js';
+import { sanitizeInline } from '../../sanitize/sanitize-text.js';
+import type { PendingPermission } from '../state/app-state.js';
+import {
+  answerFor,
+  permissionRequestView,
+  permissionWarnings,
+  SCOPES,
+  scopeLabel,
+} from '../view/permission-view.js';
+import { useController } from '../hooks/AppContext.js';
+
+/** Props of {@link PermissionModal}. */
+export interface PermissionModalProps {
+  readonly pending: PendingPermission;
+  readonly state: SessionState | undefined;
+  /** Other questions of this tab waiting behind this one. */
+  readonly waiting: number;
+  readonly expanded: boolean;
+  /** Rows the modal may take (the operation is folded to fit). */
+  readonly rows?: number;
+  readonly isActive?: boolean;
+  /** Typeahead guard of the prompt (tests set 0). */
+  readonly armDelayMs?: number;
+}
+
+/**
+ * The permission question of the active tab: the agent's options (shortcuts, no default focus, a
+ * short arming delay), what the operation is, why it is asked, and "remember as a rule" with the
+ * scope the user picks (`r` cycles it). The answer goes to the engine's permission flow, which
+ * saves the rule.
+ */
+export const PermissionModal = memo(function PermissionModal({
+  pending,
+  state,
+  waiting,
+  expanded,
+  rows = 40,
+  isActive = true,
+  armDelayMs,
+}: PermissionModalProps) {
+  const theme = useTheme();
+  const controller = useController();
+  const is = useActionMatcher();
+  const rememberKey = useKeyLabel('permission.remember');
+  const menuKey = useKeyLabel('app.menu');
+  const [scope, setScope] = useState<PermissionScope>('once');
+  const { ask } = pending;
+  const request = useMemo(() => permissionRequestView(ask, state), [ask, state]);
+  const warnings = permissionWarnings(ask);
+  // Everything but the operation's diff or text: borders, title, paths, options by group, hints.
+  const groups = new Set(request.options.map((option) => option.kind.split('_')[0])).size;
+  const fixed =
+    11 + warnings.length + (request.operation?.paths.length ?? 0) + request.options.length + 2 * groups;
+  const maxOperationLines = Math.max(3, rows - fixed);
+  useInput(
+    (input, key) => {
+      if (is('permission.remember', input, key)) {
+        setScope((current) => SCOPES[(SCOPES.indexOf(current) + 1) % SCOPES.length] ?? 'once');
+      }
+    },
+    { isActive },
+  );
+  return (
+    <Box flexDirection="column">
+      {warnings.map((warning) => (
+        <Text key={warning} color={theme.status.error}>{`⚠ ${warning}`}</Text>
+      ))}
+      <Text
+        color={theme.text.muted}
+        wrap="truncate-end"
+      >{`Asked because: ${sanitizeInline(ask.reason)}`}</Text>
+      <PermissionPrompt
+        key={pending.id}
+        request={request}
+        waiting={waiting}
+        cwd={state?.cwd}
+        expanded={expanded}
+        maxOperationLines={maxOperationLines}
+        isActive={isActive}
+        {...(armDelayMs !== undefined ? { armDelayMs } : {})}
+        onSelect={(optionId) => controller.answerPermission(pending.id, answerFor(ask, optionId, scope))}
+      />
+      <Text>
+        <Text
+          color={scope === 'once' ? theme.text.muted : theme.status.warning}
+        >{`Remember: ${scopeLabel(scope)}`}</Text>
+        <Text color={theme.text.muted}>{` · ${rememberKey} to change (rules: ${menuKey} → Rules)`}</Text>
+      </Text>
+    </Box>
+  );
+});

@@ -1,0 +1,49 @@
+import { memo } from 'react';
+import { Text } from 'ink';
+import { useTheme } from '../../theme/ThemeContext.js';
+import { sanitizeInline } from '../../sanitize/sanitize-text.js';
+import type { PendingPermission, PendingReview, TabInfo } from '../state/app-state.js';
+
+/** Props of {@link TabBar}. */
+export interface TabBarProps {
+  readonly tabs: readonly TabInfo[];
+  readonly activeTabId?: string;
+  readonly permissions: readonly PendingPermission[];
+  readonly reviews: readonly PendingReview[];
+}
+
+/** A tab's marker: what it is doing or waiting for. */
+export function tabMarker(tab: TabInfo, waiting: boolean): string {
+  if (waiting) return '⚑';
+  if (tab.phase === 'crashed' || tab.phase === 'failed') return '✗';
+  if (tab.phase === 'auth') return '⚿';
+  if (tab.phase === 'starting') return '◌';
+  if (tab.status === 'running' || tab.status === 'cancelling') return '◐';
+  return '●';
+}
+
+/** The tabs: number, agent, and a marker (running, waiting for you, exited). */
+export const TabBar = memo(function TabBar({ tabs, activeTabId, permissions, reviews }: TabBarProps) {
+  const theme = useTheme();
+  if (tabs.length === 0) return null;
+  return (
+    <Text wrap="truncate-end">
+      {tabs.map((tab, i) => {
+        const active = tab.id === activeTabId;
+        const waiting =
+          permissions.some((p) => p.tabId === tab.id) || reviews.some((r) => r.tabId === tab.id);
+        const marker = tabMarker(tab, waiting);
+        const color = waiting ? theme.status.warning : marker === '✗' ? theme.status.error : undefined;
+        return (
+          <Text key={tab.id}>
+            {i > 0 && <Text color={theme.text.muted}> │ </Text>}
+            <Text inverse={active} bold={active}>
+              {` ${i + 1} ${sanitizeInline(tab.agent.name)} `}
+            </Text>
+            <Text color={color}>{` ${marker}`}</Text>
+          </Text>
+        );
+      })}
+    </Text>
+  );
+});

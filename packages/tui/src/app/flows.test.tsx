@@ -1,0 +1,156 @@
+/**
+ * Flows through the whole application with ink-testing-library: the real controller and engine,
+ * the scripted agent as a child process, keys pressed on the rendered app.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveClientPaths } from '@acp-kit/client';
+import { KEYS, renderInk, expectSafeFrame, flat, settle, type Rendered } from '../test-support/ink.js';
+import { makeDirs, SCENARIO_AGENT, type HarnessDirs } from '../e2e/tmux-harness.js';
+import { AppRoot } from './components/AppRoot.js';
+import { createScreen } from './screen.js';
+import { Controller } from './services/controller.js';
+import { AppStore } from './state/app-store.js';
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+/**
+ * Waits until `match` was drawn: in the live frame or in the transcript the printer wrote (with
+ * ink-testing-library every write is a frame, so the whole output is searched).
+ */
+async function waitFrame(r: Rendered, match: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frame = flat(r.stdout.frames.join('\n'));
+    if (typeof match === 'string' ? frame.includes(match) : match.test(frame)) {
+      // The frame is drawn at commit; its input handlers are attached in effects right after.
+      await settle();
+      return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}:\n${r.frame()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function start(settings?: object): Promise<{ r: Rendered; controller: Controller; dirs: HarnessDirs }> {
+  const dirs = makeDirs();
+  if (settings) writeFileSync(join(dirs.config, 'tui.json'), JSON.stringify(settings));
+  writeFileSync(
+    join(dirs.config, 'agents.json'),
+    JSON.stringify({
+      agents: { scenario: { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT] } },
+    }),
+  );
+  writeFileSync(
+    join(dirs.workspace, 'notes.txt'),
+    Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n') + '\n',
+  );
+  const store = new AppStore();
+  const controller = await Controller.create({
+    store,
+    paths: resolveClientPaths({ ACP_KIT_CONFIG_DIR: dirs.config, ACP_KIT_DATA_DIR: dirs.data }),
+    cwd: dirs.workspace,
+    env: { ...process.env, SCENARIO_STATE: join(dirs.root, 'agent-state') },
+    handover: { run: (work) => work() },
+  });
+  store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
+  const screen = createScreen(controller, () => 100);
+  const r = renderInk(<AppRoot controller={controller} onWriter={screen.setWriter} armDelayMs={0} />);
+  cleanup = async () => {
+    r.unmount();
+    await controller.quit(0);
+    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  };
+  return { r, controller, dirs };
+}
+
+describe('the app', () => {
+  it('picks an agent, answers a permission with a remembered rule, reviews a write, lists the rule', async () => {
+    const { r, controller, dirs } = await start();
+    const picker = await waitFrame(r, 'Choose an agent');
+    expect(picker).toContain('d acp-kit demo agent [demo · no model]');
+    const hotkey = /(\d) Scenario/.exec(picker)?.[1] as string;
+    await r.press(hotkey);
+    await waitFrame(r, 'Connected to scenario: new session');
+    await r.type('edit notes.txt');
+    await r.press(KEYS.enter);
+    await waitFrame(r, 'Permission requested');
+    await r.press('r', 'r');
+    expect(await waitFrame(r, 'Remember: as a saved rule for this project')).toContain('Edit notes.txt');
+    await r.press('y');
+    await waitFrame(r, 'Review write to notes.txt · 3 hunks');
+    await r.press('n', 'y', 'y', KEYS.enter);
+    const told = await waitFrame(r, /write result: error: The user accepted 2 of 3 changes/);
+    expect(told).toContain('rejected the changes at line 2');
+    expect(readFileSync(join(dirs.workspace, 'notes.txt'), 'utf8')).toContain('line 11 (changed)');
+    expect(readFileSync(join(dirs.workspace, 'notes.txt'), 'utf8')).not.toContain('line 2 (changed)');
+    expect(controller.rules).toMatchObject([{ action: 'allow', kinds: ['edit'], project: dirs.workspace }]);
+
+    await r.press(KEYS.ctrl('x'));
+    await waitFrame(r, 'Menu');
+    await r.press('p');
+    const rules = await waitFrame(r, 'Permission rules · base mode: ask');
+    expect(rules).toContain('allow edit');
+    await r.press('d', 'd');
+    await waitFrame(r, 'No saved rules');
+    expect(controller.rules).toEqual([]);
+    expectSafeFrame(r.frame());
+  }, 30_000);
+
+  it('switches modes with Shift+Tab and the mode picker, and shows the session in the status bar', async () => {
+    const { r } = await start();
+    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
+    await r.press(hotkey);
+    await waitFrame(r, /connected │ Scenario agent 1\.0 │ Ask/);
+    await r.press(KEYS.shiftTab);
+    await waitFrame(r, /connected │ Scenario agent 1\.0 │ Code/);
+    await r.press(KEYS.ctrl('x'));
+    await waitFrame(r, 'Menu');
+    await r.press('m');
+    await waitFrame(r, 'Code [current]');
+    await r.press('1');
+    await waitFrame(r, /connected │ Scenario agent 1\.0 │ Ask/);
+    await r.press(KEYS.ctrl('x'), 't');
+    const settings = await waitFrame(r, 'Theme: dark');
+    expect(settings).toContain('Review agent writes hunk by hunk: on');
+  }, 30_000);
+
+  it('shows a stalled turn with its silence and restarts the agent on Ctrl+R', async () => {
+    const { r } = await start({ stallSeconds: 1 });
+    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
+    await r.press(hotkey);
+    await waitFrame(r, 'Connected to scenario: new session');
+    await r.type('hang');
+    await r.press(KEYS.enter);
+    await waitFrame(r, 'ignoring cancel');
+    const stalled = await waitFrame(r, /⚠ no updates for \d+ s · Esc to cancel/);
+    expect(stalled).toContain('Ctrl+R restart the agent');
+    await r.press(KEYS.ctrl('r'));
+    await waitFrame(r, 'Connected to scenario: session loaded by the agent');
+    await waitFrame(r, 'Message · / for commands');
+    await r.type('ok');
+    await r.press(KEYS.enter);
+    await waitFrame(r, 'You said: ok');
+  }, 30_000);
+
+  it('shows the session facts: agent, ids, directory, MCP servers passed to it', async () => {
+    const { r } = await start({
+      mcpServers: { files: { command: 'mcp-files', env: { TOKEN: 'secret-value' } } },
+    });
+    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
+    await r.press(hotkey);
+    await waitFrame(r, 'Connected to scenario: new session');
+    await r.press(KEYS.ctrl('x'), 'i');
+    const info = await waitFrame(r, 'MCP servers');
+    expect(info).toContain('MCP servers files');
+    await r.press(KEYS.escape, KEYS.ctrl('x'), 't');
+    const settings = await waitFrame(r, 'MCP files');
+    expect(settings).toContain('env: TOKEN');
+    expect(settings).not.toContain('secret-value');
+  }, 30_000);
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { ESCAPE_CORPUS } from '../../sanitize/corpus.js';
+import { KeyInputFilter, splitKeys } from './key-input-filter.js';
+
+const ESC = '\x1b';
+
+function filter(...chunks: string[]): { output: string; keys: string[]; dropped: number } {
+  const f = new KeyInputFilter();
+  let output = '';
+  const keys: string[] = [];
+  let dropped = 0;
+  for (const chunk of chunks) {
+    const result = f.push(chunk);
+    output += result.output;
+    keys.push(...result.keys);
+    dropped += result.dropped;
+  }
+  output += f.flush();
+  return { output, keys, dropped };
+}
+
+/** Key sequences Ink understands (what may remain in the output). */
+const KEY_SEQUENCE = /\x1b(?:\[[\d;]*[ABCDEFHZ~]|O[ABCDFH]|[^\x1b[\]O]|\x1b|$)/g; // eslint-disable-line no-control-regex
+
+describe('KeyInputFilter', () => {
+  it('passes text, control keys and the key sequences Ink names', () => {
+    const keys = [
+      'a',
+      'é',
+      '\r',
+      '\x7f',
+      '\x03',
+      `${ESC}[A`,
+      `${ESC}[1;5C`,
+      `${ESC}[Z`,
+      `${ESC}[3~`,
+      `${ESC}[5~`,
+      `${ESC}OH`,
+      `${ESC}x`,
+      `${ESC}\r`,
+      ESC,
+    ];
+    for (const key of keys) expect(filter(key).output, JSON.stringify(key)).toBe(key);
+    expect(filter('hello world').output).toBe('hello world');
+  });
+
+  it('drops SGR, OSC, mouse, focus and paste markers, and C1 controls', () => {
+    expect(filter(`a${ESC}[31mb${ESC}[0m`)).toEqual({ output: 'ab', keys: [], dropped: 2 });
+    expect(filter(`${ESC}]52;c;aGk=\x07x`).output).toBe('x');
+    expect(filter(`${ESC}[<0;10;5M${ESC}[I${ESC}[O`).output).toBe('');
+    expect(filter(`${ESC}[200~pasted${ESC}[201~`).output).toBe('pasted');
+    expect(filter('a\u009b2Jb').output).toBe('a2Jb');
+    expect(filter(`${ESC}[?1049h`).output).toBe('');
+  });
+
+  it('turns F1 (xterm, rxvt, Linux console, modified) into a key and drops other function keys', () => {
+    for (const f1 of [`${ESC}OP`, `${ESC}[11~`, `${ESC}[[A`, `${ESC}[1;2P`]) {
+      expect(filter(f1), JSON.stringify(f1)).toEqual({ output: '', keys: ['f1'], dropped: 0 });
+    }
+    expect(filter(`${ESC}[15~${ESC}OQ`).output).toBe('');
+  });
+
+  it('holds a sequence split across chunks until it completes', () => {
+    const f = new KeyInputFilter();
+    expect(f.push(`x${ESC}[`).output).toBe('x');
+    expect(f.hasPending).toBe(true);
+    expect(f.push('1;5C').output).toBe(`${ESC}[1;5C`);
+    expect(f.push(`${ESC}]0;tit`).output).toBe('');
+    expect(f.push(`le${ESC}\\y`).output).toBe('y');
+  });
+
+  it('ends a held lone Escape as a key press and drops a held unfinished sequence', () => {
+    const f = new KeyInputFilter();
+    f.push(ESC);
+    expect(f.flush()).toBe(ESC);
+    f.push(`${ESC}]8;;http://x`);
+    expect(f.flush()).toBe('');
+  });
+
+  it('lets nothing from the escape corpus through but text and key sequences', () => {
+    for (const entry of ESCAPE_CORPUS) {
+      const { output } = filter(entry.input);
+      const rest = output.replace(KEY_SEQUENCE, '');
+      expect(rest.includes(ESC), entry.name).toBe(false);
+      expect(/[\u0080-\u009f]/.test(rest), entry.name).toBe(false);
+    }
+  });
+});
+
+describe('splitKeys', () => {
+  it('splits short input into key presses and keeps a paste whole', () => {
+    expect(splitKeys('ny\r')).toEqual(['n', 'y', '\r']);
+    expect(splitKeys('\x1b[Ay\x1b[1;5C\x1bx\x1b')).toEqual(['\x1b[A', 'y', '\x1b[1;5C', '\x1bx', '\x1b']);
+    expect(splitKeys('\x1bOH😀')).toEqual(['\x1bOH', '😀']);
+    const paste = 'a pasted line\nand another one';
+    expect(splitKeys(paste)).toEqual([paste]);
+  });
+});

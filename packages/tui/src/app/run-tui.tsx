@@ -1,0 +1,164 @@
+/**
+ * `runTui()`: the `acp` terminal UI. Starts the engine, draws the screens with Ink, and resolves
+ * with the exit code when the user quits.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { render, type Instance } from 'ink';
+import { resolveClientPaths, type ClientPaths, type LaunchSpec } from '@acp-kit/client';
+import { loadHighlighter } from '../markdown/highlight.js';
+import { AppRoot } from './components/AppRoot.js';
+import { CLEAR_SCREEN, createScreen } from './screen.js';
+import { FilteredStdin } from './input/filtered-stdin.js';
+import { batchedStdout } from './services/batched-stdout.js';
+import { Controller } from './services/controller.js';
+import { TuiMetrics } from './services/metrics.js';
+import { commandEntry, type TerminalHandover } from './services/tab-runtime.js';
+import { initialAppState } from './state/app-state.js';
+import { AppStore } from './state/app-store.js';
+
+/** Options of {@link runTui}: what `acp`, `acp --agent NAME`, `acp -- CMD ARGS`, `--cwd`, `--resume` ask for. */
+export interface TuiOptions {
+  /** A catalog agent to start at once (`--agent NAME`). */
+  readonly agent?: string;
+  /** An agent command to start at once (`acp -- CMD ARGS`). */
+  readonly command?: readonly string[];
+  /** Working directory of new sessions (default: the current one). */
+  readonly cwd?: string;
+  /** A stored session to reopen (local id, unique prefix, or the agent's session id). */
+  readonly resume?: string;
+  /** How to run `acp` itself, for the catalog's `demo` and `acp-kit` agents (the CLI's `selfLaunchSpec()`). */
+  readonly self?: LaunchSpec;
+  /** Environment (default `process.env`): config/data dirs, PATH for agents, `ACP_KIT_TUI_METRICS`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Config and data locations (default: from `env`). */
+  readonly paths?: ClientPaths;
+  readonly stdin?: NodeJS.ReadStream;
+  readonly stdout?: NodeJS.WriteStream;
+  readonly stderr?: NodeJS.WriteStream;
+}
+
+/** Sends console output to a log file (`ACP_KIT_TUI_LOG`) or nowhere: never onto the UI. */
+function guardConsole(env: NodeJS.ProcessEnv): () => void {
+  const saved = {
+    log: console.log,
+    info: console.info,
+    warn: console.warn,
+    error: console.error,
+    debug: console.debug,
+  };
+  let file: WriteStream | undefined;
+  if (env.ACP_KIT_TUI_LOG) file = createWriteStream(env.ACP_KIT_TUI_LOG, { flags: 'a', mode: 0o600 });
+  const sink = (...args: unknown[]): void => {
+    file?.write(
+      `${new Date().toISOString()} ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`,
+    );
+  };
+  console.log = console.info = console.warn = console.error = console.debug = sink;
+  return () => {
+    Object.assign(console, saved);
+    file?.end();
+  };
+}
+
+/**
+ * Runs the terminal UI until the user quits; resolves with the exit code.
+ *
+ * @example
+ * process.exitCode = await runTui({ agent: 'demo', self: selfLaunchSpec() });
+ */
+export async function runTui(options: TuiOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const metrics = TuiMetrics.fromEnv(env);
+  if (metrics) metrics.watch(stdout);
+  const store = new AppStore(initialAppState());
+  const terminal = batchedStdout(stdout);
+  let ink: Instance | undefined;
+  const input = new FilteredStdin(stdin, {
+    onKey: () => store.dispatch({ type: 'overlay_opened', overlay: { kind: 'help' } }),
+    ...(metrics ? { onInput: (at: number) => metrics.inputArrived(at) } : {}),
+  });
+  const mount = (): Instance =>
+    render(<AppRoot controller={controller} onWriter={screen.setWriter} />, {
+      stdin: input as unknown as NodeJS.ReadStream,
+      stdout: terminal,
+      stderr,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 30,
+      incrementalRendering: false,
+      ...(metrics
+        ? { onRender: ({ renderTime }: { renderTime: number }) => metrics.frameRendered(renderTime) }
+        : {}),
+    });
+  const handover: TerminalHandover = {
+    async run(work) {
+      ink?.unmount();
+      ink = undefined;
+      screen.setWriter(undefined);
+      input.suspend();
+      stdout.write(
+        `${CLEAR_SCREEN}acp: handing the terminal to the agent's sign-in; acp comes back when it ends.\n\n`,
+      );
+      try {
+        return await work();
+      } finally {
+        stdout.write(CLEAR_SCREEN);
+        input.resumeInput();
+        ink = mount();
+        store.dispatch({ type: 'reprint' });
+      }
+    },
+  };
+  const restoreConsole = guardConsole(env);
+  const cwd = options.cwd ?? process.cwd();
+  const controller = await Controller.create({
+    store,
+    paths: options.paths ?? resolveClientPaths(env),
+    cwd,
+    env,
+    ...(options.self ? { self: options.self } : {}),
+    handover,
+    ...(metrics ? { metrics } : {}),
+  });
+  const screen = createScreen(controller, () => stdout.columns || 80, metrics);
+  ink = mount();
+  void loadHighlighter();
+  const onSignal = (code: number) => () => void controller.quit(code);
+  const onTerm = onSignal(143);
+  const onHup = onSignal(129);
+  process.on('SIGTERM', onTerm);
+  process.on('SIGHUP', onHup);
+  start(controller, options);
+  try {
+    return await controller.exited;
+  } finally {
+    process.off('SIGTERM', onTerm);
+    process.off('SIGHUP', onHup);
+    ink?.unmount();
+    input.suspend();
+    restoreConsole();
+    metrics?.save();
+  }
+}
+
+/** Opens what the options ask for: a stored session, a command, a catalog agent, or the picker. */
+function start(controller: Controller, options: TuiOptions): void {
+  const store = controller.store;
+  const agent = options.agent !== undefined ? controller.client.catalog.get(options.agent) : undefined;
+  if (options.agent !== undefined && !agent) {
+    controller.flash(`No agent named "${options.agent}"; choose one`, 'error');
+    store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
+    return;
+  }
+  const entry = options.command && options.command.length > 0 ? commandEntry(options.command) : agent;
+  if (options.resume !== undefined) {
+    void controller.openStored(options.resume, entry).then(() => {
+      if (store.getSnapshot().tabs.length === 0)
+        store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
+    });
+  } else if (entry) controller.openAgent(entry, { kind: 'new' }, options.cwd);
+  else store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
+}

@@ -1,0 +1,75 @@
+/**
+ * The screen's composition: the transcript printer drawing with the current theme, keys and view
+ * options, and the screen clear that precedes printing a session again.
+ */
+import { resolveKeyBindings } from '../keys/key-bindings.js';
+import { formatKeySpec } from '../keys/key-spec.js';
+import { loadHighlighter } from '../markdown/highlight.js';
+import { darkTheme, themeByName } from '../theme/theme.js';
+import { renderUnits } from './components/print-units.js';
+import type { Controller } from './services/controller.js';
+import type { TuiMetrics } from './services/metrics.js';
+import { TranscriptPrinter } from './services/transcript-printer.js';
+
+/** Clears the screen and its scrollback, cursor home. */
+export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
+
+/** The printer and where it writes. */
+export interface Screen {
+  readonly printer: TranscriptPrinter;
+  /** Ink's stdout writer (from `useStdout().write`), once the UI is mounted; undefined when it unmounts. */
+  setWriter(write: ((data: string) => void) | undefined): void;
+}
+
+/**
+ * Wires the printer to the controller: each time the app asks for the session to be printed
+ * again (tab switch, new session, view option, Ctrl+L), the screen is cleared and the active
+ * session printed from its newest items.
+ *
+ * @example
+ * const screen = createScreen(controller, () => process.stdout.columns);
+ * render(<AppRoot controller={controller} onWriter={screen.setWriter} />);
+ */
+export function createScreen(controller: Controller, columns: () => number, metrics?: TuiMetrics): Screen {
+  const store = controller.store;
+  let writer: ((data: string) => void) | undefined;
+  const printer = new TranscriptPrinter({
+    render: (units) => {
+      const { settings, view } = store.getSnapshot();
+      return renderUnits(units, {
+        columns: Math.max(20, columns()),
+        theme: themeByName(settings.theme) ?? darkTheme,
+        bindings: resolveKeyBindings(settings.keys).bindings,
+        cwd: controller.active?.session?.state.cwd,
+        showThoughts: view.showThoughts,
+        expanded: view.expanded,
+      });
+    },
+    notice: (text) => ({
+      key: 'earlier',
+      item: { type: 'notice', id: 'earlier', notice: { id: 'earlier', severity: 'info', text } },
+    }),
+    prepare: async () => {
+      await loadHighlighter();
+    },
+    ...(metrics ? { onBacklogPrinted: () => metrics.mark('history-printed') } : {}),
+  });
+  store.onReprint = () => {
+    metrics?.reprinted();
+    writer?.(CLEAR_SCREEN);
+    const { settings, view } = store.getSnapshot();
+    const menu = resolveKeyBindings(settings.keys).bindings['app.menu'][0];
+    printer.show(controller.active?.view, {
+      historyItems: settings.historyItems,
+      fullHistory: view.fullHistory,
+      menuKey: menu ? formatKeySpec(menu) : 'the menu',
+    });
+  };
+  return {
+    printer,
+    setWriter(write) {
+      writer = write;
+      printer.setWriter(write);
+    },
+  };
+}

@@ -1,0 +1,361 @@
+/**
+ * The application's services behind one object the screens call: tabs and their agents, the
+ * permission and write-review queues, stored sessions, rules and settings. Components never talk
+ * to the engine directly.
+ */
+import { resolve } from 'node:path';
+import {
+  AcpClient,
+  describeError,
+  isInside,
+  type AgentEntry,
+  type AuthOption,
+  type ClientPaths,
+  type DetectedAgent,
+  type LaunchSpec,
+  type PermissionAnswer,
+  type PermissionRule,
+  type SessionMeta,
+} from '@acp-kit/client';
+import type { SessionInfo } from '@acp-kit/protocol';
+import { loadSettings, settingsPath, updateSettings, type SettingsPatch } from '../settings/settings-file.js';
+import type { TuiSettings } from '../settings/settings.js';
+import { activeTab } from '../state/app-state.js';
+import type { AppStore } from '../state/app-store.js';
+import type { TuiMetrics } from './metrics.js';
+import { PermissionQueue } from './permission-queue.js';
+import { TabRuntime, type TabSource, type TerminalHandover } from './tab-runtime.js';
+import { WriteReviewService, type ReviewOutcome } from './write-review.js';
+
+/** Options of {@link Controller.create}. */
+export interface ControllerOptions {
+  readonly store: AppStore;
+  readonly paths: ClientPaths;
+  readonly cwd: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** How to run `acp` itself (for the `demo` and `acp-kit` catalog entries). */
+  readonly self?: LaunchSpec;
+  readonly handover: TerminalHandover;
+  readonly now?: () => number;
+  /** Benchmark measurements (milestones of opening sessions). */
+  readonly metrics?: TuiMetrics;
+}
+
+/**
+ * @example
+ * const controller = await Controller.create({ store, paths, cwd, handover });
+ * controller.openAgent(controller.client.catalog.require('demo'));
+ */
+export class Controller {
+  readonly permissions: PermissionQueue;
+  readonly reviews: WriteReviewService;
+  private readonly tabs = new Map<string, TabRuntime>();
+  private counter = 0;
+  private client_: AcpClient | undefined;
+  private exitResolve: ((code: number) => void) | undefined;
+  /** Resolves with the exit code when the user quits. */
+  readonly exited: Promise<number>;
+  readonly now: () => number;
+
+  private constructor(private readonly options: ControllerOptions) {
+    this.now = options.now ?? Date.now;
+    this.permissions = new PermissionQueue(options.store, (localId) => this.tabOfSession(localId));
+    this.reviews = new WriteReviewService({
+      store: options.store,
+      tabFor: (path) => this.tabOfPath(path),
+      enabled: () => this.settings.reviewWrites,
+    });
+    this.exited = new Promise((resolveExit) => (this.exitResolve = resolveExit));
+  }
+
+  /** Loads the settings and starts the engine. */
+  static async create(options: ControllerOptions): Promise<Controller> {
+    const controller = new Controller(options);
+    const { settings, problems } = await loadSettings(settingsPath(options.paths.configDir));
+    options.store.dispatch({ type: 'settings_loaded', settings, problems });
+    controller.client_ = await AcpClient.create({
+      paths: options.paths,
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.self ? { self: options.self } : {}),
+      host: { askPermission: controller.permissions.ask },
+      fs: { overlay: controller.reviews.overlay },
+      stallMs: settings.stallSeconds * 1000,
+    });
+    return controller;
+  }
+
+  get client(): AcpClient {
+    if (!this.client_) throw new Error('the controller is not started');
+    return this.client_;
+  }
+
+  get store(): AppStore {
+    return this.options.store;
+  }
+
+  get settings(): TuiSettings {
+    return this.store.getSnapshot().settings;
+  }
+
+  get cwd(): string {
+    return this.options.cwd;
+  }
+
+  /** The runtime of a tab. */
+  tab(id: string | undefined): TabRuntime | undefined {
+    return id === undefined ? undefined : this.tabs.get(id);
+  }
+
+  /** The runtime of the active tab. */
+  get active(): TabRuntime | undefined {
+    return this.tab(this.store.getSnapshot().activeTabId);
+  }
+
+  // -------------------------------------------------------------------- tabs
+
+  /** The catalog with installed state (for the agent picker). */
+  detectAgents(): Promise<DetectedAgent[]> {
+    return this.client.catalog.detectAll();
+  }
+
+  /** Opens a tab with `agent` and a new (or reopened) session. */
+  openAgent(agent: AgentEntry, source: TabSource = { kind: 'new' }, cwd = this.cwd): TabRuntime {
+    const id = `t${++this.counter}`;
+    const runtime = new TabRuntime(id, agent, resolve(cwd), {
+      client: this.client,
+      store: this.store,
+      settings: () => this.settings,
+      handover: this.options.handover,
+      onViewChanged: (tabId) => {
+        if (this.store.getSnapshot().activeTabId === tabId) this.store.dispatch({ type: 'reprint' });
+      },
+      ...(this.options.metrics ? { metrics: this.options.metrics } : {}),
+      now: this.now,
+    });
+    this.tabs.set(id, runtime);
+    this.store.dispatch({
+      type: 'tab_added',
+      tab: { id, agent, phase: 'starting', message: `Starting ${agent.name}…`, queued: 0 },
+      activate: true,
+    });
+    this.store.dispatch({ type: 'overlay_closed' });
+    void runtime.open(source);
+    return runtime;
+  }
+
+  /** Reopens a stored session in a new tab, with its agent (or `agent` instead). */
+  async openStored(id: string, agent?: AgentEntry): Promise<void> {
+    const meta = await this.client.transcripts.find(id);
+    if (!meta) {
+      this.flash(`No stored session matches ${id}`, 'error');
+      return;
+    }
+    const entry = agent ?? (meta.agentId ? this.client.catalog.get(meta.agentId) : undefined);
+    if (!entry) {
+      this.flash(
+        `The agent of session ${meta.localId} (${meta.agentId ?? 'unknown'}) is not in the catalog`,
+        'error',
+      );
+      return;
+    }
+    this.openAgent(entry, { kind: 'stored', id: meta.localId }, meta.cwd);
+  }
+
+  switchTab(delta: number): void {
+    const { tabs, activeTabId } = this.store.getSnapshot();
+    if (tabs.length < 2) return;
+    const index = tabs.findIndex((tab) => tab.id === activeTabId);
+    const next = tabs[(index + delta + tabs.length) % tabs.length];
+    if (next) this.activate(next.id);
+  }
+
+  activate(id: string): void {
+    this.tabs.get(id)?.view?.flush();
+    this.store.dispatch({ type: 'tab_activated', id });
+  }
+
+  async closeTab(id: string | undefined = this.store.getSnapshot().activeTabId): Promise<void> {
+    const runtime = this.tab(id);
+    if (!runtime || id === undefined) return;
+    this.permissions.denyTab(id);
+    this.reviews.rejectTab(id, 'the tab was closed');
+    this.tabs.delete(id);
+    this.store.dispatch({ type: 'tab_removed', id });
+    await runtime.close();
+    if (this.tabs.size === 0)
+      this.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
+  }
+
+  // ------------------------------------------------------------------- turns
+
+  submit(text: string): void {
+    this.active?.submit(text);
+  }
+
+  /** Esc / Ctrl+C: cancel the turn, offer to kill a stuck agent; `idle` when nothing runs. */
+  cancel(): 'idle' | 'cancelled' | 'stuck' {
+    const runtime = this.active;
+    if (!runtime) return 'idle';
+    const result = runtime.cancel();
+    if (result === 'cancelled') this.reviews.rejectTab(runtime.id, 'the turn was cancelled');
+    if (result === 'stuck')
+      this.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'kill', tabId: runtime.id } });
+    return result;
+  }
+
+  async kill(tabId: string): Promise<void> {
+    this.store.dispatch({ type: 'overlay_closed' });
+    await this.tab(tabId)?.kill();
+  }
+
+  async restart(tabId = this.store.getSnapshot().activeTabId): Promise<void> {
+    this.store.dispatch({ type: 'overlay_closed' });
+    const runtime = this.tab(tabId);
+    if (runtime) this.reviews.rejectTab(runtime.id, 'the agent was restarted');
+    await runtime?.restart();
+  }
+
+  async authenticate(tabId: string, option: AuthOption): Promise<void> {
+    if (option.action === 'user') return;
+    this.store.dispatch({ type: 'overlay_closed' });
+    await this.tab(tabId)?.authenticate(option);
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    this.store.dispatch({ type: 'overlay_closed' });
+    await this.run(() => this.active?.session?.setMode(modeId));
+  }
+
+  /** Shift+Tab: the next of the session's modes. */
+  async cycleMode(): Promise<void> {
+    const modes = this.active?.session?.state.modes;
+    if (!modes || modes.availableModes.length < 2) return;
+    const index = modes.availableModes.findIndex((mode) => mode.id === modes.currentModeId);
+    const next = modes.availableModes[(index + 1) % modes.availableModes.length];
+    if (next) await this.setMode(next.id);
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    await this.run(() => this.active?.session?.setConfigOption(configId, value));
+  }
+
+  // -------------------------------------------------------------- questions
+
+  answerPermission(id: string, answer: PermissionAnswer): void {
+    this.permissions.answer(id, answer);
+  }
+
+  answerReview(id: string, outcome: ReviewOutcome): void {
+    this.reviews.answer(id, outcome);
+  }
+
+  // ------------------------------------------------------- sessions, rules
+
+  listStored(): Promise<SessionMeta[]> {
+    return this.client.transcripts.list();
+  }
+
+  /** The sessions the active tab's agent lists (`session/list`), when it can. */
+  async listAgentSessions(): Promise<{ agent: AgentEntry; sessions: SessionInfo[] } | undefined> {
+    const runtime = this.active;
+    const connection = runtime?.connection;
+    if (!runtime || !connection?.running || !runtime.info?.capabilities?.list) return undefined;
+    const sessions: SessionInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await connection.listSessions({ cwd: runtime.cwd, ...(cursor ? { cursor } : {}) });
+      sessions.push(...page.sessions);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && sessions.length < 500);
+    return { agent: runtime.agent, sessions };
+  }
+
+  /** Deletes one of the active agent's own sessions (`session/delete`). */
+  async deleteAgentSession(agentSessionId: string): Promise<void> {
+    const runtime = this.active;
+    if (!runtime?.info?.capabilities?.delete) {
+      this.flash('This agent cannot delete its sessions', 'warning');
+      return;
+    }
+    await this.run(() => runtime.connection?.deleteSession(agentSessionId));
+  }
+
+  /** The tab showing a stored session, if one does. */
+  tabOfStored(localId: string): string | undefined {
+    return this.tabOfSession(localId);
+  }
+
+  /** Deletes a stored session (and the agent's copy when `remote` and the agent can). */
+  async deleteStored(meta: SessionMeta, remote: boolean): Promise<void> {
+    const runtime = this.active;
+    if (remote && meta.agentSessionId && runtime?.connection?.running && runtime.agent.id === meta.agentId) {
+      await this.run(() => runtime.connection?.deleteSession(meta.agentSessionId as string));
+    }
+    await this.client.transcripts.delete(meta.localId);
+    this.flash(`Deleted session ${meta.title ?? meta.localId}`, 'info');
+  }
+
+  get rules(): readonly PermissionRule[] {
+    return this.client.rules.rules;
+  }
+
+  async removeRule(id: string): Promise<void> {
+    await this.run(async () => {
+      await this.client.rules.remove(id);
+    });
+  }
+
+  async updateSettings(patch: SettingsPatch): Promise<void> {
+    await this.run(async () => {
+      const { settings, problems } = await updateSettings(settingsPath(this.options.paths.configDir), patch);
+      this.store.dispatch({ type: 'settings_loaded', settings, problems });
+      this.store.dispatch({ type: 'reprint' });
+    });
+  }
+
+  flash(text: string, severity: 'info' | 'warning' | 'error' = 'info'): void {
+    this.store.dispatch({ type: 'flash', flash: { text, severity } });
+  }
+
+  /** Closes every tab and resolves {@link exited}. */
+  async quit(code = 0): Promise<void> {
+    this.options.metrics?.mark('quit');
+    for (const id of [...this.tabs.keys()]) {
+      this.permissions.denyTab(id);
+      this.reviews.rejectTab(id, 'acp is quitting');
+    }
+    await Promise.all([...this.tabs.values()].map((runtime) => runtime.close()));
+    this.tabs.clear();
+    await this.client_?.close();
+    this.exitResolve?.(code);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async run(work: () => Promise<unknown> | undefined): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.flash(describeError(error), 'error');
+    }
+  }
+
+  private tabOfSession(localId: string): string | undefined {
+    for (const [id, runtime] of this.tabs) if (runtime.session?.localId === localId) return id;
+    return undefined;
+  }
+
+  /** The tab a write belongs to: a running session whose roots hold the path, else the active tab. */
+  private tabOfPath(path: string): string | undefined {
+    let fallback: string | undefined;
+    for (const [id, runtime] of this.tabs) {
+      const state = runtime.session?.state;
+      if (!state) continue;
+      const inside = [state.cwd, ...state.additionalDirectories].some((root) => isInside(path, root));
+      if (!inside) continue;
+      if (state.status === 'running') return id;
+      fallback ??= id;
+    }
+    return fallback ?? activeTab(this.store.getSnapshot())?.id;
+  }
+}

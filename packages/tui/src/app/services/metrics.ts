@@ -1,0 +1,182 @@
+/**
+ * Optional measurements for benchmarks (`ACP_KIT_TUI_METRICS=<file>`): time to the first frame and
+ * to named milestones, keystroke-to-output latency, event-loop delay, CPU, peak RSS, and screen
+ * clears. Written as JSON to the file when the UI exits; nothing is measured otherwise.
+ */
+import { writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+
+const CLEAR_SCREEN = '\x1b[2J';
+/** Sampling interval of the event-loop delay histogram; each sample includes it, so it is subtracted. */
+const LOOP_RESOLUTION_MS = 5;
+
+/** What the metrics file contains. */
+export interface TuiMetricsReport {
+  /** Milliseconds since process start. */
+  readonly firstFrameMs?: number;
+  readonly marks: Readonly<Record<string, number>>;
+  /** CPU used between the first prompt and the end of the first turn (the streaming measurement). */
+  readonly firstTurnCpuMs?: { readonly user: number; readonly system: number };
+  /** Input chunk → next write to the terminal, in ms, in order. */
+  readonly keyLatenciesMs: readonly number[];
+  /**
+   * Event-loop delay since the first prompt (or the whole run when no prompt was sent): how late
+   * a timer due every 5 ms ran.
+   */
+  readonly eventLoopDelayMs: { readonly p50: number; readonly p99: number; readonly max: number };
+  readonly cpuMs: { readonly user: number; readonly system: number };
+  /** CPU from the first prompt to the exit (the turn and drawing all of it). */
+  readonly cpuSinceFirstPromptMs?: number;
+  readonly maxRssMb: number;
+  /** Writes that cleared the screen, and how many of them were reprints the app asked for. */
+  readonly screenClears: number;
+  readonly reprints: number;
+  readonly bytesWritten: number;
+  readonly writes: number;
+  /** Time Ink took to build frames (ms): count, p50, p99, max. */
+  readonly renderMs: {
+    readonly frames: number;
+    readonly p50: number;
+    readonly p99: number;
+    readonly max: number;
+  };
+  /** Largest single write to the terminal (characters). */
+  readonly largestWrite: number;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Collects metrics for one run. */
+export class TuiMetrics {
+  private firstFrameMs: number | undefined;
+  private readonly marks: Record<string, number> = {};
+  private readonly latencies: number[] = [];
+  private pendingInput: number | undefined;
+  private readonly histogram: IntervalHistogram;
+  private clears = 0;
+  private reprints = 0;
+  private bytes = 0;
+  private writes = 0;
+  private readonly renderTimes: number[] = [];
+  private readonly writeSizes: number[] = [];
+  private cpuAtPrompt: NodeJS.CpuUsage | undefined;
+  private firstTurnCpu: NodeJS.CpuUsage | undefined;
+
+  constructor(private readonly file: string) {
+    this.histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    this.histogram.enable();
+  }
+
+  /** Metrics from the environment, or undefined when not asked for. */
+  static fromEnv(env: NodeJS.ProcessEnv): TuiMetrics | undefined {
+    const file = env.ACP_KIT_TUI_METRICS;
+    return file ? new TuiMetrics(file) : undefined;
+  }
+
+  /** Ink rendered a frame (`renderTime`: building the frame, before writing it). */
+  frameRendered(renderTime = 0): void {
+    this.renderTimes.push(renderTime);
+    this.firstFrameMs ??= performance.now();
+    if (this.marks['session-shown'] !== undefined) this.mark('session-drawn');
+  }
+
+  /**
+   * Records the first time a milestone is reached. `first-prompt` also starts the streaming
+   * window (CPU, event-loop delay); `turn-end` closes its CPU measurement.
+   */
+  mark(name: string): void {
+    if (this.marks[name] !== undefined) return;
+    this.marks[name] = performance.now();
+    if (name === 'first-prompt') {
+      this.cpuAtPrompt = process.cpuUsage();
+      this.histogram.reset();
+    } else if (name === 'quit') {
+      // Closing agents and the last frame are not part of what was measured.
+      this.histogram.disable();
+    } else if (name === 'turn-end' && this.cpuAtPrompt) {
+      this.firstTurnCpu = process.cpuUsage(this.cpuAtPrompt);
+    }
+  }
+
+  inputArrived(at: number): void {
+    this.pendingInput ??= at;
+  }
+
+  reprinted(): void {
+    this.reprints++;
+  }
+
+  /** Wraps the terminal's `write` to see what the UI writes. */
+  watch(stdout: NodeJS.WriteStream): void {
+    const write = stdout.write.bind(stdout) as (...args: unknown[]) => boolean;
+    const watched = (...args: unknown[]): boolean => {
+      const chunk = args[0];
+      const text =
+        typeof chunk === 'string'
+          ? chunk
+          : chunk instanceof Uint8Array
+            ? Buffer.from(chunk).toString('utf8')
+            : '';
+      this.writes++;
+      this.bytes += text.length;
+      this.writeSizes.push(text.length);
+      if (text.includes(CLEAR_SCREEN)) this.clears++;
+      if (this.pendingInput !== undefined && text !== '') {
+        this.latencies.push(performance.now() - this.pendingInput);
+        this.pendingInput = undefined;
+      }
+      return write(...args);
+    };
+    stdout.write = watched as typeof stdout.write;
+  }
+
+  report(): TuiMetricsReport {
+    const ms = (ns: number): number => Math.max(0, Math.round(ns / 1e4) / 100 - LOOP_RESOLUTION_MS);
+    const cpu = process.cpuUsage();
+    const sincePrompt = this.cpuAtPrompt ? process.cpuUsage(this.cpuAtPrompt) : undefined;
+    return {
+      ...(this.firstFrameMs !== undefined ? { firstFrameMs: Math.round(this.firstFrameMs) } : {}),
+      marks: Object.fromEntries(Object.entries(this.marks).map(([k, v]) => [k, Math.round(v)])),
+      ...(this.firstTurnCpu
+        ? {
+            firstTurnCpuMs: {
+              user: Math.round(this.firstTurnCpu.user / 1000),
+              system: Math.round(this.firstTurnCpu.system / 1000),
+            },
+          }
+        : {}),
+      keyLatenciesMs: this.latencies.map((v) => Math.round(v * 100) / 100),
+      eventLoopDelayMs: {
+        p50: ms(this.histogram.percentile(50)),
+        p99: ms(this.histogram.percentile(99)),
+        max: ms(this.histogram.max),
+      },
+      cpuMs: { user: Math.round(cpu.user / 1000), system: Math.round(cpu.system / 1000) },
+      ...(sincePrompt
+        ? { cpuSinceFirstPromptMs: Math.round((sincePrompt.user + sincePrompt.system) / 1000) }
+        : {}),
+      maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      screenClears: this.clears,
+      reprints: this.reprints,
+      bytesWritten: this.bytes,
+      writes: this.writes,
+      renderMs: {
+        frames: this.renderTimes.length,
+        p50: Math.round(percentile(this.renderTimes, 50) * 100) / 100,
+        p99: Math.round(percentile(this.renderTimes, 99) * 100) / 100,
+        max: Math.round(Math.max(0, ...this.renderTimes) * 100) / 100,
+      },
+      largestWrite: Math.max(0, ...this.writeSizes),
+    };
+  }
+
+  /** Writes the report to the file. */
+  save(): void {
+    this.histogram.disable();
+    writeFileSync(this.file, `${JSON.stringify(this.report(), null, 2)}\n`);
+  }
+}

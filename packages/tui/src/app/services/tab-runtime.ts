@@ -1,0 +1,369 @@
+/**
+ * One tab's live objects: the agent connection, the session and its projected view, and the
+ * prompts queued during a turn. Every change a person should see goes to the app store as a tab
+ * patch; the session itself is rendered from the engine's store.
+ */
+import { basename } from 'node:path';
+import {
+  ClientError,
+  describeError,
+  runTerminalAuth,
+  toErrorInfo,
+  type AcpClient,
+  type AgentConnection,
+  type AgentEntry,
+  type AuthOption,
+  type ClientSession,
+} from '@acp-kit/client';
+import type { McpServer } from '@acp-kit/protocol';
+import { loadHighlighter } from '../../markdown/highlight.js';
+import { mcpServersFor, mcpTransport, type TuiSettings } from '../settings/settings.js';
+import type { TabInfo } from '../state/app-state.js';
+import type { AppStore } from '../state/app-store.js';
+import { SessionViewStore } from '../view/session-view-store.js';
+import type { TuiMetrics } from './metrics.js';
+import { listWorkspaceFiles, promptParts } from './workspace-files.js';
+
+/** Longest wait between a session change and its frame (two frames at 60 Hz; Ink draws at most 30/s). */
+const VIEW_INTERVAL_MS = 33;
+
+/** Session events that change its status. */
+const STATUS_EVENTS = new Set([
+  'prompt',
+  'turn_end',
+  'turn_failed',
+  'cancel_requested',
+  'agent_exited',
+  'attached',
+]);
+
+/** Runs a program in the foreground with the real terminal (the UI steps aside meanwhile). */
+export interface TerminalHandover {
+  run<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** What a tab needs from the application. */
+export interface TabDeps {
+  readonly client: AcpClient;
+  readonly store: AppStore;
+  readonly settings: () => TuiSettings;
+  readonly handover: TerminalHandover;
+  /** Called when the tab's displayed session changes (so the screen shows it). */
+  readonly onViewChanged: (tabId: string) => void;
+  readonly now?: () => number;
+  readonly metrics?: TuiMetrics;
+}
+
+/** Where the session of a new tab comes from. */
+export type TabSource =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'stored'; readonly id: string }
+  | { readonly kind: 'agent'; readonly agentSessionId: string; readonly how: 'load' | 'resume' };
+
+/** Interpreters whose first argument names the agent better than they do. */
+const INTERPRETERS = new Set(['node', 'python', 'python3', 'deno', 'bun', 'npx', 'uvx', 'pnpx']);
+
+/** An agent entry for a command given on the command line (`acp -- CMD ARGS`). */
+export function commandEntry(command: readonly string[]): AgentEntry {
+  const [program = '', ...args] = command;
+  const script = INTERPRETERS.has(basename(program)) ? args.find((arg) => !arg.startsWith('-')) : undefined;
+  const name = basename(script ?? program) || program;
+  const id =
+    name
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 64) || 'agent';
+  return { id, name, source: 'user', command: program, args };
+}
+
+/**
+ * @example
+ * const tab = new TabRuntime('t1', entry, process.cwd(), deps);
+ * await tab.open({ kind: 'new' });
+ * tab.submit('Fix the failing test');
+ */
+export class TabRuntime {
+  connection: AgentConnection | undefined;
+  session: ClientSession | undefined;
+  view: SessionViewStore | undefined;
+  /** Workspace files for `@` mentions (filled in the background). */
+  files: readonly string[] = [];
+  private readonly queue: string[] = [];
+  private offStatus: (() => void) | undefined;
+  private pumping = false;
+  private killing = false;
+  private readonly now: () => number;
+
+  constructor(
+    readonly id: string,
+    readonly agent: AgentEntry,
+    readonly cwd: string,
+    private readonly deps: TabDeps,
+  ) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** The tab as stored in the app state. */
+  get info(): TabInfo | undefined {
+    return this.deps.store.getSnapshot().tabs.find((tab) => tab.id === this.id);
+  }
+
+  /** Starts the agent and opens the session; failures end up in the tab's phase, never thrown. */
+  async open(source: TabSource): Promise<void> {
+    void listWorkspaceFiles(this.cwd).then((files) => (this.files = files));
+    try {
+      if (source.kind === 'stored') await this.showStored(source.id);
+      this.patch({ phase: 'starting', message: `Starting ${this.agent.name}…` });
+      const connection = await this.connect();
+      this.patch({ message: 'Opening the session…' });
+      if (source.kind === 'stored' && this.session) {
+        const state = this.session.state;
+        await connection.reattach(this.session, {
+          ...(state.agentId ? { agentId: state.agentId } : {}),
+          ...(state.agentSessionId ? { agentSessionId: state.agentSessionId } : {}),
+        });
+      } else if (source.kind === 'agent') {
+        const options = { cwd: this.cwd, mcpServers: this.mcpServers() };
+        const session =
+          source.how === 'load'
+            ? await connection.loadSession(source.agentSessionId, options)
+            : await connection.resumeSession(source.agentSessionId, options);
+        this.setSession(session);
+      } else {
+        this.setSession(await connection.newSession({ cwd: this.cwd, mcpServers: this.mcpServers() }));
+      }
+      this.ready();
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** Sends a prompt, or queues it while a turn runs (sent when the turn ends). */
+  submit(text: string): void {
+    this.queue.push(text);
+    this.patch({ queued: this.queue.length });
+    void this.pump();
+  }
+
+  /** Esc / Ctrl+C: cancels the running turn; `stuck` when a cancel was already sent and it still runs. */
+  cancel(): 'idle' | 'cancelled' | 'stuck' {
+    const session = this.session;
+    const status = session?.state.status;
+    if (!session || (status !== 'running' && status !== 'cancelling')) return 'idle';
+    if (status === 'cancelling') return 'stuck';
+    this.queue.length = 0;
+    this.patch({ queued: 0, cancelSentAt: this.now() });
+    void session.cancel();
+    return 'cancelled';
+  }
+
+  /** Stops the agent at once (a stuck cancel); the transcript stays, restart reattaches. */
+  async kill(): Promise<void> {
+    this.killing = true;
+    await this.connection?.kill();
+  }
+
+  /** Restarts the agent (after a crash, a kill or a stall) and reattaches the session. */
+  async restart(): Promise<void> {
+    const connection = this.connection;
+    const session = this.session;
+    if (!connection) return this.open({ kind: 'new' });
+    this.patch({ phase: 'starting', message: `Restarting ${this.agent.name}…`, error: undefined });
+    try {
+      this.killing = false;
+      await connection.restart();
+      this.describeAgent(connection);
+      if (session) {
+        const state = session.state;
+        await connection.reattach(session, {
+          ...(state.agentId ? { agentId: state.agentId } : {}),
+          ...(state.agentSessionId ? { agentSessionId: state.agentSessionId } : {}),
+        });
+      } else {
+        this.setSession(await connection.newSession({ cwd: this.cwd, mcpServers: this.mcpServers() }));
+      }
+      this.ready();
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** Carries out an auth method, then opens (or reattaches) the session. */
+  async authenticate(option: AuthOption): Promise<void> {
+    const connection = this.connection;
+    if (!connection || option.action === 'user') return;
+    try {
+      if (option.action === 'authenticate') {
+        this.patch({ phase: 'starting', message: `Signing in with ${option.name}…` });
+        await connection.authenticate(option.id);
+      } else {
+        const result = await this.deps.handover.run(() => runTerminalAuth(option, { cwd: this.cwd }));
+        if (!result.ok) {
+          this.patch({
+            phase: 'auth',
+            message: `The sign-in command ended with ${result.signal ?? `exit code ${String(result.exitCode)}`}; try again or choose another method.`,
+          });
+          return;
+        }
+        this.patch({ phase: 'starting', message: `Reconnecting to ${this.agent.name}…` });
+        await connection.restart();
+        this.describeAgent(connection);
+      }
+      const session = this.session;
+      if (session) {
+        const state = session.state;
+        await connection.reattach(session, {
+          ...(state.agentId ? { agentId: state.agentId } : {}),
+          ...(state.agentSessionId ? { agentSessionId: state.agentSessionId } : {}),
+        });
+      } else {
+        this.setSession(await connection.newSession({ cwd: this.cwd, mcpServers: this.mcpServers() }));
+      }
+      this.ready();
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** Closes the session and stops the agent. */
+  async close(): Promise<void> {
+    this.offStatus?.();
+    this.view?.dispose();
+    await this.session?.close().catch(() => undefined);
+    await this.connection?.close().catch(() => undefined);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private patch(patch: Partial<Omit<TabInfo, 'id'>>): void {
+    this.deps.store.dispatch({ type: 'tab_updated', id: this.id, patch });
+  }
+
+  private async showStored(id: string): Promise<void> {
+    const { session } = await this.deps.client.loadStored(id);
+    // Printed items are written once: the highlighter must be ready before the replay is drawn.
+    await loadHighlighter();
+    this.setSession(session);
+  }
+
+  private async connect(): Promise<AgentConnection> {
+    const connection = await this.deps.client.connect(this.agent, { cwd: this.cwd });
+    this.connection = connection;
+    this.describeAgent(connection);
+    connection.events.on('exit', ({ error, expected }) => {
+      if (expected && !this.killing) return;
+      const info = toErrorInfo(error);
+      this.patch({
+        phase: 'crashed',
+        error: info,
+        cancelSentAt: undefined,
+        message: this.killing ? `${this.agent.name} was stopped` : `${this.agent.name} exited`,
+      });
+      this.killing = false;
+    });
+    return connection;
+  }
+
+  private describeAgent(connection: AgentConnection): void {
+    const info = connection.initializeResponse.agentInfo;
+    const caps = connection.agentCapabilities;
+    this.patch({
+      agentTitle: info?.title ?? info?.name ?? undefined,
+      agentVersion: info?.version ?? undefined,
+      capabilities: {
+        list: caps.sessionCapabilities?.list != null,
+        load: caps.loadSession === true,
+        resume: caps.sessionCapabilities?.resume != null,
+        delete: caps.sessionCapabilities?.delete != null,
+      },
+    });
+  }
+
+  /** The configured MCP servers this agent can use (http/sse only when it advertised them). */
+  private mcpServers(): McpServer[] {
+    const caps = this.connection?.agentCapabilities.mcpCapabilities;
+    const usable = mcpServersFor(this.deps.settings(), this.agent.id).filter(({ server }) => {
+      const transport = mcpTransport(server);
+      return transport === 'stdio' || (transport === 'http' ? caps?.http === true : caps?.sse === true);
+    });
+    this.patch({ mcpServers: usable.map(({ server }) => server.name) });
+    return usable.map(({ server }) => server);
+  }
+
+  private setSession(session: ClientSession): void {
+    if (this.session === session && this.view) return;
+    this.view?.dispose();
+    this.offStatus?.();
+    this.session = session;
+    this.view = new SessionViewStore(session.store, { intervalMs: VIEW_INTERVAL_MS });
+    this.patch({ status: session.state.status });
+    this.offStatus = session.store.onEvent((event) => {
+      if (STATUS_EVENTS.has(event.type)) {
+        const status = session.state.status;
+        if (status !== this.info?.status) this.patch({ status });
+      }
+    });
+    this.deps.metrics?.mark('session-shown');
+    this.deps.onViewChanged(this.id);
+  }
+
+  private ready(): void {
+    this.deps.metrics?.mark('ready');
+    this.patch({ phase: 'ready', message: undefined, error: undefined, authOptions: undefined });
+    void this.pump();
+  }
+
+  private failed(error: unknown): void {
+    if (error instanceof ClientError && error.code === 'AUTH_REQUIRED') {
+      const fromError = error.details.authOptions;
+      const options = Array.isArray(fromError)
+        ? (fromError as AuthOption[])
+        : (this.connection?.authOptions ?? []);
+      this.patch({ phase: 'auth', authOptions: options, message: describeError(error) });
+      this.deps.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'auth', tabId: this.id } });
+      return;
+    }
+    const crashed = this.info?.phase === 'crashed';
+    this.patch({
+      phase: crashed || this.session?.state.status === 'disconnected' ? 'crashed' : 'failed',
+      error: toErrorInfo(error),
+      message: describeError(error),
+    });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0 && this.session && this.info?.phase === 'ready') {
+        const session = this.session;
+        const text = this.queue.shift() as string;
+        this.patch({ queued: this.queue.length });
+        try {
+          const parts = await promptParts(text, session.state.cwd);
+          this.deps.metrics?.mark('first-prompt');
+          const result = await session.prompt(parts);
+          this.deps.metrics?.mark('turn-end');
+          if (result.notes.length > 0) {
+            this.deps.store.dispatch({
+              type: 'flash',
+              flash: { text: result.notes.join('; '), severity: 'info' },
+            });
+          }
+        } catch (error) {
+          if (error instanceof ClientError && error.code === 'AUTH_REQUIRED') this.failed(error);
+          else if (!(error instanceof ClientError && error.code === 'AGENT_EXITED')) {
+            this.deps.store.dispatch({
+              type: 'flash',
+              flash: { text: describeError(error), severity: 'error' },
+            });
+          }
+        } finally {
+          this.patch({ cancelSentAt: undefined });
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Prints the settled part of the shown session into the terminal's scrollback, above the live
+ * region: each unit is drawn once (as text) and written through Ink, which moves its live region
+ * below it. Bursts are printed in slices so the event loop keeps serving input; while a session
+ * streams, what completed in the meantime is printed together every {@link PRINT_INTERVAL_MS}.
+ */
+import { plural } from '../../text/fold.js';
+import type { SessionViewStore } from '../view/session-view-store.js';
+import type { TranscriptUnit } from '../view/transcript-projector.js';
+
+/** Units drawn per write. */
+export const UNITS_PER_PRINT = 4;
+/** Pause between two printings of a streaming session. */
+export const PRINT_INTERVAL_MS = 50;
+
+/** What the printer needs from the application. */
+export interface PrinterDeps {
+  /** Draws units as text (see `renderUnits`), with the current theme, width and view options. */
+  readonly render: (units: readonly TranscriptUnit[]) => string;
+  /** A notice unit (the "earlier items not shown" line). */
+  readonly notice: (text: string) => TranscriptUnit;
+  /** Runs before each printing (waits for the syntax highlighter, which is loaded lazily). */
+  readonly prepare?: () => Promise<void>;
+  /** Called once the history shown with a session has been printed (for benchmarks). */
+  readonly onBacklogPrinted?: () => void;
+  readonly now?: () => number;
+}
+
+/**
+ * @example
+ * const printer = new TranscriptPrinter({ render, notice });
+ * printer.setWriter(inkWrite);
+ * printer.show(runtime.view, { historyItems: 200, menuKey: 'Ctrl+X' });
+ */
+export class TranscriptPrinter {
+  private writer: ((data: string) => void) | undefined;
+  private view: SessionViewStore | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Index in the view's printed units of the next unit to print. */
+  private next = 0;
+  /** Units printed when the session was shown (printed without pauses). */
+  private backlogEnd = 0;
+  private pending: TranscriptUnit[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastPrint = -Infinity;
+  private generation = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: PrinterDeps) {
+    this.now = deps.now ?? (() => performance.now());
+  }
+
+  /** Where to write (Ink's stdout writer, once the UI is mounted); printing waits until set. */
+  setWriter(writer: ((data: string) => void) | undefined): void {
+    this.writer = writer;
+    if (writer) this.schedule(0);
+  }
+
+  /**
+   * Starts printing `view` (after the screen was cleared): its newest `historyItems` units (all
+   * with `fullHistory`), then whatever settles later.
+   */
+  show(
+    view: SessionViewStore | undefined,
+    options: { historyItems: number; fullHistory: boolean; menuKey: string },
+  ): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.generation++;
+    this.view = view;
+    this.pending = [];
+    this.next = 0;
+    this.backlogEnd = 0;
+    if (!view) return;
+    view.flush();
+    const printed = view.getSnapshot().printed;
+    const from = options.fullHistory ? 0 : Math.max(0, printed.length - options.historyItems);
+    if (from > 0)
+      this.pending.push(
+        this.deps.notice(
+          `${plural(from, 'earlier item')} not shown · ${options.menuKey} → Show the whole history`,
+        ),
+      );
+    this.next = from;
+    this.backlogEnd = printed.length;
+    this.unsubscribe = view.subscribe(() => this.schedule(this.delay()));
+    this.schedule(0);
+  }
+
+  /** Stops printing. */
+  dispose(): void {
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private delay(): number {
+    return Math.max(0, this.lastPrint + PRINT_INTERVAL_MS - this.now());
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer || !this.view) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.print();
+    }, ms);
+  }
+
+  private async print(): Promise<void> {
+    const view = this.view;
+    const write = this.writer;
+    if (!view || !write) return;
+    const generation = this.generation;
+    const printed = view.getSnapshot().printed;
+    const batch = [
+      ...this.pending,
+      ...printed.slice(this.next, this.next + UNITS_PER_PRINT - this.pending.length),
+    ];
+    if (batch.length === 0) return;
+    await this.deps.prepare?.();
+    // The session was switched (or printed again) while waiting.
+    if (generation !== this.generation || this.writer !== write) return;
+    const taken = batch.length - this.pending.length;
+    this.pending = [];
+    this.next += taken;
+    this.lastPrint = this.now();
+    write(this.deps.render(batch));
+    if (this.next >= this.backlogEnd && this.backlogEnd > 0) {
+      this.backlogEnd = 0;
+      this.deps.onBacklogPrinted?.();
+    }
+    if (this.next < view.getSnapshot().printed.length)
+      this.schedule(this.next < this.backlogEnd ? 0 : this.delay());
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * A pending engine permission question as the permission modal shows it, and the answer the
+ * engine expects back.
+ */
+import type {
+  PermissionAnswer,
+  PermissionAsk,
+  PermissionScope,
+  SessionState,
+  ToolCallItem,
+} from '@acp-kit/client';
+import { resolve } from 'node:path';
+import type { PermissionOption, ToolKind } from '@acp-kit/protocol';
+import {
+  describePermissionOperation,
+  type PermissionOperation,
+  type PermissionRequestView,
+} from '../../view-model/permission.js';
+import { applyToolCallUpdate, type ToolCallView } from '../../view-model/tool-call.js';
+import { toolCallView } from './item-views.js';
+
+/** Options offered for the engine's own checks (fs and terminal calls carry none from the agent). */
+export const LOCAL_OPTIONS: readonly PermissionOption[] = [
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
+];
+
+const SOURCE_TITLES: Readonly<Record<PermissionAsk['source'], string>> = {
+  permission_request: 'Run a tool',
+  fs_read: 'Read a file',
+  fs_write: 'Write a file',
+  terminal: 'Run a command',
+};
+
+/** The tool call a question is about: the one announced earlier, updated by the request's copy. */
+function toolCallOf(ask: PermissionAsk, state: SessionState | undefined): ToolCallView {
+  const index = ask.toolCallId !== undefined ? state?.toolCallIndex[ask.toolCallId] : undefined;
+  const known = index !== undefined ? (state?.items[index] as ToolCallItem | undefined) : undefined;
+  const base: ToolCallView | undefined = known?.kind === 'tool_call' ? toolCallView(known) : undefined;
+  if (ask.toolCall) return applyToolCallUpdate(base, ask.toolCall);
+  return (
+    base ?? {
+      toolCallId: ask.toolCallId ?? ask.key,
+      title: ask.title ?? SOURCE_TITLES[ask.source],
+      kind: ask.kind as ToolKind,
+      status: 'pending',
+      content: [],
+      locations: ask.paths.map((path) => ({ path })),
+    }
+  );
+}
+
+/** The view the permission prompt renders. */
+export function permissionRequestView(
+  ask: PermissionAsk,
+  state: SessionState | undefined,
+): PermissionRequestView {
+  const toolCall = toolCallOf(ask, state);
+  const described = describePermissionOperation(toolCall);
+  // The same file can come as a location (absolute) and in the raw input (relative): show it once.
+  const cwd = state?.cwd ?? '/';
+  const paths: { path: string; line?: number | null }[] = [];
+  const all: { readonly path: string; readonly line?: number | null }[] = [
+    ...described.paths,
+    ...ask.paths.map((path) => ({ path })),
+  ];
+  for (const entry of all) {
+    const absolute = resolve(cwd, entry.path);
+    const existing = paths.find((p) => p.path === absolute);
+    if (!existing) paths.push(entry.line != null ? { path: absolute, line: entry.line } : { path: absolute });
+    else if (existing.line == null && entry.line != null) existing.line = entry.line;
+  }
+  const operation: PermissionOperation = {
+    ...described,
+    ...(ask.command !== undefined ? { command: ask.command } : {}),
+    paths,
+  };
+  return { toolCall, options: ask.options ?? LOCAL_OPTIONS, operation };
+}
+
+/** Warnings about what makes the question special (outside the roots, a secret, loader variables). */
+export function permissionWarnings(ask: PermissionAsk): string[] {
+  const warnings: string[] = [];
+  if (ask.outsideRoots) warnings.push('Outside the session’s directories');
+  if (ask.secret) warnings.push('Looks like a secret file');
+  if (ask.sensitiveEnv && ask.sensitiveEnv.length > 0) warnings.push(`Sets ${ask.sensitiveEnv.join(', ')}`);
+  return warnings;
+}
+
+/** Scopes in the order `r` cycles through them. */
+export const SCOPES: readonly PermissionScope[] = ['once', 'session', 'project', 'always'];
+
+/** What remembering an answer with `scope` means, in words. */
+export function scopeLabel(scope: PermissionScope): string {
+  switch (scope) {
+    case 'once':
+      return 'just this once';
+    case 'session':
+      return 'as a rule for this session';
+    case 'project':
+      return 'as a saved rule for this project';
+    case 'always':
+      return 'as a saved rule everywhere';
+  }
+}
+
+/** The engine's answer for the option picked with the remembered scope. */
+export function answerFor(ask: PermissionAsk, optionId: string, scope: PermissionScope): PermissionAnswer {
+  const options = ask.options ?? LOCAL_OPTIONS;
+  const option = options.find((candidate) => candidate.optionId === optionId);
+  const kind = option?.kind ?? 'reject_once';
+  const decision =
+    kind === 'allow_once' || kind === 'allow_always'
+      ? 'allow'
+      : kind === 'reject_once' || kind === 'reject_always'
+        ? 'deny'
+        : 'allow';
+  // An agent's "always" option means the user wants it remembered: at least for the session.
+  const always = kind === 'allow_always' || kind === 'reject_always';
+  const effective: PermissionScope = scope === 'once' && always ? 'session' : scope;
+  return { decision, scope: effective, ...(ask.options ? { optionId } : {}) };
+}

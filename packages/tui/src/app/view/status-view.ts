@@ -1,0 +1,84 @@
+/**
+ * The status bar's view of a tab: connection, agent, session title, mode, model, usage, waiting
+ * questions, the location the running tool works on, and how long the turn has been silent.
+ */
+import type { SessionState, ToolCallItem } from '@acp-kit/client';
+import { isUnknownVariant, type SessionConfigOption, type ToolCallLocation } from '@acp-kit/protocol';
+import type { ConnectionState, StatusView } from '../../view-model/status.js';
+import type { TabInfo, TabPhase } from '../state/app-state.js';
+import { configValueLabel } from './config-values.js';
+
+const CONNECTION: Readonly<Record<TabPhase, ConnectionState>> = {
+  starting: 'initializing',
+  ready: 'ready',
+  auth: 'authenticating',
+  crashed: 'crashed',
+  failed: 'disconnected',
+};
+
+function optionOf(
+  options: readonly SessionConfigOption[],
+  category: string,
+): SessionConfigOption | undefined {
+  return options.find(
+    (option) => !isUnknownVariant(option) && (option.category === category || option.id === category),
+  );
+}
+
+/** The location of the newest running tool call (follow-along). */
+export function currentLocation(state: SessionState): ToolCallLocation | undefined {
+  for (let i = state.items.length - 1, seen = 0; i >= 0 && seen < 50; i--, seen++) {
+    const item = state.items[i];
+    if (item?.kind !== 'tool_call') continue;
+    const call = item as ToolCallItem;
+    if (
+      (call.status === 'in_progress' || call.status === 'pending') &&
+      !call.clientStatus &&
+      call.locations[0]
+    ) {
+      return call.locations[0];
+    }
+  }
+  return undefined;
+}
+
+/** Builds the status bar's view. */
+export function statusView(
+  tab: TabInfo,
+  state: SessionState | undefined,
+  lastActivityAt: number | undefined,
+  queuedPermissions: number,
+): StatusView {
+  const modeName = state?.modes?.availableModes.find((mode) => mode.id === state.modes?.currentModeId)?.name;
+  const modeOption = state ? optionOf(state.configOptions, 'mode') : undefined;
+  const modelOption = state ? optionOf(state.configOptions, 'model') : undefined;
+  const running = state?.status === 'running' || state?.status === 'cancelling';
+  const location = state && running ? currentLocation(state) : undefined;
+  return {
+    agentName: tab.agentTitle ?? tab.agent.name,
+    ...(tab.agentVersion ? { agentVersion: tab.agentVersion } : {}),
+    connection:
+      tab.phase === 'ready' && state?.status === 'disconnected' ? 'disconnected' : CONNECTION[tab.phase],
+    ...(state?.title ? { sessionTitle: state.title } : {}),
+    ...(modeName ? { mode: modeName } : modeOption ? { mode: configValueLabel(modeOption) } : {}),
+    ...(modelOption ? { model: configValueLabel(modelOption) } : {}),
+    ...(state?.usage ? { usage: state.usage } : {}),
+    ...(queuedPermissions > 0 ? { queuedPermissions } : {}),
+    ...(location ? { currentLocation: location } : {}),
+    ...(state ? { cwd: state.cwd } : {}),
+    ...(running && lastActivityAt !== undefined ? { turn: { lastUpdateAt: lastActivityAt } } : {}),
+  };
+}
+
+/** Whether two status views show the same thing (so the status bar need not redraw). */
+export function sameStatus(a: StatusView | undefined, b: StatusView | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof StatusView>;
+  for (const key of keys) {
+    if (key === 'turn') {
+      if (a.turn?.lastUpdateAt !== b.turn?.lastUpdateAt) return false;
+    } else if (a[key] !== b[key]) return false;
+  }
+  return true;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { renderInk, expectSafeFrame, flat } from '../test-support/ink.js';
+import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
+import { DiffView } from './DiffView.js';
+
+describe('DiffView', () => {
+  it('shows a unified diff with line numbers and counts', () => {
+    const { frame } = renderInk(<DiffView path="/w/a.ts" oldText={'a\nb\nc\n'} newText={'a\nB\nc\nd\n'} />);
+    expect(frame().split('\n')).toEqual([
+      '/w/a.ts +2 -1',
+      '@@ -1,3 +1,4 @@',
+      '1 1   a',
+      '2   - b',
+      '  2 + B',
+      '3 3   c',
+      '  4 + d',
+    ]);
+  });
+
+  it('shows null old text as a new file', () => {
+    const { frame } = renderInk(<DiffView path="new.txt" oldText={null} newText={'hello\n'} />);
+    expect(frame().split('\n')).toEqual(['new.txt (new file) +1 -0', '@@ -0,0 +1,1 @@', '  1 + hello']);
+  });
+
+  it('folds long diffs and says how many lines are hidden', () => {
+    // 30 added lines, the no-newline note and the header: 32 rows, 5 shown.
+    const newText = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
+    const { frame } = renderInk(
+      <DiffView path="f" oldText="" newText={newText} maxLines={5} expandHint=" · Ctrl+O" />,
+    );
+    const lines = frame().split('\n');
+    expect(lines).toHaveLength(7);
+    expect(lines[6]).toBe('… 27 more lines · Ctrl+O');
+  });
+
+  it('says so when nothing changed', () => {
+    const { frame } = renderInk(<DiffView path="f" oldText="same" newText="same" />);
+    expect(frame()).toContain('No changes.');
+  });
+
+  it('never lets file content or the path reach the terminal as control sequences', () => {
+    for (const entry of ESCAPE_CORPUS) {
+      const { frame, unmount } = renderInk(
+        <DiffView
+          path={`/w/${entry.input}`}
+          oldText={`old ${entry.input}\n`}
+          newText={`new ${entry.input}\n`}
+        />,
+      );
+      expectSafeFrame(frame());
+      if (entry.visible) expect(flat(frame())).toContain(flat(entry.visible));
+      unmount();
+    }
+  });
+});

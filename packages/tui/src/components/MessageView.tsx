@@ -1,0 +1,101 @@
+import { memo, useMemo } from 'react';
+import { Box, Text } from 'ink';
+import { useTheme } from '../theme/ThemeContext.js';
+import { useKeyLabel } from '../keys/KeyBindingsContext.js';
+import { MarkdownView } from '../markdown/MarkdownView.js';
+import { MarkdownToneContext } from '../markdown/tone.js';
+import { sanitizeInline, sanitizeText } from '../sanitize/sanitize-text.js';
+import { plural, splitLines } from '../text/fold.js';
+import type { TranscriptMessage } from '../view-model/transcript.js';
+import { ContentBlockView } from './ContentBlockView.js';
+import { messageSegments, messageText, stopReasonNotice } from './message-segments.js';
+import { Spinner } from './Spinner.js';
+
+/** Props of {@link MessageView}. */
+export interface MessageViewProps {
+  readonly message: TranscriptMessage;
+  /** Thoughts only: show a one-line summary instead of the whole text. Default true. */
+  readonly collapsed?: boolean;
+}
+
+function ThoughtView({ message, collapsed }: { message: TranscriptMessage; collapsed: boolean }) {
+  const theme = useTheme();
+  const toggleKey = useKeyLabel('app.toggleThoughts');
+  const text = messageText(message.content);
+  const lines = splitLines(sanitizeText(text)).filter((l) => l.trim() !== '');
+  const header = (
+    <Text color={theme.text.thought}>
+      {message.streaming ? <Spinner color={theme.text.thought} /> : '∴'}
+      <Text italic>{message.streaming ? ' Thinking…' : ' Thought'}</Text>
+      {collapsed && lines.length > 0 && (
+        <Text>{` · ${plural(lines.length, 'line')}${toggleKey ? ` · ${toggleKey} to show` : ''}`}</Text>
+      )}
+    </Text>
+  );
+  if (collapsed) {
+    return (
+      <Box flexDirection="column">
+        {header}
+        {lines[0] !== undefined && (
+          <Text color={theme.text.thought} italic wrap="truncate-end">
+            {`  ${sanitizeInline(lines[0].replace(/[*_`#]/g, '').trim())}`}
+          </Text>
+        )}
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column">
+      {header}
+      <Box paddingLeft={2}>
+        <MarkdownToneContext.Provider value="muted">
+          <MarkdownView text={text} />
+        </MarkdownToneContext.Provider>
+      </Box>
+    </Box>
+  );
+}
+
+/**
+ * A transcript message. User messages show what was typed (verbatim) with mentions and
+ * attachments; agent messages render as Markdown; thoughts are a collapsible muted block. Images,
+ * audio and resources are labelled attachments, annotations subtle badges, and a refusal or other
+ * abnormal end of the turn is stated below the message.
+ *
+ * @example
+ * <MessageView message={{ id: 'm1', role: 'agent', content: [{ type: 'text', text: '**Done**' }] }} />
+ */
+export const MessageView = memo(function MessageView({ message, collapsed = true }: MessageViewProps) {
+  const theme = useTheme();
+  const segments = useMemo(() => messageSegments(message.content), [message.content]);
+  const notice = stopReasonNotice(message.stopReason);
+  if (message.role === 'thought') return <ThoughtView message={message} collapsed={collapsed} />;
+  const user = message.role === 'user';
+  return (
+    <Box flexDirection="column">
+      <Box flexDirection="row">
+        {user && <Text color={theme.text.user}>{'› '}</Text>}
+        <Box flexDirection="column" flexGrow={1} flexShrink={1}>
+          {segments.map((segment, i) =>
+            segment.kind === 'text' ? (
+              user ? (
+                <Text key={i} color={theme.text.user}>
+                  {sanitizeText(segment.text)}
+                </Text>
+              ) : (
+                <MarkdownView key={i} text={segment.text} />
+              )
+            ) : (
+              <ContentBlockView key={i} block={segment.block} markdown={!user} />
+            ),
+          )}
+        </Box>
+      </Box>
+      {notice && (
+        <Text color={notice.severity === 'error' ? theme.status.error : theme.status.warning}>
+          {notice.text}
+        </Text>
+      )}
+    </Box>
+  );
+});

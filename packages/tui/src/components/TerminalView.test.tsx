@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { renderInk, expectSafeFrame, flat } from '../test-support/ink.js';
+import { FixedClock } from '../clock/ClockContext.js';
+import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
+import type { TerminalSnapshot } from '../view-model/tool-call.js';
+import { TerminalView } from './TerminalView.js';
+
+const base: TerminalSnapshot = {
+  terminalId: 't1',
+  command: 'npm',
+  args: ['test', '--', 'a b'],
+  output: '',
+  truncated: false,
+};
+
+describe('TerminalView', () => {
+  it('shows the full command line, output, and a spinner while running', () => {
+    const view = (now: number, terminal: TerminalSnapshot) => (
+      <FixedClock now={now}>
+        <TerminalView terminal={terminal} />
+      </FixedClock>
+    );
+    const r = renderInk(view(0, { ...base, cwd: '/w', output: 'PASS a.test.ts\n' }));
+    expect(r.frame().split('\n')).toEqual(["$ npm test -- 'a b'  in /w", '  PASS a.test.ts', '⠋ running']);
+    r.rerender(view(80, { ...base, output: 'PASS a.test.ts\n' }));
+    expect(r.frame()).toContain('⠙ running');
+  });
+
+  it('shows how the command exited', () => {
+    const r = renderInk(<TerminalView terminal={{ ...base, exit: { exitCode: 0 } }} />);
+    expect(r.frame()).toContain('✓ exited with 0');
+    r.rerender(<TerminalView terminal={{ ...base, exit: { exitCode: 2 } }} />);
+    expect(r.frame()).toContain('✗ exited with 2');
+    r.rerender(<TerminalView terminal={{ ...base, exit: { exitCode: null, signal: 'SIGKILL' } }} />);
+    expect(r.frame()).toContain('✗ killed by SIGKILL');
+    r.rerender(<TerminalView terminal={{ ...base, released: true }} />);
+    expect(r.frame()).toContain('released by the agent before it exited');
+  });
+
+  it('marks output truncated by the byte limit and folds to the last lines', () => {
+    const output = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n');
+    const { frame } = renderInk(
+      <TerminalView
+        terminal={{ ...base, output, truncated: true, exit: { exitCode: 0 } }}
+        maxLines={3}
+        expandHint=" · Ctrl+O"
+      />,
+    );
+    expect(frame().split('\n')).toEqual([
+      "$ npm test -- 'a b'",
+      '⚠ earlier output was dropped (output byte limit reached)',
+      '… 17 earlier lines · Ctrl+O',
+      '  line 18',
+      '  line 19',
+      '  line 20',
+      '✓ exited with 0',
+    ]);
+  });
+
+  it('handles carriage-return progress output', () => {
+    const { frame } = renderInk(
+      <TerminalView terminal={{ ...base, command: undefined, output: '10%\r50%\r100%\ndone' }} />,
+    );
+    expect(frame().split('\n').slice(0, 2)).toEqual(['  100%', '  done']);
+  });
+
+  it('keeps only text from hostile output, command and cwd', () => {
+    for (const entry of ESCAPE_CORPUS) {
+      const { frame, unmount } = renderInk(
+        <FixedClock now={0}>
+          <TerminalView
+            terminal={{
+              ...base,
+              command: `echo ${entry.input}`,
+              cwd: entry.input,
+              output: `${entry.input}\n`,
+            }}
+          />
+        </FixedClock>,
+      );
+      expectSafeFrame(frame());
+      if (entry.visible) expect(flat(frame())).toContain(flat(entry.visible));
+      if (entry.hidden) expect(frame()).not.toContain(entry.hidden);
+      unmount();
+    }
+  });
+});

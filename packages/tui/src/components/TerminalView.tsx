@@ -1,0 +1,82 @@
+import { memo, useMemo } from 'react';
+import { Box, Text } from 'ink';
+import { useTheme } from '../theme/ThemeContext.js';
+import type { Theme } from '../theme/theme.js';
+import { parseTerminalOutput } from '../sanitize/terminal-output.js';
+import { sanitizeInline } from '../sanitize/sanitize-text.js';
+import { foldLines, plural } from '../text/fold.js';
+import { commandLineFrom } from '../view-model/permission.js';
+import type { TerminalSnapshot } from '../view-model/tool-call.js';
+import { Spinner } from './Spinner.js';
+import { StyledLineText } from './StyledLineText.js';
+
+/** Props of {@link TerminalView}. */
+export interface TerminalViewProps {
+  readonly terminal: TerminalSnapshot;
+  /** Show only the last N lines. Undefined shows everything. */
+  readonly maxLines?: number;
+  /** Text after the "N earlier lines" notice (e.g. " · Ctrl+O to expand"). */
+  readonly expandHint?: string;
+}
+
+function ExitLine({ terminal, theme }: { terminal: TerminalSnapshot; theme: Theme }) {
+  const exit = terminal.exit;
+  if (!exit) {
+    return terminal.released ? (
+      <Text color={theme.text.muted}>released by the agent before it exited</Text>
+    ) : (
+      <Text color={theme.text.muted}>
+        <Spinner color={theme.status.info} /> running
+      </Text>
+    );
+  }
+  if (exit.signal)
+    return <Text color={theme.status.error}>{`✗ killed by ${sanitizeInline(exit.signal)}`}</Text>;
+  if (exit.exitCode === 0) return <Text color={theme.status.success}>✓ exited with 0</Text>;
+  if (exit.exitCode === undefined || exit.exitCode === null) {
+    return <Text color={theme.status.warning}>exited (no exit code)</Text>;
+  }
+  return <Text color={theme.status.error}>{`✗ exited with ${exit.exitCode}`}</Text>;
+}
+
+/**
+ * A terminal's command line, its output (SGR colours kept, every other control sequence
+ * dropped), a marker when the byte limit dropped earlier output, and how it exited. Long output
+ * is folded to its last lines.
+ *
+ * @example
+ * <TerminalView terminal={{ terminalId: 't1', command: 'npm test', output, truncated: false }} maxLines={12} />
+ */
+export const TerminalView = memo(function TerminalView({
+  terminal,
+  maxLines,
+  expandHint = '',
+}: TerminalViewProps) {
+  const theme = useTheme();
+  const lines = useMemo(() => parseTerminalOutput(terminal.output), [terminal.output]);
+  const { shown, hidden } = foldLines(lines, maxLines, 'tail');
+  const command = commandLineFrom(terminal.command, terminal.args);
+  return (
+    <Box flexDirection="column">
+      {command !== undefined && (
+        <Text>
+          <Text color={theme.text.accent}>$ </Text>
+          <Text bold>{sanitizeInline(command)}</Text>
+          {terminal.cwd && <Text color={theme.text.muted}>{`  in ${sanitizeInline(terminal.cwd)}`}</Text>}
+        </Text>
+      )}
+      {terminal.truncated && (
+        <Text color={theme.status.warning}>⚠ earlier output was dropped (output byte limit reached)</Text>
+      )}
+      {hidden > 0 && (
+        <Text color={theme.text.muted}>{`… ${plural(hidden, 'earlier line')}${expandHint}`}</Text>
+      )}
+      <Box flexDirection="column" paddingLeft={2}>
+        {shown.map((line, i) => (
+          <StyledLineText key={hidden + i} line={line} />
+        ))}
+      </Box>
+      <ExitLine terminal={terminal} theme={theme} />
+    </Box>
+  );
+});

@@ -1,0 +1,89 @@
+import { memo } from 'react';
+import { Box, Text } from 'ink';
+import { useTheme } from '../theme/ThemeContext.js';
+import { useKeyLabel } from '../keys/KeyBindingsContext.js';
+import { sanitizeInline } from '../sanitize/sanitize-text.js';
+import { foldLines, plural } from '../text/fold.js';
+import { displayPath } from '../text/paths.js';
+import type { TerminalSnapshot, ToolCallView } from '../view-model/tool-call.js';
+import { Spinner } from './Spinner.js';
+import { STATUS_ICONS, statusLabel, toolKindIcon } from './tool-icons.js';
+import { ToolCallContentView } from './ToolCallContentView.js';
+
+/** Props of {@link ToolCallCard}. */
+export interface ToolCallCardProps {
+  readonly call: ToolCallView;
+  /** Terminals by id, for `terminal` content. */
+  readonly terminals?: ReadonlyMap<string, TerminalSnapshot>;
+  /** Show long content in full. */
+  readonly expanded?: boolean;
+  /** Lines of each content item shown when folded. */
+  readonly maxContentLines?: number;
+  /** Working directory, to show locations relative to it. */
+  readonly cwd?: string;
+}
+
+/**
+ * A tool call: status (spinner while running), kind icon and title, the locations it touches,
+ * and its content — text, diffs and terminals — folded to a few lines unless `expanded`.
+ *
+ * @example
+ * <ToolCallCard call={call} terminals={terminals} cwd={session.cwd} />
+ */
+export const ToolCallCard = memo(function ToolCallCard({
+  call,
+  terminals,
+  expanded = false,
+  maxContentLines = 12,
+  cwd,
+}: ToolCallCardProps) {
+  const theme = useTheme();
+  const expandKey = useKeyLabel('app.toggleExpand');
+  const statusColor =
+    call.status === 'completed'
+      ? theme.status.success
+      : call.status === 'failed'
+        ? theme.status.error
+        : call.status === 'cancelled'
+          ? theme.status.warning
+          : theme.status.pending;
+  const label = statusLabel(call.status);
+  const title = sanitizeInline(call.title).trim() || String(call.kind);
+  const locations = foldLines(call.locations, expanded ? undefined : 3, 'head');
+  return (
+    <Box flexDirection="column">
+      <Box flexDirection="row" gap={1}>
+        {call.status === 'in_progress' ? (
+          <Spinner color={theme.status.info} />
+        ) : (
+          <Text color={statusColor}>{STATUS_ICONS[call.status] ?? '?'}</Text>
+        )}
+        <Text color={theme.text.accent}>{toolKindIcon(call.kind)}</Text>
+        <Text>
+          <Text bold>{title}</Text>
+          {label && <Text color={statusColor}>{` · ${label}`}</Text>}
+        </Text>
+      </Box>
+      <Box flexDirection="column" paddingLeft={4}>
+        {locations.shown.map((location, i) => (
+          <Text key={i} color={theme.text.muted}>
+            {displayPath(location.path, cwd, location.line)}
+          </Text>
+        ))}
+        {locations.hidden > 0 && (
+          <Text color={theme.text.muted}>{`… ${plural(locations.hidden, 'more location')}`}</Text>
+        )}
+        {call.content.map((item, i) => (
+          <ToolCallContentView
+            key={i}
+            item={item}
+            terminals={terminals}
+            cwd={cwd}
+            maxLines={expanded ? undefined : maxContentLines}
+            expandHint={expandKey ? ` · ${expandKey} to expand` : ''}
+          />
+        ))}
+      </Box>
+    </Box>
+  );
+});

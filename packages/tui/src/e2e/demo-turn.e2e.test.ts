@@ -1,0 +1,64 @@
+/**
+ * End to end in a real terminal (tmux): `acp` with no arguments, the demo agent one keystroke
+ * away, and a full turn by keyboard — plan, tool calls, a permission, a reviewed write, a
+ * terminal — then a second turn whose permission is rejected and which is cancelled.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TuiHarness } from './tmux-harness.js';
+
+let harness: TuiHarness | undefined;
+afterEach(() => {
+  harness?.close();
+  harness = undefined;
+});
+
+describe('the demo agent, by keyboard', () => {
+  it('runs a full turn: plan, tool calls, permission, reviewed write, terminal; then reject and cancel', async () => {
+    harness = TuiHarness.launch();
+    const h = harness;
+    writeFileSync(join(h.dirs.workspace, 'README.md'), '# Sample project\n\nTODO: write the docs\n');
+    const picker = await h.waitFor('Choose an agent');
+    expect(picker).toMatch(/d acp-kit demo agent \[demo · no model\]/);
+    h.press('d');
+    await h.waitFor('Connected to demo: new session', { timeoutMs: 30_000 });
+    await h.submit('show me around');
+
+    await h.waitFor(/Permission requested[\s\S]*Create ACP_DEMO\.md/);
+    await h.answer('y');
+    await h.waitFor('Review write to ACP_DEMO.md (new file)');
+    h.press('y');
+    await h.waitFor('1 accepted');
+    h.press('Enter');
+
+    await h.waitFor(/Permission requested[\s\S]*Run `ls -la`/);
+    await h.answer('y');
+    const done = await h.waitFor(/Done\. I read README\.md/, { history: true });
+    expect(done).toMatch(/✓ ⌕ List \*\*\/\*/);
+    expect(done).toMatch(/✓ ≡ Read README\.md/);
+    expect(done).toMatch(/✓ ✎ Create ACP_DEMO\.md/);
+    expect(done).toMatch(/\$ .*ls -la/);
+    expect(done).toMatch(/ACP_DEMO\.md\n[\s\S]*README\.md/);
+    expect(done).toContain('✓ exited with 0');
+    expect(done).toContain('Allowed: Create ACP_DEMO.md (by you)');
+    const screen = await h.waitFor('Plan · 5/5 done');
+    expect(screen).toMatch(/● connected │ acp-kit demo agent \(no model\)/);
+    expect(readFileSync(join(h.dirs.workspace, 'ACP_DEMO.md'), 'utf8')).toContain('# acp-kit demo notes');
+
+    // Second turn: reject the edit, then cancel while the command's permission is pending.
+    await h.submit('again please');
+    await h.waitFor(/Permission requested[\s\S]*ACP_DEMO\.md/);
+    await h.answer('n');
+    await h.waitFor(/Permission requested[\s\S]*Run `ls -la`/);
+    await h.answer('Escape');
+    const cancelled = await h.waitFor('Turn cancelled', { history: true });
+    expect(cancelled).toContain('Denied: Edit ACP_DEMO.md (by you)');
+    expect(readFileSync(join(h.dirs.workspace, 'ACP_DEMO.md'), 'utf8')).not.toContain('Tour 2');
+    await h.waitFor('Message · / for commands');
+
+    h.press('C-q');
+    expect(await h.exitStatus()).toBe(0);
+    expect(existsSync(join(h.dirs.data, 'client', 'sessions'))).toBe(true);
+  }, 90_000);
+});

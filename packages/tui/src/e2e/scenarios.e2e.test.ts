@@ -1,0 +1,175 @@
+/**
+ * End to end in tmux with the scripted agent: hunk-by-hunk review, a rejected permission, cancel
+ * with a stuck agent (kill and restart), a crash and restart, two tabs, reopening a session.
+ */
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyHunkDecisions } from '../diff/review-hunks.js';
+import { makeDirs, SCENARIO_AGENT, TuiHarness, type HarnessDirs } from './tmux-harness.js';
+
+let harness: TuiHarness | undefined;
+let dirs: HarnessDirs | undefined;
+afterEach(() => {
+  harness?.close();
+  harness = undefined;
+  if (dirs) rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  dirs = undefined;
+});
+
+const NOTES = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+/** The scripted agent as a user agent of the catalog, plus its state directory. */
+function setup(): HarnessDirs {
+  const created = makeDirs();
+  writeFileSync(
+    join(created.config, 'agents.json'),
+    JSON.stringify({
+      agents: { scenario: { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT] } },
+    }),
+  );
+  writeFileSync(join(created.workspace, 'notes.txt'), NOTES);
+  dirs = created;
+  return created;
+}
+
+function launch(args: string[], extra: Record<string, string> = {}): TuiHarness {
+  const d = dirs as HarnessDirs;
+  harness = TuiHarness.launch({
+    dirs: d,
+    args,
+    env: { SCENARIO_STATE: join(d.root, 'agent-state'), ...extra },
+  });
+  return harness;
+}
+
+describe('scripted agent in tmux', () => {
+  it('reviews a write hunk by hunk: the file gets exactly the accepted hunks and the agent is told', async () => {
+    const d = setup();
+    const h = launch(['--agent', 'scenario']);
+    await h.waitFor('Connected to scenario: new session');
+    await h.submit('edit notes.txt');
+    await h.waitFor(/Permission requested[\s\S]*Edit notes\.txt/);
+    await h.answer('y');
+    await h.waitFor('Review write to notes.txt · 3 hunks');
+    h.press('y');
+    await h.waitFor('1 accepted · 0 rejected · 2 undecided');
+    h.press('n');
+    await h.waitFor('1 accepted · 1 rejected · 1 undecided');
+    h.press('y');
+    await h.waitFor('2 accepted · 1 rejected · 0 undecided');
+    h.press('Enter');
+    const told = await h.waitFor(/write result: error: The user accepted 2 of 3 changes/, { history: true });
+    expect(told.replace(/\s+/g, ' ')).toContain('rejected the changes at line 11');
+    const proposed = NOTES.split('\n')
+      .map((line, i) => ([1, 10, 19].includes(i) ? `${line} (changed)` : line))
+      .join('\n');
+    expect(readFileSync(join(d.workspace, 'notes.txt'), 'utf8')).toBe(
+      applyHunkDecisions(NOTES, proposed, ['accept', 'reject', 'accept']),
+    );
+
+    // A rejected permission: nothing is written, the agent says so.
+    await h.submit('edit notes.txt');
+    await h.waitFor(/Permission requested[\s\S]*Edit notes\.txt/);
+    await h.answer('n');
+    await h.waitFor('write result: not allowed', { history: true });
+    expect(readFileSync(join(d.workspace, 'notes.txt'), 'utf8')).not.toContain('line 2 (changed) (changed)');
+  }, 60_000);
+
+  it('cancels; a second Esc on a stuck agent offers to kill it; restart reopens the session', async () => {
+    setup();
+    const h = launch(['--agent', 'scenario']);
+    await h.waitFor('Connected to scenario: new session');
+    await h.submit('hello');
+    await h.waitFor('You said: hello');
+    await h.submit('hang');
+    await h.waitFor('ignoring cancel');
+    h.press('Escape');
+    await h.waitFor('Esc cancel');
+    h.press('Escape');
+    await h.waitFor('has not stopped the cancelled turn');
+    h.press('k');
+    const stopped = await h.waitFor('Scenario was stopped');
+    expect(stopped).toContain('The transcript above is kept.');
+    h.press('r');
+    await h.waitFor('Connected to scenario: session loaded by the agent', { history: true });
+    await h.waitFor('Message · / for commands');
+    await h.submit('after restart');
+    const after = await h.waitFor('You said: after restart', { history: true });
+    expect(after).toContain('You said: hello');
+  }, 60_000);
+
+  it('shows a crash with its exit reason, keeps the transcript, and restarts', async () => {
+    setup();
+    const h = launch(['--agent', 'scenario']);
+    await h.waitFor('Connected to scenario: new session');
+    await h.submit('before the crash');
+    await h.waitFor('You said: before the crash');
+    await h.submit('crash');
+    const crashed = await h.waitFor('Scenario exited');
+    expect(crashed).toMatch(/(exited with|exit) code 3/);
+    expect(crashed).toContain('boom: simulated crash');
+    expect(crashed).toContain('r restart the agent and reopen the session');
+    expect(h.history()).toContain('You said: before the crash');
+    h.press('r');
+    await h.waitFor('Message · / for commands');
+    await h.submit('alive again');
+    await h.waitFor('You said: alive again', { history: true });
+  }, 60_000);
+
+  it('runs two tabs and prints each tab’s transcript when switching; reopens a session with --resume', async () => {
+    const d = setup();
+    let h = launch(['--agent', 'scenario']);
+    await h.waitFor('Connected to scenario: new session');
+    await h.submit('first tab');
+    await h.waitFor('You said: first tab');
+    h.press('C-n');
+    const picker = await h.waitFor('New tab: choose an agent');
+    const hotkey = /(\d) Scenario/.exec(picker)?.[1];
+    expect(hotkey).toBeDefined();
+    h.press(hotkey as string);
+    await h.waitFor(/2 Scenario/);
+    await h.waitFor('Message · / for commands');
+    await h.submit('second tab');
+    let screen = await h.waitFor('You said: second tab');
+    expect(screen).not.toContain('You said: first tab');
+    h.press('C-Left');
+    screen = await h.waitFor('You said: first tab');
+    expect(screen).not.toContain('You said: second tab');
+    h.press('C-Right');
+    await h.waitFor('You said: second tab');
+
+    h.press('C-q');
+    expect(await h.exitStatus()).toBe(0);
+    h.close();
+    const sessionsDir = join(d.data, 'client', 'sessions');
+    const first = readdirSync(sessionsDir)
+      .map((id) => ({
+        id,
+        meta: JSON.parse(readFileSync(join(sessionsDir, id, 'meta.json'), 'utf8')) as { createdAt: string },
+      }))
+      .sort((a, b) => a.meta.createdAt.localeCompare(b.meta.createdAt))[0];
+    expect(first).toBeDefined();
+    h = launch(['--resume', first?.id as string]);
+    screen = await h.waitFor('Connected to scenario: session loaded by the agent', { history: true });
+    expect(screen).toContain('You said: first tab');
+    expect(screen).not.toContain('You said: second tab');
+    await h.waitFor('Message · / for commands');
+    await h.submit('after reopening');
+    await h.waitFor('You said: after reopening', { history: true });
+  }, 90_000);
+
+  it('signs in: explains what it cannot do, hands the terminal to a terminal login, then reconnects', async () => {
+    setup();
+    const h = launch(['--agent', 'scenario'], { SCENARIO_AUTH: '1' });
+    await h.waitFor('Scenario needs you to sign in');
+    h.press('3');
+    await h.waitFor('set SCENARIO_API_KEY in the environment');
+    h.press('1');
+    await h.waitFor('scenario login: press Enter to sign in');
+    h.press('Enter');
+    await h.waitFor('Connected to scenario: new session', { timeoutMs: 30_000 });
+    await h.submit('signed in');
+    await h.waitFor('You said: signed in', { history: true });
+  }, 60_000);
+});

@@ -1,0 +1,34 @@
+/** View model for the status bar. */
+import type { ToolCallLocation } from '@acp-kit/protocol';
+
+/** State of the connection to the agent process. */
+export type ConnectionState =
+  'starting' | 'initializing' | 'authenticating' | 'ready' | 'reconnecting' | 'disconnected' | 'crashed';
+
+/** Context window usage and cost (`usage_update`); `used` may be unknown. */
+export interface UsageView {
+  readonly used: number | null;
+  readonly size: number;
+  readonly cost?: { readonly amount: number; readonly currency: string } | null;
+}
+
+/** Everything the status bar shows. Agent-provided strings are sanitized when rendered. */
+export interface StatusView {
+  readonly agentName: string;
+  readonly agentVersion?: string;
+  readonly connection: ConnectionState;
+  readonly sessionTitle?: string;
+  /** Display name of the current mode. */
+  readonly mode?: string;
+  /** Display name of the current model. */
+  readonly model?: string;
+  readonly usage?: UsageView;
+  /** Permission requests waiting for an answer. */
+  readonly queuedPermissions?: number;
+  /** Where the running tool is working (follow-along). */
+  readonly currentLocation?: ToolCallLocation;
+  /** Working directory, used to show locations relative to it. */
+  readonly cwd?: string;
+  /** The running turn: when the last update arrived (clock milliseconds). Absent when idle. */
+  readonly turn?: { readonly lastUpdateAt: number };
+}

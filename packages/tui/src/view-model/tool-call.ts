@@ -1,0 +1,107 @@
+/**
+ * View models for tool calls and terminals: the ACP shapes plus what only the client knows
+ * (a call cancelled with its turn, a terminal's command line and output).
+ */
+import type {
+  ToolCall,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolCallUpdate,
+  ToolKind,
+} from '@acp-kit/protocol';
+
+/**
+ * A tool call's status as shown: the ACP statuses plus `cancelled`, which the client sets on
+ * calls left unfinished when their turn is cancelled. Unknown statuses from newer agents are kept.
+ */
+export type ToolCallDisplayStatus = ToolCallStatus | 'cancelled';
+
+/** A tool call as the UI shows it. */
+export interface ToolCallView {
+  readonly toolCallId: string;
+  readonly title: string;
+  readonly kind: ToolKind;
+  readonly status: ToolCallDisplayStatus;
+  readonly content: readonly ToolCallContent[];
+  readonly locations: readonly ToolCallLocation[];
+  readonly rawInput?: unknown;
+  readonly rawOutput?: unknown;
+}
+
+/**
+ * Builds the view of a `tool_call` update (defaults: kind `other`, status `pending`).
+ *
+ * @example
+ * toolCallViewFromToolCall({ toolCallId: 't1', title: 'Read a.ts', kind: 'read' });
+ */
+export function toolCallViewFromToolCall(call: ToolCall): ToolCallView {
+  return {
+    toolCallId: call.toolCallId,
+    title: call.title,
+    kind: call.kind ?? 'other',
+    status: call.status ?? 'pending',
+    content: call.content ?? [],
+    locations: call.locations ?? [],
+    rawInput: call.rawInput,
+    rawOutput: call.rawOutput,
+  };
+}
+
+/**
+ * Applies a `tool_call_update` (or the tool call carried by a permission request) to a view:
+ * `content` and `locations` replace, other fields patch, `null` leaves a field unchanged. Without
+ * a previous view (a call never announced) the update's own fields are used.
+ */
+export function applyToolCallUpdate(
+  previous: ToolCallView | undefined,
+  update: ToolCallUpdate,
+): ToolCallView {
+  const base: ToolCallView = previous ?? {
+    toolCallId: update.toolCallId,
+    title: '',
+    kind: 'other',
+    status: 'pending',
+    content: [],
+    locations: [],
+  };
+  return {
+    ...base,
+    title: update.title ?? base.title,
+    kind: update.kind ?? base.kind,
+    status: update.status ?? base.status,
+    content: update.content ?? base.content,
+    locations: update.locations ?? base.locations,
+    rawInput: update.rawInput !== undefined && update.rawInput !== null ? update.rawInput : base.rawInput,
+    rawOutput:
+      update.rawOutput !== undefined && update.rawOutput !== null ? update.rawOutput : base.rawOutput,
+  };
+}
+
+/** True for statuses after which the call changes no more (unless the agent sends late updates). */
+export function isFinishedStatus(status: ToolCallDisplayStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** How a terminal ended (`terminal/wait_for_exit`); both fields absent while it runs. */
+export interface TerminalExit {
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+}
+
+/** A terminal as the UI shows it: kept after `terminal/release` so its output is not lost. */
+export interface TerminalSnapshot {
+  readonly terminalId: string;
+  /** The command and its arguments as requested, shown in full. */
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly cwd?: string;
+  /** Output retained so far (raw: it is sanitized when rendered). */
+  readonly output: string;
+  /** Earlier output was dropped to respect the byte limit. */
+  readonly truncated: boolean;
+  /** Set once the command has exited. */
+  readonly exit?: TerminalExit;
+  /** The agent released the terminal. */
+  readonly released?: boolean;
+}
