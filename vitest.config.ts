@@ -9,8 +9,10 @@ export default defineConfig({
       'packages/*/test/**/*.test.{ts,tsx}',
       'scripts/**/*.test.ts',
     ],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Upper bounds only (tests wait for events, never for time): the tmux end-to-end tests start
+    // the app from source and need room on a loaded 2-core machine.
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
     pool: 'forks',
   },
 });

@@ -22,7 +22,7 @@ describe('the demo agent, by keyboard', () => {
     const picker = await h.waitFor('Choose an agent');
     expect(picker).toMatch(/d acp-kit demo agent \[demo · no model\]/);
     h.press('d');
-    await h.waitFor('Connected to demo: new session', { timeoutMs: 30_000 });
+    await h.waitFor('Connected to demo: new session', { timeoutMs: 60_000 });
     await h.submit('show me around');
 
     await h.waitFor(/Permission requested[\s\S]*Create ACP_DEMO\.md/);

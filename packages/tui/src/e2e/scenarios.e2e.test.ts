@@ -168,7 +168,7 @@ describe('scripted agent in tmux', () => {
     h.press('1');
     await h.waitFor('scenario login: press Enter to sign in');
     h.press('Enter');
-    await h.waitFor('Connected to scenario: new session', { timeoutMs: 30_000 });
+    await h.waitFor('Connected to scenario: new session', { timeoutMs: 60_000 });
     await h.submit('signed in');
     await h.waitFor('You said: signed in', { history: true });
   }, 60_000);

@@ -166,7 +166,8 @@ export class TuiHarness {
     match: string | RegExp | ((text: string) => boolean),
     options: { timeoutMs?: number; history?: boolean } = {},
   ): Promise<string> {
-    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+    // Generous: the app starts from source through tsx, which is slow on a loaded 2-core machine.
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
     const test =
       typeof match === 'function'
         ? match
