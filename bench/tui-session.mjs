@@ -11,7 +11,7 @@
  *   calls with updates, plans, usage): time from launch until the transcript is printed and the
  *   composer takes input. Target ≤ 2 s.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ensureBundle, machine, median, option, percentile, TuiRun } from './tui-common.mjs';
@@ -189,6 +189,7 @@ async function keystrokes() {
     return { events, inside, outside, rssMb: metrics.maxRssMb };
   } finally {
     run.close();
+    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
 }
 
@@ -206,6 +207,7 @@ async function reopen() {
     return { events, seenMs: Math.round(seen), marks: metrics.marks, rssMb: metrics.maxRssMb };
   } finally {
     run.close();
+    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
 }
 

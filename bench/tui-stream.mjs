@@ -10,7 +10,7 @@
  * - the UI's event-loop delay p99 after the prompt (target ≤ 20 ms) and its CPU from the prompt
  *   until everything is drawn (target ≤ 1.5 s), with its frame build times.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBundle, machine, median, option, TuiRun } from './tui-common.mjs';
 
@@ -90,6 +90,7 @@ async function once(rate) {
     };
   } finally {
     run.close();
+    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
 }
 
