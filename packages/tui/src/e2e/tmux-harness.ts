@@ -105,6 +105,11 @@ export class TuiHarness {
     ];
     const words = [
       'env',
+      // CI runs set CI=true, and Ink then draws only the last frame: a person's terminal has no CI.
+      '-u',
+      'CI',
+      '-u',
+      'CONTINUOUS_INTEGRATION',
       ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
       ...program,
       '--cwd',
