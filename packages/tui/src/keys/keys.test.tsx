@@ -1,34 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Text, useInput, type Key } from 'ink';
+import { Text, useInput } from 'ink';
 import { KEYS, renderInk } from '../test-support/ink.js';
+import { inkKey } from '../test-support/key.js';
 import { DEFAULT_KEY_BINDINGS, findKeyConflicts, resolveKeyBindings } from './key-bindings.js';
 import { formatKeySpec, matchesKey, parseKeySpec } from './key-spec.js';
 import { KeyBindingsProvider, useActionMatcher } from './KeyBindingsContext.js';
 import type { KeyAction } from './key-bindings.js';
 
-const key = (over: Partial<Key> = {}): Key => ({
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-  ...over,
-});
+const key = inkKey;
 
 describe('key specs', () => {
   it('parses modifiers, names, aliases and characters', () => {

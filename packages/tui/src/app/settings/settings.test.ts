@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Key } from 'ink';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inkKey } from '../../test-support/key.js';
 import { keySpecFromInput } from './key-capture.js';
 import { loadSettings, updateSettings } from './settings-file.js';
 import { DEFAULT_SETTINGS, mcpServersFor, parseSettings } from './settings.js';
@@ -95,28 +95,7 @@ describe('settings', () => {
   });
 
   it('turns key presses into key specifications', () => {
-    const none: Key = {
-      upArrow: false,
-      downArrow: false,
-      leftArrow: false,
-      rightArrow: false,
-      pageDown: false,
-      pageUp: false,
-      home: false,
-      end: false,
-      return: false,
-      escape: false,
-      ctrl: false,
-      shift: false,
-      tab: false,
-      backspace: false,
-      delete: false,
-      meta: false,
-      super: false,
-      hyper: false,
-      capsLock: false,
-      numLock: false,
-    };
+    const none = inkKey();
     expect(keySpecFromInput('o', { ...none, ctrl: true })).toBe('ctrl+o');
     expect(keySpecFromInput('', { ...none, tab: true, shift: true })).toBe('shift+tab');
     expect(keySpecFromInput('', { ...none, rightArrow: true, ctrl: true })).toBe('ctrl+right');
