@@ -14,6 +14,7 @@ import { EPHEMERAL_EVENTS, type AttachMode, type SessionEvent } from '../session
 import { initialSessionState, type SessionState } from '../session/state.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
+import { LineBatch } from '../util/line-batch.js';
 
 /** The index entry of a stored session. */
 export interface SessionMeta {
@@ -171,10 +172,12 @@ export class TranscriptStore {
   }
 }
 
-/** Appends events to one session's record. Writes are batched per tick and never interleave. */
+/**
+ * Appends events to one session's record. Writes are batched (at most every 100 ms, at once past
+ * 256 KB, and at the end of each turn) and never interleave.
+ */
 export class TranscriptWriter {
-  private buffer: string[] = [];
-  private scheduled = false;
+  private readonly batch = new LineBatch(() => void this.flush());
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   /** The first write error, if any (the session goes on; the record is incomplete). */
@@ -195,24 +198,16 @@ export class TranscriptWriter {
   /** Queues an event (ephemeral ones are skipped). */
   append(event: SessionEvent): void {
     if (this.closed || EPHEMERAL_EVENTS.has(event.type)) return;
-    this.buffer.push(`${JSON.stringify(event)}\n`);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        void this.flush();
-      });
-    }
+    this.batch.push(`${JSON.stringify(event)}\n`);
   }
 
   /** Writes what is queued; with `sync`, also forces it to disk. */
   flush(sync = false): Promise<void> {
-    const lines = this.buffer;
-    this.buffer = [];
+    const text = this.batch.take();
     const handle = this.handle;
     this.chain = this.chain.then(async () => {
       try {
-        if (lines.length > 0) await handle.write(lines.join(''));
+        if (text.length > 0) await handle.write(text);
         if (sync) await handle.datasync();
       } catch (error) {
         this.error ??= error as Error;

@@ -249,6 +249,28 @@ describe('request handlers', () => {
       ['out', '{"jsonrpc":"2.0","id":1,"result":[1]}'],
     ]);
   });
+
+  it('hands the trace hook the parsed inbound frame, and undefined for a line that is not JSON', async () => {
+    const seen: [string, string, unknown][] = [];
+    const { connection, peer } = connectToRawPeer({
+      trace: (direction, text, parsed) => seen.push([direction, text, parsed]),
+    });
+    const noted = deferred<undefined>();
+    connection.onNotification('note', () => noted.resolve(undefined));
+    connection.start();
+    peer.send('not json');
+    peer.send({ jsonrpc: '2.0', method: 'note', params: { a: 1 } });
+    await noted.promise;
+    const inbound = seen.filter(([direction]) => direction === 'in');
+    expect(inbound).toEqual([
+      ['in', 'not json', undefined],
+      [
+        'in',
+        '{"jsonrpc":"2.0","method":"note","params":{"a":1}}',
+        { jsonrpc: '2.0', method: 'note', params: { a: 1 } },
+      ],
+    ]);
+  });
 });
 
 describe('handler context', () => {

@@ -221,11 +221,11 @@ export class JsonRpcConnection {
 
   private onFrame(text: string): void {
     if (this.closeReason) return;
-    if (this.trace) this.trace('in', text);
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
+      if (this.trace) this.trace('in', text);
       this.parseErrors++;
       // A peer that logs to stdout would get one error per log line: answer the first few only.
       if (this.parseErrors <= MAX_PARSE_ERROR_REPLIES) {
@@ -238,6 +238,7 @@ export class JsonRpcConnection {
       }
       return;
     }
+    if (this.trace) this.trace('in', text, message);
     if (typeof message !== 'object' || message === null) {
       this.replyError(null, invalidRequest('a message must be a JSON object'));
       return;

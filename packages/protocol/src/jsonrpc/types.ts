@@ -54,6 +54,8 @@ export type FrameDirection = 'in' | 'out';
 
 /**
  * Receives every frame as text, for recording traffic. Called synchronously; keep it cheap.
- * `text` is the frame without its trailing newline.
+ * `text` is the frame without its trailing newline. For inbound frames, `parsed` is the parsed
+ * JSON (undefined when the line is not JSON); it is the object handed to handlers next: read it,
+ * never change it.
  */
-export type FrameTrace = (direction: FrameDirection, text: string) => void;
+export type FrameTrace = (direction: FrameDirection, text: string, parsed?: unknown) => void;
