@@ -132,7 +132,7 @@ export class AcpAgent implements AgentHandlers {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: this.engine.promptCapabilities(),
-        mcpCapabilities: { http: true, sse: false },
+        mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
       },
       authMethods: this.engine.authMethods(),

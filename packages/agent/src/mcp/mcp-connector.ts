@@ -1,9 +1,10 @@
 /**
  * The MCP servers a client hands us in `session/new`, `session/load` or `session/resume`: connected
- * with the MCP SDK (stdio and streamable HTTP), their tools offered to the model, stopped with the
+ * with the MCP SDK (stdio, streamable HTTP and the older HTTP+SSE), their tools offered to the model, stopped with the
  * session. A server that fails to start is reported to the user; the session goes on without it.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -35,9 +36,24 @@ function transportFor(server: McpServer, cwd: string, logger: Logger): Transport
     return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
   }
   if ('type' in server && server.type === 'sse') {
-    throw new Error('SSE MCP servers are not supported (this agent advertises stdio and HTTP)');
+    const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+    // The headers go on the event stream and on every message POST.
+    return new SSEClientTransport(new URL(server.url), {
+      requestInit: { headers },
+      eventSourceInit: {
+        fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, ...headers } }),
+      },
+    });
+  }
+  if ('type' in server && server.type !== undefined) {
+    throw new Error(
+      `MCP server transport "${String(server.type)}" is not supported (stdio, http and sse are)`,
+    );
   }
   const stdio = server as Extract<McpServer, { command: string }>;
+  if (typeof stdio.command !== 'string' || stdio.command === '') {
+    throw new Error('MCP server has neither a transport type nor a command');
+  }
   const transport = new StdioClientTransport({
     command: stdio.command,
     args: stdio.args,

@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServer } from '@acp-kit/protocol';
 import { ModelEngine } from '../model/model-engine.js';
 import { inProcessAgent, removeDir, tempDir } from '../test-support/harness.js';
-import { MCP_TEST_SERVER, startHttpMcpServer, type HttpMcpServer } from '../test-support/mcp-test-server.js';
+import {
+  MCP_TEST_SERVER,
+  startHttpMcpServer,
+  startSseMcpServer,
+  type HttpMcpServer,
+} from '../test-support/mcp-test-server.js';
 import { startOpenAIStub, type ModelStub } from '../test-support/model-stubs.js';
 import { choose, type TestClient } from '../test-support/test-client.js';
 import { silentLogger } from '../util/logger.js';
@@ -69,7 +74,7 @@ afterAll(async () => {
 describe('MCP servers', () => {
   it('offers stdio and HTTP server tools to the model through the permission and reporting path', async () => {
     const init = client.connection.initializeResponse;
-    expect(init?.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
+    expect(init?.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
     const pidFile = join(data, 'notes.pid');
     const { sessionId } = await client.connection.newSession({
       cwd: work,
@@ -160,6 +165,37 @@ describe('MCP servers', () => {
     expect(await alive(pid)).toBe(true);
     await client.connection.closeSession({ sessionId });
     expect(await alive(pid)).toBe(false);
+  });
+
+  it('uses HTTP+SSE servers, with the headers on the event stream and on every message', async () => {
+    const sse = await startSseMcpServer(data);
+    try {
+      const { sessionId } = await client.connection.newSession({
+        cwd: work,
+        mcpServers: [
+          { type: 'sse', name: 'events', url: sse.url, headers: [{ name: 'X-Sse', value: 'on' }] },
+        ],
+      });
+      const before = stub.requests.length;
+      stub.enqueue(
+        { toolCalls: [{ id: 's', name: 'mcp__events__echo', input: { text: 'streamed' } }] },
+        { text: ['ok'] },
+      );
+      await client.connection.promptSession({ sessionId, prompt: [{ type: 'text', text: 'sse' }] });
+      const offered = (stub.requests[before] as { tools: { function: { name: string } }[] }).tools.map(
+        (t) => t.function.name,
+      );
+      expect(offered).toContain('mcp__events__echo');
+      const call = client.toolCalls(sessionId).at(-1);
+      expect(call).toMatchObject({
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: 'sse echo: streamed' } }],
+      });
+      expect(sse.headers.filter((h) => h['x-sse'] === 'on').length).toBeGreaterThanOrEqual(2);
+      await client.connection.closeSession({ sessionId });
+    } finally {
+      await sse.close();
+    }
   });
 
   it('reconnects the servers given to session/resume', async () => {

@@ -1,7 +1,8 @@
 /**
  * A real MCP server for tests: `echo` (read-only), `write_note` (writes a file in its cwd) and
  * `wait` (runs until cancelled). Served over stdio (`node --import tsx mcp-test-server.ts`) or, via
- * {@link startHttpMcpServer}, over streamable HTTP on 127.0.0.1.
+ * {@link startHttpMcpServer} and {@link startSseMcpServer}, over streamable HTTP or HTTP+SSE on
+ * 127.0.0.1.
  */
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -9,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -75,6 +77,43 @@ export async function startHttpMcpServer(dir: string): Promise<HttpMcpServer> {
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    headers,
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * The test server over the older HTTP+SSE transport: `GET /sse` opens the event stream, the
+ * client POSTs to the endpoint it announces. Labelled `sse`; notes go to `dir`.
+ */
+export async function startSseMcpServer(dir: string): Promise<HttpMcpServer> {
+  const headers: IncomingHttpHeaders[] = [];
+  const transports = new Map<string, SSEServerTransport>();
+  const http = createServer((req, res) => {
+    headers.push(req.headers);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      transports.set(transport.sessionId, transport);
+      res.on('close', () => transports.delete(transport.sessionId));
+      void buildTestMcpServer('sse', dir).connect(transport);
+      return;
+    }
+    const transport = transports.get(url.searchParams.get('sessionId') ?? '');
+    if (req.method === 'POST' && url.pathname === '/messages' && transport) {
+      void transport.handlePostMessage(req, res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
     headers,
     close: () =>
       new Promise((resolve) => {
