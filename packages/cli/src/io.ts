@@ -22,6 +22,8 @@ export interface CliIo {
   self: LaunchSpec;
   /** Subscribes to Ctrl-C; returns the unsubscribe function. */
   onInterrupt(handler: () => void): () => void;
+  /** Whether a person is at a terminal (stdin is one): interactive logins can run. */
+  interactive?: boolean;
 }
 
 const LOADER_FLAG = /^(--import|--require|-r|--loader|--experimental-loader)$/;
@@ -81,6 +83,7 @@ export function processIo(options: { exitOnBrokenPipe?: boolean } = {}): CliIo {
     env: process.env,
     cwd: process.cwd(),
     self: selfLaunchSpec(),
+    interactive: process.stdin.isTTY === true,
     onInterrupt: (handler) => {
       process.on('SIGINT', handler);
       return () => process.off('SIGINT', handler);

@@ -131,7 +131,7 @@ export function buildProgram(
     .option('--verbose', "show the agent's stderr, thoughts and protocol diagnostics on stderr")
     .option(
       '--auth <method>',
-      'authenticate with this agent auth method first (see the methods an auth error lists)',
+      'authenticate with this agent auth method first (see the methods an auth error lists): terminal logins run here when stdin is a terminal; a method that takes an API key reads it from ACP_KIT_AUTH_API_KEY',
     )
     .addHelpText('after', RUN_HELP)
     .action(async (prompt: string | undefined, options: RunOptions) =>

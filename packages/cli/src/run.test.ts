@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -213,6 +213,71 @@ describe('acp run exit codes', () => {
       home,
     );
     expect(authed.code).toBe(0);
+  });
+
+  it("adds the catalog's sign-in hint when the agent fails to open a session with a JSON-RPC error", async () => {
+    const [command, ...args] = fakeCommand({
+      newSessionError: {
+        code: -32603,
+        message: 'Internal error',
+        data: { details: 'process exited with code 1' },
+      },
+    });
+    await mkdir(home.env.ACP_KIT_CONFIG_DIR as string, { recursive: true });
+    await writeFile(
+      join(home.env.ACP_KIT_CONFIG_DIR as string, 'agents.json'),
+      JSON.stringify({
+        agents: { locked: { name: 'Locked', command, args, authHint: 'run `locked login`' } },
+      }),
+    );
+    const r = await runCli(['run', '--agent', 'locked', 'hi'], home);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('Internal error {"details":"process exited with code 1"}');
+    expect(r.stderr).toContain('if Locked needs you to sign in: run `locked login`');
+  });
+
+  it('runs a terminal login with --auth when someone is at the terminal, then restarts the agent', async () => {
+    const method = { id: 'tlogin', name: 'Terminal login', type: 'terminal', args: ['--login'] };
+    const agent = fakeCommand({
+      requireAuth: true,
+      loginFile: join(home.dir, 'logged-in'),
+      authMethods: [method],
+      authData: { authMethods: [method] },
+    });
+    const told = await runCli(['run', 'hi', '--', ...agent], home);
+    expect(told.code).toBe(6);
+    expect(told.stderr).toContain('or run again with --auth tlogin to do it here');
+    const piped = await runCli(['run', '--auth', 'tlogin', 'hi', '--', ...agent], home);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('--auth tlogin runs a login in a terminal and this is not one');
+    const authed = await runCli(['run', '--auth', 'tlogin', 'hi', '--', ...agent], home, {
+      interactive: true,
+    });
+    expect(authed.stderr).not.toContain('error');
+    expect(authed.code).toBe(0);
+    expect(authed.stdout).toContain('hi');
+  });
+
+  it('passes the key of an API-key auth method from ACP_KIT_AUTH_API_KEY, never from argv', async () => {
+    const method = { id: 'key', name: 'Fake API key', _meta: { 'api-key': { provider: 'fake' } } };
+    const agent = fakeCommand({
+      requireAuth: true,
+      requireApiKey: 'k-123',
+      authMethods: [method],
+      authData: { authMethods: [method] },
+    });
+    const told = await runCli(['run', 'hi', '--', ...agent], home);
+    expect(told.code).toBe(6);
+    expect(told.stderr).toContain(
+      'Fake API key: set ACP_KIT_AUTH_API_KEY to your fake API key and run again with --auth key',
+    );
+    const missing = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], home);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--auth key needs your fake API key: set ACP_KIT_AUTH_API_KEY');
+    const withKey = { ...home, env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-123' } };
+    const authed = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], withKey);
+    expect(authed.code).toBe(0);
+    expect(authed.stdout).toContain('hi');
   });
 
   it('7 when the agent crashes mid-turn, with its exit reason', async () => {

@@ -13,9 +13,11 @@ import { resolveClientPaths, type ClientPaths } from './paths.js';
 import { PermissionPolicy, type BaseMode } from './permissions/policy.js';
 import { RuleStore } from './permissions/rule-store.js';
 import type { PermissionRule } from './permissions/rules.js';
+import { readTraceTail } from './persistence/trace-tail.js';
 import { TranscriptStore, type SessionMeta } from './persistence/transcript-store.js';
 import { ClientSession } from './session/client-session.js';
 import type { AttachMode } from './session/events.js';
+import { RECENT_FRAME_BYTES, RECENT_FRAMES } from './session/frame-feed.js';
 import type { TerminalServiceOptions } from './terminal/terminal-service.js';
 
 /** Options of {@link AcpClient.create}. */
@@ -41,6 +43,13 @@ export interface AcpClientOptions {
   terminals?: Omit<TerminalServiceOptions, 'onEvent'>;
   /** Whether the host can run terminal auth methods (default true). */
   terminalAuth?: boolean;
+}
+
+/** A rule remembered for one session, with the session it belongs to. */
+export interface SessionRule {
+  /** The session's local id. */
+  localId: string;
+  rule: PermissionRule;
 }
 
 /** A reopened session. */
@@ -148,9 +157,7 @@ export class AcpClient {
     if (!meta) throw new ClientError('SESSION_NOT_FOUND', `no stored session matches ${id}`);
     const agent = options.agent ?? meta.agentId;
     if (!agent) throw new ClientError('INVALID_ARGUMENT', `session ${meta.localId} has no agent; choose one`);
-    const { state } = await this.transcripts.loadState(meta.localId);
-    const writer = await this.transcripts.append(meta.localId);
-    const session = new ClientSession(meta.localId, state, writer);
+    const session = await this.openStored(meta);
     let connection: AgentConnection;
     try {
       connection = await this.connect(agent, { cwd: options.cwd ?? meta.cwd });
@@ -178,9 +185,49 @@ export class AcpClient {
   async loadStored(id: string): Promise<{ meta: SessionMeta; session: ClientSession }> {
     const meta = await this.transcripts.find(id);
     if (!meta) throw new ClientError('SESSION_NOT_FOUND', `no stored session matches ${id}`);
+    return { meta, session: await this.openStored(meta) };
+  }
+
+  /** The session with this local id, among those attached to this client's agents. */
+  session(localId: string): ClientSession | undefined {
+    for (const connection of this.connections) {
+      const session = connection.findSession(localId);
+      if (session) return session;
+    }
+    return undefined;
+  }
+
+  /**
+   * The rules remembered for sessions ("for this session" answers) of the sessions attached to this
+   * client's agents, or of the one with `localId`. They end with their session.
+   */
+  sessionRules(localId?: string): SessionRule[] {
+    const sessions =
+      localId === undefined
+        ? [...this.connections].flatMap((connection) => connection.attachedSessions)
+        : [this.session(localId)].filter((session): session is ClientSession => session !== undefined);
+    return sessions.flatMap((session) =>
+      session.sessionRules.map((rule) => ({ localId: session.localId, rule })),
+    );
+  }
+
+  /** Forgets a rule of the session with `localId` (by id or unique id prefix); returns it, or undefined. */
+  removeSessionRule(localId: string, idOrPrefix: string): PermissionRule | undefined {
+    return this.session(localId)?.removeSessionRule(idOrPrefix);
+  }
+
+  /** A stored session, detached, appending to its record, its live feed starting with the end of its trace. */
+  private async openStored(meta: SessionMeta): Promise<ClientSession> {
     const { state } = await this.transcripts.loadState(meta.localId);
     const writer = await this.transcripts.append(meta.localId);
-    return { meta, session: new ClientSession(meta.localId, state, writer) };
+    const session = new ClientSession(meta.localId, state, writer);
+    // The recorded traffic is for show: a trace that cannot be read does not stop the reopening.
+    const frames = await readTraceTail(this.transcripts.sessionDir(meta.localId), {
+      maxFrames: RECENT_FRAMES,
+      maxBytes: RECENT_FRAME_BYTES,
+    }).catch(() => []);
+    session.preloadFrames(frames);
+    return session;
   }
 
   /** Closes every connection this client started. */

@@ -88,7 +88,8 @@ export function toErrorInfo(error: unknown): ErrorInfo {
     if (typeof d.stderrTail === 'string' && d.stderrTail !== '') info.stderrTail = d.stderrTail;
     return info;
   }
-  if (error instanceof ProtocolError) return { code: String(error.code), message: error.message };
+  if (error instanceof ProtocolError)
+    return { code: String(error.code), message: `${error.message}${describeData(error.data)}` };
   if (error instanceof Error) return { code: 'ERROR', message: error.message };
   return { code: 'ERROR', message: String(error) };
 }

@@ -3,7 +3,7 @@
  * authentication, sessions with per-session stores, permission policy, fs and terminal services,
  * and persistence. No UI: render the stores however you like.
  */
-export { AcpClient, type AcpClientOptions, type ReopenedSession } from './client.js';
+export { AcpClient, type AcpClientOptions, type ReopenedSession, type SessionRule } from './client.js';
 export {
   AgentConnection,
   type AgentConnectionEvents,
@@ -12,7 +12,14 @@ export {
 export type { NewSessionOptions, OpenOptions } from './agent/session-opener.js';
 export { clientCapabilities, CLIENT_INFO, type AdvertiseOptions } from './agent/capabilities.js';
 export { toProtocolError } from './agent/handlers.js';
-export type { ClientHost, PermissionAnswer, PermissionAsk } from './agent/host.js';
+export type {
+  ClientHost,
+  PermissionAnswer,
+  PermissionAsk,
+  WriteReview,
+  WriteReviewAnswer,
+  ElicitationOrigin,
+} from './agent/host.js';
 
 export { AgentCatalog, type CatalogOptions, type DetectedAgent } from './catalog/catalog.js';
 export { builtinAgents } from './catalog/builtins.js';
@@ -53,6 +60,7 @@ export {
 export { RestartBudget } from './process/restart-budget.js';
 
 export { ClientSession, type ReplayMode, type TurnResult } from './session/client-session.js';
+export { FrameFeed, RECENT_FRAMES, RECENT_FRAME_BYTES } from './session/frame-feed.js';
 export { SessionStore } from './session/store.js';
 export { reduceSession, reduceSessionEvents } from './session/reducer.js';
 export {
@@ -102,6 +110,13 @@ export {
   type CommandSpec,
 } from './permissions/shell-words.js';
 export { commandFromInput, commandText, subjectFromToolCall, suggestRule } from './permissions/subject.js';
+export {
+  answerDecision,
+  rememberedRule,
+  type RememberAnswer,
+  type RememberedRule,
+  type RememberQuestion,
+} from './permissions/remember.js';
 export { optionFor, outcomeFor, decisionOfOption, type PermissionDecision } from './permissions/options.js';
 
 export {
@@ -130,7 +145,16 @@ export {
   type LoadedSession,
   type SessionMeta,
 } from './persistence/transcript-store.js';
-export { TraceRouter, TraceWriter, MAX_TRACE_BYTES } from './persistence/trace.js';
+export {
+  TraceRouter,
+  TraceWriter,
+  MAX_TRACE_BYTES,
+  traceFrame,
+  writerSink,
+  type TraceFrame,
+  type TraceSink,
+} from './persistence/trace.js';
+export { parseTraceLine, readTraceTail, type RecordedFrame } from './persistence/trace-tail.js';
 export { redactValue, redactString, REDACTED } from './persistence/redact.js';
 
 export { Emitter, type Unsubscribe } from './util/emitter.js';

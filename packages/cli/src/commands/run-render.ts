@@ -20,6 +20,9 @@ import type { CliIo } from '../io.js';
 import { oneLine, safe } from '../format.js';
 
 /** Receives what happens during `acp run`. */
+/** Where `acp run --auth` takes the key of a method that asks for one (never from the command line). */
+export const API_KEY_VARIABLE = 'ACP_KIT_AUTH_API_KEY';
+
 export interface RunRenderer {
   /** Before the session exists (updates may arrive before `session/new` answers). */
   connected(connection: AgentConnection): void;
@@ -70,8 +73,13 @@ export class TextRenderer implements RunRenderer {
       if (options.length > 0) {
         this.note('to authenticate, do one of:');
         for (const option of options) {
-          const how =
-            option.action === 'authenticate' ? `run again with --auth ${option.id}` : option.instructions;
+          const how = option.input
+            ? `set ${API_KEY_VARIABLE} to your ${option.input.label} and run again with --auth ${option.id}`
+            : option.action === 'authenticate'
+              ? `run again with --auth ${option.id}`
+              : option.action === 'run-terminal'
+                ? `${option.instructions}, or run again with --auth ${option.id} to do it here`
+                : option.instructions;
           this.note(`  - ${oneLine(option.name)}: ${safe(how)}`);
         }
       }

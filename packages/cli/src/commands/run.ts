@@ -10,6 +10,7 @@ import {
   commandText,
   loadRulesFile,
   resolveClientPaths,
+  runTerminalAuth,
   type AgentConnection,
   type AgentEntry,
   type AttachMode,
@@ -19,8 +20,9 @@ import {
   type PromptPart,
 } from '@acp-kit/client';
 import { EXIT_CODES, UsageError, exitCodeForError, exitCodeForStopReason } from '../exit-codes.js';
+import { ProtocolError } from '@acp-kit/protocol';
 import type { CliIo } from '../io.js';
-import { JsonRenderer, TextRenderer, type RunRenderer } from './run-render.js';
+import { API_KEY_VARIABLE, JsonRenderer, TextRenderer, type RunRenderer } from './run-render.js';
 
 /** Options of `acp run` (commander's names). */
 export interface RunOptions {
@@ -99,7 +101,7 @@ export async function runCommand(
   try {
     connection = await client.connect(entry, { cwd });
     renderer.connected(connection);
-    if (options.auth) await connection.authenticate(options.auth);
+    if (options.auth) await authenticate(connection, options.auth, io, cwd);
     let how: AttachMode = 'new';
     if (options.session) {
       const stored = await client.loadStored(options.session).catch((error: unknown) => {
@@ -126,6 +128,9 @@ export async function runCommand(
   } catch (error) {
     const code = killed ? EXIT_CODES.INTERRUPTED : exitCodeForError(error);
     renderer.error(error, code);
+    // Agents that are not signed in often fail to open a session with a plain JSON-RPC error.
+    if (!session && error instanceof ProtocolError && entry.authHint)
+      renderer.info(`if ${entry.name} needs you to sign in: ${entry.authHint}`);
     renderer.result(null, code);
     return code;
   } finally {
@@ -169,4 +174,45 @@ async function readPolicy(path: string): Promise<PermissionRule[]> {
     if (error instanceof ClientError) throw new UsageError(`--policy: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * `--auth ID`: an agent method is called; a terminal method runs its login command in this
+ * terminal (only when someone is there to answer it), then the agent is restarted; a method that
+ * takes a key gets it from {@link API_KEY_VARIABLE}.
+ */
+async function authenticate(
+  connection: AgentConnection,
+  methodId: string,
+  io: CliIo,
+  cwd: string,
+): Promise<void> {
+  const option = connection.authOptions.find((candidate) => candidate.id === methodId);
+  if (option?.action === 'run-terminal') {
+    if (!io.interactive) {
+      throw new UsageError(
+        `--auth ${methodId} runs a login in a terminal and this is not one: ${option.instructions}, then run again`,
+      );
+    }
+    const result = await runTerminalAuth(option, { cwd, env: io.env });
+    if (!result.ok) {
+      throw new ClientError(
+        'AUTH_REQUIRED',
+        `the login of ${methodId} ended with ${result.signal ?? `exit code ${String(result.exitCode)}`}`,
+      );
+    }
+    await connection.restart();
+    return;
+  }
+  if (!option?.input) {
+    await connection.authenticate(methodId);
+    return;
+  }
+  const apiKey = io.env[API_KEY_VARIABLE];
+  if (!apiKey) {
+    throw new UsageError(
+      `--auth ${methodId} needs your ${option.input.label}: set ${API_KEY_VARIABLE} to it (it is passed to the agent, not stored)`,
+    );
+  }
+  await connection.authenticate(methodId, { apiKey });
 }

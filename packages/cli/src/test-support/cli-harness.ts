@@ -69,7 +69,12 @@ export interface CliResult {
 export async function runCli(
   args: readonly string[],
   home: TestHome,
-  options: { stdin?: string; onStdout?: (text: string, interrupt: () => void) => void } = {},
+  options: {
+    stdin?: string;
+    onStdout?: (text: string, interrupt: () => void) => void;
+    /** Pretend a person is at a terminal (interactive logins run). */
+    interactive?: boolean;
+  } = {},
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
@@ -90,6 +95,7 @@ export async function runCli(
     env: home.env,
     cwd: home.work,
     self: SELF,
+    interactive: options.interactive ?? false,
     onInterrupt: (handler) => {
       handlers.add(handler);
       return () => handlers.delete(handler);

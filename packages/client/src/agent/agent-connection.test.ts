@@ -366,6 +366,22 @@ describe('AgentConnection against a scripted agent process', () => {
     expect((await session.prompt('hi')).stopReason).toBe('end_turn');
   });
 
+  it('signs in with an API key the user typed, passed as _meta["api-key"]', async () => {
+    const authData = {
+      authMethods: [{ id: 'key', name: 'API key', _meta: { 'api-key': { provider: 'fake' } } }],
+    };
+    const { connection } = await setup({ requireAuth: true, requireApiKey: 'k-123', authData });
+    const failure = (await connection
+      .newSession({ cwd: process.cwd() })
+      .catch((e: unknown) => e)) as ClientError;
+    const [option] = failure.details.authOptions as { id: string; action: string; input?: unknown }[];
+    expect(option).toMatchObject({ id: 'key', action: 'authenticate', input: { field: 'api-key' } });
+    await expect(connection.authenticate('key', { apiKey: 'wrong' })).rejects.toThrow(/Invalid API key/);
+    await connection.authenticate('key', { apiKey: 'k-123' });
+    const session = await connection.newSession({ cwd: process.cwd() });
+    expect((await session.prompt('hi')).stopReason).toBe('end_turn');
+  });
+
   it('refuses an agent answering another protocol version, with a clear message', async () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);

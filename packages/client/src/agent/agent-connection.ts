@@ -108,7 +108,7 @@ export class AgentConnection implements SessionLink {
   private readonly seenDiagnostics = new Set<string>();
   private process: AgentProcess | undefined;
   private rpc: ClientSideConnection | undefined;
-  private router: TraceRouter | undefined;
+  private router = new TraceRouter();
   private init: InitializeResponse | undefined;
   private closing = false;
   private noise: NoiseDetector | undefined;
@@ -127,7 +127,7 @@ export class AgentConnection implements SessionLink {
         this.sessions.get(sessionId)?.store.dispatch({ ...event, at: Date.now() }),
     });
     this.stall = new StallWatch(options.stallMs ?? 60_000, (localId, silentMs) => {
-      this.findLocal(localId)?.stalled(silentMs);
+      this.findSession(localId)?.stalled(silentMs);
       if (silentMs !== undefined) this.events.emit('stalled', { localId, silentMs });
     });
     this.opener = new SessionOpener(this, {
@@ -184,6 +184,17 @@ export class AgentConnection implements SessionLink {
     return this.process?.peer.pid;
   }
 
+  /** The sessions attached to this agent. */
+  get attachedSessions(): ClientSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** The attached session with this local id. */
+  findSession(localId: string): ClientSession | undefined {
+    for (const session of this.sessions.values()) if (session.localId === localId) return session;
+    return undefined;
+  }
+
   // ---------------------------------------------------------------- sessions
 
   /** `session/new`: a new session (recorded when the connection has a transcript store). */
@@ -220,9 +231,15 @@ export class AgentConnection implements SessionLink {
     await this.connection.deleteSession({ sessionId: agentSessionId });
   }
 
-  /** `authenticate` with an agent-handled method. */
-  async authenticate(methodId: string): Promise<void> {
-    await this.connection.authenticate({ methodId });
+  /**
+   * `authenticate` with an agent-handled method. `apiKey` is the secret of a method that takes one
+   * (`AuthOption.input`), sent as `_meta["api-key"]`.
+   */
+  async authenticate(methodId: string, secrets: { apiKey?: string } = {}): Promise<void> {
+    await this.connection.authenticate({
+      methodId,
+      ...(secrets.apiKey !== undefined ? { _meta: { 'api-key': secrets.apiKey } } : {}),
+    });
   }
 
   // ------------------------------------------------------------- lifecycle
@@ -281,7 +298,7 @@ export class AgentConnection implements SessionLink {
 
   detach(agentSessionId: string): void {
     this.sessions.delete(agentSessionId);
-    this.router?.detach(agentSessionId);
+    this.router.detach(agentSessionId);
   }
 
   // -------------------------------------------------------------- internals
@@ -293,7 +310,8 @@ export class AgentConnection implements SessionLink {
       onStderr: (text) => this.events.emit('stderr', { text }),
     });
     this.process = process;
-    this.router = this.options.transcripts && this.options.trace !== false ? new TraceRouter() : undefined;
+    // Every session has a live frame feed; trace files are written only when recording with traces.
+    this.router = new TraceRouter();
     const noise = new NoiseDetector((sample) => this.events.emit('noise', { sample }));
     this.noise = noise;
     const router = this.router;
@@ -306,17 +324,18 @@ export class AgentConnection implements SessionLink {
         fs: this.fs,
         terminals: this.terminals,
         host: this.host,
+        agentId: this.agent.id,
       }),
       {
         peerName: this.agent.name,
         logger: this.logger,
         onValidation: (report) => this.onValidation(report),
-        trace: (direction: FrameDirection, text: string) => {
+        trace: (direction: FrameDirection, text: string, parsed?: unknown) => {
           if (direction === 'in') {
             this.stall.traffic();
             noise.inspect(text);
           }
-          router?.frame(direction, text);
+          router.frame(direction, text, parsed);
         },
       },
     );
@@ -395,7 +414,7 @@ export class AgentConnection implements SessionLink {
 
   private async openTrace(session: ClientSession): Promise<TraceWriter | undefined> {
     const store = this.options.transcripts;
-    if (!store || !this.router) return undefined;
+    if (!store || this.options.trace === false) return undefined;
     return TraceWriter.open(store.sessionDir(session.localId)).catch(() => undefined);
   }
 
@@ -403,12 +422,7 @@ export class AgentConnection implements SessionLink {
   private register(agentSessionId: string, session: ClientSession, trace: TraceWriter | undefined): void {
     this.sessions.set(agentSessionId, session);
     session.bind(this, agentSessionId, trace);
-    if (trace) this.router?.attach(agentSessionId, trace);
+    this.router.attach(agentSessionId, session.frameSink);
     for (const params of this.early.take(agentSessionId)) session.handleUpdate(params.update);
-  }
-
-  private findLocal(localId: string): ClientSession | undefined {
-    for (const session of this.sessions.values()) if (session.localId === localId) return session;
-    return undefined;
   }
 }

@@ -19,6 +19,8 @@ export interface HandlerDeps {
   fs: FsService;
   terminals: TerminalService;
   host: ClientHost;
+  /** The catalog id of the agent on this connection. */
+  agentId: string;
 }
 
 /** Maps a local failure to the error the agent gets. */
@@ -67,8 +69,8 @@ export function createClientHandlers(deps: HandlerDeps): ClientHandlers {
     requestPermission: (params, ctx) => require(params.sessionId).requestPermission(params, ctx.signal),
     readTextFile: (params) =>
       served(() => deps.fs.readTextFile(params, require(params.sessionId).fsContext())),
-    writeTextFile: (params) =>
-      served(() => deps.fs.writeTextFile(params, require(params.sessionId).fsContext())),
+    writeTextFile: (params, ctx) =>
+      served(() => deps.fs.writeTextFile(params, require(params.sessionId).fsContext(ctx.signal))),
     createTerminal: (params) =>
       served(() => deps.terminals.create(params, require(params.sessionId).terminalContext())),
     terminalOutput: (params) => served(() => (require(params.sessionId), deps.terminals.output(params))),
@@ -84,7 +86,10 @@ export function createClientHandlers(deps: HandlerDeps): ClientHandlers {
       >;
       if (params.mode === 'form' && deps.host.elicit) {
         try {
-          answer = await deps.host.elicit(params, ctx.signal);
+          answer = await deps.host.elicit(params, ctx.signal, {
+            agentId: deps.agentId,
+            ...(session ? { localId: session.localId } : {}),
+          });
         } catch {
           answer = { action: 'cancel' };
         }

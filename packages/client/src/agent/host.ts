@@ -1,6 +1,7 @@
 /**
  * What the application embedding the engine provides: a way to ask the user. A headless host
- * provides nothing, and then whatever the policy would ask is denied and elicitations are declined.
+ * provides nothing, and then whatever the policy would ask is denied, elicitations are declined
+ * and writes are made as the agent asked (after the policy allowed them).
  */
 import type {
   CompleteElicitationNotification,
@@ -9,7 +10,7 @@ import type {
   ToolCallUpdate,
 } from '@acp-kit/protocol';
 import type { PermissionRequestView } from '../session/events.js';
-import type { PermissionScope } from '../permissions/rules.js';
+import type { PermissionScope, PermissionSubject } from '../permissions/rules.js';
 
 /** A question for the user. */
 export interface PermissionAsk extends PermissionRequestView {
@@ -18,6 +19,11 @@ export interface PermissionAsk extends PermissionRequestView {
   agentId: string;
   /** The tool call as the agent sent it in the request. */
   toolCall?: ToolCallUpdate;
+  /**
+   * What the policy evaluated: the input of {@link rememberedRule}, which tells the rule an answer
+   * with a remembered scope would create.
+   */
+  subject: PermissionSubject;
   /** Aborted when the question no longer needs an answer (turn cancelled, agent gone). */
   signal: AbortSignal;
 }
@@ -32,18 +38,73 @@ export interface PermissionAnswer {
 }
 
 /**
+ * An `fs/write_text_file` to review before it reaches the disk. The path checks and the permission
+ * policy have already allowed it.
+ */
+export interface WriteReview {
+  /** The client's id of the session that writes. */
+  localId: string;
+  agentId: string;
+  /** Where the write lands: the real path (parent directories resolved, never a link). */
+  path: string;
+  /** The current content (an editor's unsaved buffer when the fs overlay serves one); null for a new file. */
+  oldText: string | null;
+  /** What the agent wants the file to hold. */
+  newText: string;
+  /** Aborted when the review no longer matters (turn cancelled, request cancelled, agent gone). */
+  signal: AbortSignal;
+}
+
+/**
+ * The answer to a {@link WriteReview}: write what the agent asked (`accept`), write exactly
+ * `content` instead (`partial`: the agent gets an error saying so, with `message`), or write
+ * nothing (`reject`: the agent gets an error naming `reason`).
+ */
+export type WriteReviewAnswer =
+  | { decision: 'accept' }
+  | {
+      decision: 'partial';
+      /** The whole file as it must be written (e.g. only the accepted hunks applied). */
+      content: string;
+      /** What the agent is told, in a sentence or two (default: a generic explanation). */
+      message?: string;
+    }
+  | { decision: 'reject'; reason: string };
+
+/** Where an elicitation comes from. */
+export interface ElicitationOrigin {
+  /** The catalog id of the agent asking. */
+  agentId: string;
+  /** The client's id of the session it names (absent for a request about no known session). */
+  localId?: string;
+}
+
+/**
  * Callbacks into the application (UI, editor, bot).
  *
  * @example
  * const host: ClientHost = {
  *   askPermission: async (ask) => ((await ui.confirm(ask.title ?? ask.kind)) ? { decision: 'allow' } : { decision: 'deny' }),
+ *   reviewWrite: async (write) => ((await ui.reviewDiff(write)) ? { decision: 'accept' } : { decision: 'reject', reason: 'rejected by the user' }),
  * };
  */
 export interface ClientHost {
   /** Asks the user; without it, questions are answered "deny" (headless). */
   askPermission?(ask: PermissionAsk): Promise<PermissionAnswer>;
-  /** Form elicitation; without it, every elicitation is declined (headless). */
-  elicit?(request: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
+  /**
+   * Reviews a file write the policy allowed, before it is made; without it, writes are made as
+   * asked. Not called when the content would not change.
+   */
+  reviewWrite?(write: WriteReview): Promise<WriteReviewAnswer>;
+  /**
+   * Form elicitation; without it, every elicitation is declined (headless). `origin` says which
+   * agent asks and, for a session-scoped request of a known session, which session.
+   */
+  elicit?(
+    request: CreateElicitationRequest,
+    signal: AbortSignal,
+    origin: ElicitationOrigin,
+  ): Promise<CreateElicitationResponse>;
   /** URL elicitation finished (informational). */
   elicitationComplete?(notification: CompleteElicitationNotification): void;
 }

@@ -28,6 +28,7 @@ describe('describeAuthMethods', () => {
           _meta: { 'terminal-auth': { command: 'vibe-acp', args: ['--setup'], label: 'Vibe Setup' } },
         },
         { id: 'apikey', name: 'API key', _meta: { 'api-key': { env: ['ANTHROPIC_API_KEY'] } } },
+        { id: 'gemini-api-key', name: 'Gemini API key', _meta: { 'api-key': { provider: 'google' } } },
         { id: 'gw', name: 'Gateway', _meta: { gateway: { protocol: 'anthropic' } } },
         { name: 'no id' },
         'garbage',
@@ -41,6 +42,7 @@ describe('describeAuthMethods', () => {
       ['old', 'env_var', 'user'],
       ['setup', 'meta-terminal', 'run-terminal'],
       ['apikey', 'api-key', 'user'],
+      ['gemini-api-key', 'api-key', 'authenticate'],
       ['gw', 'gateway', 'user'],
     ]);
     const byId = Object.fromEntries(options.map((o) => [o.id, o]));
@@ -58,6 +60,8 @@ describe('describeAuthMethods', () => {
     expect(byId.old?.instructions).toContain('https://platform.openai.com');
     expect(byId.setup?.instructions).toBe('run `vibe-acp --setup` in a terminal (Vibe Setup)');
     expect(byId.apikey?.instructions).toContain('ANTHROPIC_API_KEY');
+    expect(byId.apikey?.input).toBeUndefined();
+    expect(byId['gemini-api-key']?.input).toEqual({ field: 'api-key', label: 'google API key' });
     expect(describeAuthMethods(undefined, agent)).toEqual([]);
   });
 });

@@ -32,6 +32,11 @@ export interface AuthOption {
   run?: { command: string; args: string[]; env: Record<string, string>; label?: string };
   /** Environment variables to set (`env_var`, `api-key`). */
   vars?: { name: string; label?: string; optional?: boolean }[];
+  /**
+   * A secret the user types and the client passes in `authenticate`'s `_meta` (the
+   * `_meta["api-key"]` convention: `{ "api-key": "<key>" }`); never stored by acp.
+   */
+  input?: { field: 'api-key'; label: string };
   link?: string;
 }
 
@@ -108,15 +113,25 @@ function describeOne(raw: unknown, agent: LaunchSpec): AuthOption | undefined {
   if (apiKey !== undefined) {
     const vars = isRecord(apiKey) ? envVars(apiKey) : [];
     const names = vars.map((v) => v.name);
+    if (names.length > 0) {
+      return {
+        ...base,
+        kind: 'api-key',
+        action: 'user',
+        vars,
+        instructions: `set ${names.join(' or ')} to your API key, then run acp again`,
+      };
+    }
+    // No variable named: the client asks for the key and hands it over with `authenticate`.
+    const provider = isRecord(apiKey) && typeof apiKey.provider === 'string' ? apiKey.provider : undefined;
+    const label = provider ? `${provider} API key` : 'API key';
     return {
       ...base,
       kind: 'api-key',
-      action: names.length > 0 ? 'user' : 'authenticate',
+      action: 'authenticate',
       vars,
-      instructions:
-        names.length > 0
-          ? `set ${names.join(' or ')} to your API key, then run acp again`
-          : `provide an API key for ${base.name} (the agent asks for it when you choose this method)`,
+      input: { field: 'api-key', label },
+      instructions: `enter your ${label}: acp passes it to the agent when signing in and does not store it`,
     };
   }
   if (meta.gateway !== undefined) {

@@ -13,6 +13,7 @@ import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReadTextFileRequest, WriteTextFileRequest } from '@acp-kit/protocol';
+import type { WriteReview, WriteReviewAnswer } from '../agent/host.js';
 import { ClientError } from '../errors.js';
 import type { PermissionSubject } from '../permissions/rules.js';
 import {
@@ -22,14 +23,18 @@ import {
   truncatePath,
   validateAgentPath,
   withinRoots,
+  type WriteTarget,
 } from './path-guard.js';
 import { isSecretPath } from './secrets.js';
 
-/** Unsaved editor buffers: an editor embedding the engine serves and takes file contents itself. */
+/**
+ * Unsaved editor buffers: an editor embedding the engine serves and takes file contents itself.
+ * (To review writes before they are made, use `ClientHost.reviewWrite`.)
+ */
 export interface FsOverlay {
   /** The unsaved content of `path` (a real path), or undefined to read the disk. */
   read?(path: string): string | undefined | Promise<string | undefined>;
-  /** Takes a write (into an open buffer); true when handled, false to write to disk. */
+  /** Takes a write (into an open buffer), after any review; true when handled, false to write to disk. */
   write?(path: string, content: string): boolean | Promise<boolean>;
 }
 
@@ -51,6 +56,8 @@ export interface FsCallContext {
   roots: readonly string[];
   /** Asks the permission policy (and maybe the user); resolves true to go ahead. */
   authorize(subject: PermissionSubject): Promise<boolean>;
+  /** Reviews an allowed write before it is made (absent: written as asked). */
+  reviewWrite?(write: Pick<WriteReview, 'path' | 'oldText' | 'newText'>): Promise<WriteReviewAnswer>;
 }
 
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
@@ -107,10 +114,59 @@ export class FsService {
     const target = await resolveWriteTarget(requested);
     await this.authorize('fs_write', 'edit', requested, target.path, roots, context);
     refuseSpecial(target.existing, target.path);
-    if (await this.options.overlay?.write?.(target.path, params.content)) return {};
-    await mkdir(target.parent, { recursive: true });
-    await writeAtomic(target.path, target.parent, params.content, target.existing);
+    const { content, refusal } = await this.review(target, requested, params.content, context);
+    if (content !== undefined) {
+      if (!(await this.options.overlay?.write?.(target.path, content))) {
+        await mkdir(target.parent, { recursive: true });
+        await writeAtomic(target.path, target.parent, content, target.existing);
+      }
+    }
+    if (refusal) throw refusal;
     return {};
+  }
+
+  /**
+   * The host's review of a write: what to write (undefined: nothing) and the error the agent gets
+   * when the write was not made exactly as asked.
+   */
+  private async review(
+    target: WriteTarget,
+    requested: string,
+    newText: string,
+    context: FsCallContext,
+  ): Promise<{ content?: string; refusal?: ClientError }> {
+    if (!context.reviewWrite) return { content: newText };
+    const path = target.path;
+    const overlaid = await this.options.overlay?.read?.(path);
+    const oldText = overlaid ?? (target.existing ? await this.readVerified(path) : null);
+    if (oldText === newText) return { content: newText };
+    const answer = await context.reviewWrite({ path, oldText, newText });
+    const shown = truncatePath(requested);
+    if (answer.decision === 'accept') return { content: newText };
+    if (answer.decision === 'reject') {
+      const reason = String(answer.reason).slice(0, 500);
+      return {
+        refusal: new ClientError(
+          'PERMISSION_DENIED',
+          `The write to ${shown} was rejected (${reason}); the file was not changed.`,
+          { path: requested, reason },
+        ),
+      };
+    }
+    const content = answer.content;
+    if (typeof content !== 'string') throw new ClientError('INVALID_ARGUMENT', 'the review gave no content');
+    if (Buffer.byteLength(content, 'utf8') > this.maxWriteBytes) {
+      throw new ClientError('FILE_TOO_LARGE', `content is larger than ${this.maxWriteBytes} bytes`);
+    }
+    if (content === newText) return { content };
+    const message =
+      answer.message?.slice(0, 2000) ??
+      `Only part of the write to ${shown} was accepted; the file now holds the accepted changes. ` +
+        'Read it again before editing it further.';
+    return {
+      ...(content !== oldText ? { content } : {}),
+      refusal: new ClientError('PERMISSION_DENIED', message, { path: requested }),
+    };
   }
 
   private async authorize(

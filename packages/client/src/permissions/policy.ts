@@ -15,6 +15,7 @@
  *
  * ¹ `read`, `search` and `think` tool kinds, and `fs/read_text_file`.
  */
+import { newId } from '../util/ids.js';
 import type { PermissionRule, PermissionSubject, RuleAction } from './rules.js';
 import { needsExplicitApproval, ruleIsExplicitFor, ruleMatches } from './rules.js';
 import { simpleArgv } from './shell-words.js';
@@ -47,8 +48,31 @@ const WRITE_KINDS = new Set(['edit', 'delete', 'move', 'other']);
 
 /** Per-session permission state: remembered answers and grants. */
 export class SessionPermissions {
-  readonly rules: PermissionRule[] = [];
+  private items: PermissionRule[] = [];
   private grants: Grant[] = [];
+
+  /** The rules remembered for this session ("for this session" answers), oldest first. */
+  get rules(): readonly PermissionRule[] {
+    return this.items;
+  }
+
+  /** Remembers a rule for the session; returns it with its id (`session-…`). */
+  addRule(rule: Omit<PermissionRule, 'id'>): PermissionRule {
+    const added: PermissionRule = { ...rule, id: newId('session') };
+    this.items = [...this.items, added];
+    return added;
+  }
+
+  /** Forgets a rule by id (or unique id prefix); returns it, or undefined when none or several match. */
+  removeRule(idOrPrefix: string): PermissionRule | undefined {
+    if (idOrPrefix === '') return undefined;
+    const exact = this.items.find((rule) => rule.id === idOrPrefix);
+    const candidates = exact ? [exact] : this.items.filter((rule) => rule.id.startsWith(idOrPrefix));
+    if (candidates.length !== 1) return undefined;
+    const removed = candidates[0] as PermissionRule;
+    this.items = this.items.filter((rule) => rule !== removed);
+    return removed;
+  }
 
   /** Remembers a grant from an allowed permission request. */
   addGrant(grant: Grant): void {

@@ -9,15 +9,15 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FrameDirection } from '@acp-kit/protocol';
 import { isRecord } from '../util/json-file.js';
+import { LineBatch } from '../util/line-batch.js';
 import { redactString, redactValue } from './redact.js';
 
 /** Largest trace file; past it, one marker line and nothing more. */
 export const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
-/** One session's trace file. */
+/** One session's trace file. Lines are written in batches (at most every 100 ms). */
 export class TraceWriter {
-  private buffer: string[] = [];
-  private scheduled = false;
+  private readonly batch = new LineBatch(() => void this.flush());
   private chain: Promise<void> = Promise.resolve();
   private written = 0;
   private full = false;
@@ -41,22 +41,15 @@ export class TraceWriter {
       line = `${JSON.stringify({ t: Date.now(), note: 'trace size limit reached; later frames are not recorded' })}\n`;
     }
     this.written += line.length;
-    this.buffer.push(line);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        void this.flush();
-      });
-    }
+    this.batch.push(line);
   }
 
+  /** Writes what is queued; resolves when everything queued so far is written. */
   flush(): Promise<void> {
-    const lines = this.buffer;
-    this.buffer = [];
-    if (lines.length > 0)
+    const text = this.batch.take();
+    if (text.length > 0)
       this.chain = this.chain.then(() =>
-        this.handle.write(lines.join('')).then(
+        this.handle.write(text).then(
           () => undefined,
           () => undefined,
         ),
@@ -73,66 +66,108 @@ export class TraceWriter {
   }
 }
 
-/** Formats one frame as a trace line (redacted). */
-export function traceLine(direction: FrameDirection, text: string, parsed: unknown): string {
-  const frame = parsed === undefined ? { raw: redactString(text.slice(0, 2000)) } : redactValue(parsed);
-  return `${JSON.stringify({ t: Date.now(), dir: direction, frame })}\n`;
+/** One frame of a session's traffic, secrets redacted: a line of `trace.jsonl`, parsed. */
+export interface TraceFrame {
+  /** When it was sent or received (ms). */
+  readonly t: number;
+  /** `out`: sent to the agent; `in`: received from it. */
+  readonly dir: FrameDirection;
+  /** The redacted JSON-RPC message (`{ raw }` for a line that was not JSON). */
+  readonly frame: unknown;
 }
 
-/** Routes a connection's frames to the traces of its sessions. */
+/** Redacts one frame. */
+export function traceFrame(direction: FrameDirection, text: string, parsed: unknown): TraceFrame {
+  const frame = parsed === undefined ? { raw: redactString(text.slice(0, 2000)) } : redactValue(parsed);
+  return { t: Date.now(), dir: direction, frame };
+}
+
+/** Formats one frame as a trace line (redacted). */
+export function traceLine(direction: FrameDirection, text: string, parsed: unknown): string {
+  return `${JSON.stringify(traceFrame(direction, text, parsed))}\n`;
+}
+
+/** Where the router delivers one session's frames: each redacted frame, and its trace line. */
+export interface TraceSink {
+  frame(record: TraceFrame, line: string): void;
+}
+
+/** A sink writing the lines to a trace file. */
+export function writerSink(writer: TraceWriter): TraceSink {
+  return { frame: (_record, line) => writer.write(line) };
+}
+
+interface RoutedFrame {
+  readonly record: TraceFrame;
+  readonly line: string;
+}
+
+/**
+ * Routes a connection's frames to its sessions (their trace files and live feeds): each frame is
+ * redacted once and delivered with its trace line.
+ */
 export class TraceRouter {
-  private readonly writers = new Map<string, TraceWriter>();
-  /** Frames before any session existed, replayed into each new session's trace. */
-  private readonly preamble: string[] = [];
-  /** Frames of a session whose trace is not open yet (its updates arrive before `session/new` returns). */
-  private readonly held = new Map<string, string[]>();
+  private readonly sinks = new Map<string, TraceSink>();
+  /** Frames before any session existed, replayed into each new session's sink. */
+  private readonly preamble: RoutedFrame[] = [];
+  /** Frames of a session whose sink is not attached yet (its updates arrive before `session/new` returns). */
+  private readonly held = new Map<string, RoutedFrame[]>();
   /** Request key (`out:7`) → agent session id, for routing responses. */
   private readonly requests = new Map<string, string | null>();
 
-  /** Records one frame (call from the connection's `trace` hook). */
-  frame(direction: FrameDirection, text: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text) as unknown;
-    } catch {
-      parsed = undefined;
+  /**
+   * Records one frame (call from the connection's `trace` hook, passing the parsed frame when the
+   * hook has it; it is only read).
+   */
+  frame(direction: FrameDirection, text: string, parsed?: unknown): void {
+    if (parsed === undefined) {
+      try {
+        parsed = JSON.parse(text) as unknown;
+      } catch {
+        parsed = undefined;
+      }
     }
-    const line = traceLine(direction, text, parsed);
+    const record = traceFrame(direction, text, parsed);
+    const routed: RoutedFrame = { record, line: `${JSON.stringify(record)}\n` };
     const sessionId = this.route(direction, parsed);
     if (sessionId) {
-      const writer = this.writers.get(sessionId);
-      if (writer) writer.write(line);
-      else this.hold(sessionId, line);
+      const sink = this.sinks.get(sessionId);
+      if (sink) sink.frame(routed.record, routed.line);
+      else this.hold(sessionId, routed);
       return;
     }
-    if (this.writers.size === 0) {
-      if (this.preamble.length < 200) this.preamble.push(line);
+    if (this.sinks.size === 0) {
+      if (this.preamble.length < 200) this.preamble.push(routed);
       return;
     }
-    for (const writer of this.writers.values()) writer.write(line);
+    for (const sink of this.sinks.values()) sink.frame(routed.record, routed.line);
   }
 
-  /** Starts recording a session into `writer` (with the frames that came before it). */
-  attach(agentSessionId: string, writer: TraceWriter): void {
-    for (const line of this.preamble) writer.write(line);
-    for (const line of this.held.get(agentSessionId) ?? []) writer.write(line);
+  /**
+   * Starts delivering a session's frames to `sink` (with the frames that came before it); a
+   * `TraceWriter` is wrapped with {@link writerSink}.
+   */
+  attach(agentSessionId: string, sink: TraceSink | TraceWriter): void {
+    const target = sink instanceof TraceWriter ? writerSink(sink) : sink;
+    for (const { record, line } of this.preamble) target.frame(record, line);
+    for (const { record, line } of this.held.get(agentSessionId) ?? []) target.frame(record, line);
     this.held.delete(agentSessionId);
-    this.writers.set(agentSessionId, writer);
+    this.sinks.set(agentSessionId, target);
   }
 
-  private hold(sessionId: string, line: string): void {
-    let lines = this.held.get(sessionId);
-    if (!lines) {
+  private hold(sessionId: string, routed: RoutedFrame): void {
+    let frames = this.held.get(sessionId);
+    if (!frames) {
       if (this.held.size >= 16) this.held.delete(this.held.keys().next().value as string);
-      lines = [];
-      this.held.set(sessionId, lines);
+      frames = [];
+      this.held.set(sessionId, frames);
     }
-    if (lines.length < 1000) lines.push(line);
+    if (frames.length < 1000) frames.push(routed);
   }
 
-  /** Stops recording a session (the caller closes the writer). */
+  /** Stops delivering a session's frames (the caller closes its writer). */
   detach(agentSessionId: string): void {
-    this.writers.delete(agentSessionId);
+    this.sinks.delete(agentSessionId);
   }
 
   private route(direction: FrameDirection, frame: unknown): string | undefined {

@@ -15,11 +15,14 @@ import {
 } from '@acp-kit/protocol';
 import { ClientError, toErrorInfo } from '../errors.js';
 import type { FsCallContext } from '../fs/fs-service.js';
-import type { PermissionSubject } from '../permissions/rules.js';
-import type { TraceWriter } from '../persistence/trace.js';
+import type { PermissionRule, PermissionSubject } from '../permissions/rules.js';
+import type { TraceFrame, TraceSink, TraceWriter } from '../persistence/trace.js';
+import type { RecordedFrame } from '../persistence/trace-tail.js';
 import type { TranscriptWriter } from '../persistence/transcript-store.js';
 import type { TerminalCallContext } from '../terminal/terminal-service.js';
+import type { Unsubscribe } from '../util/emitter.js';
 import type { AttachMode } from './events.js';
+import { FrameFeed } from './frame-feed.js';
 import { PermissionBroker } from './permission-broker.js';
 import { buildPrompt, type PromptPart } from './prompt.js';
 import type { SessionLink } from './session-link.js';
@@ -62,6 +65,17 @@ export class ClientSession {
   private replay: ReplayMode | undefined;
   private seed: ContentBlock | undefined;
   private trace: TraceWriter | undefined;
+  private readonly feed = new FrameFeed();
+  /**
+   * @internal Where the connection's trace router delivers this session's frames: to the trace
+   * file and the live feed.
+   */
+  readonly frameSink: TraceSink = {
+    frame: (record, line) => {
+      this.trace?.write(line);
+      this.feed.push(record, line.length);
+    },
+  };
 
   constructor(
     readonly localId: string,
@@ -95,6 +109,40 @@ export class ClientSession {
   /** The agent it is attached to. */
   get agent(): SessionLink['agent'] | undefined {
     return this.link?.agent;
+  }
+
+  // ---------------------------------------------------------------- traffic
+
+  /**
+   * Calls `listener` with each JSON-RPC frame of this session as it is sent or received (secrets
+   * redacted, as in `trace.jsonl`); returns the unsubscribe function. Frames about no session in
+   * particular (`initialize`, `authenticate`) reach every session of the connection.
+   *
+   * @example
+   * const off = session.onFrame(({ dir, frame }) => log(dir === 'out' ? '→' : '←', frame));
+   */
+  onFrame(listener: (frame: TraceFrame) => void): Unsubscribe {
+    return this.feed.subscribe(listener);
+  }
+
+  /**
+   * The most recent frames, oldest first (at most `RECENT_FRAMES`, 500, within 4 MiB of trace
+   * lines); a session reopened from disk starts with the end of its recorded trace.
+   */
+  recentFrames(): TraceFrame[] {
+    return this.feed.recent();
+  }
+
+  // ------------------------------------------------------------ permissions
+
+  /** The rules remembered for this session (answers scoped "this session"), oldest first. */
+  get sessionRules(): readonly PermissionRule[] {
+    return this.broker.permissions.rules;
+  }
+
+  /** Forgets a session rule by id (or unique id prefix); returns it, or undefined when none matched. */
+  removeSessionRule(idOrPrefix: string): PermissionRule | undefined {
+    return this.broker.permissions.removeRule(idOrPrefix);
   }
 
   // ---------------------------------------------------------------- prompts
@@ -269,6 +317,11 @@ export class ClientSession {
     this.seed = seed;
   }
 
+  /** @internal Frames recorded before the session was reopened (the end of its trace). */
+  preloadFrames(frames: readonly RecordedFrame[]): void {
+    this.feed.preload(frames);
+  }
+
   /** @internal A `session/update` for this session. */
   handleUpdate(update: SessionUpdate): void {
     if (this.replay === 'skip-history' && !STATE_UPDATES.has(String(update.sessionUpdate))) return;
@@ -288,8 +341,11 @@ export class ClientSession {
     return this.broker.requestPermission(this.requireLink(), params, signal);
   }
 
-  /** @internal What the fs service needs. */
-  fsContext(): FsCallContext {
+  /**
+   * @internal What the fs service needs; `signal` is the agent's request's (aborted by
+   * `$/cancel_request`), for write reviews.
+   */
+  fsContext(signal?: AbortSignal): FsCallContext {
     const link = this.requireLink();
     const state = this.state;
     return {
@@ -297,6 +353,9 @@ export class ClientSession {
       cwd: state.cwd,
       roots: [state.cwd, ...state.additionalDirectories],
       authorize: (subject: PermissionSubject) => this.broker.authorize(link, subject),
+      ...(link.host.reviewWrite
+        ? { reviewWrite: (write) => this.broker.reviewWrite(link, write, signal) }
+        : {}),
     };
   }
 
@@ -307,7 +366,7 @@ export class ClientSession {
 
   /** @internal The agent went away. */
   agentExited(error: unknown): void {
-    this.broker.cancelAll();
+    this.broker.cancelAll('the agent exited');
     this.store.dispatch({ type: 'agent_exited', at: Date.now(), error: toErrorInfo(error) });
     this.link = undefined;
     void this.persist();

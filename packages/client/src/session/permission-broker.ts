@@ -4,13 +4,13 @@
  * policy says "ask". Every question and answer is recorded in the session's store.
  */
 import type { RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '@acp-kit/protocol';
-import type { PermissionAnswer } from '../agent/host.js';
+import type { PermissionAnswer, WriteReview, WriteReviewAnswer } from '../agent/host.js';
 import { decisionOfOption, outcomeFor } from '../permissions/options.js';
 import { SessionPermissions } from '../permissions/policy.js';
+import { answerDecision, rememberedRule } from '../permissions/remember.js';
 import type { PermissionScope, PermissionSubject } from '../permissions/rules.js';
 import { simpleArgv } from '../permissions/shell-words.js';
-import { subjectFromToolCall, suggestRule } from '../permissions/subject.js';
-import { newId } from '../util/ids.js';
+import { subjectFromToolCall } from '../permissions/subject.js';
 import type { PermissionRequestView, SessionEvent } from './events.js';
 import type { SessionLink } from './session-link.js';
 import type { SessionState, ToolCallItem } from './state.js';
@@ -105,9 +105,51 @@ export class PermissionBroker {
     return final.decision === 'allow';
   }
 
-  /** Answers every open question with "cancelled" (the turn was cancelled or the agent left). */
-  cancelAll(): void {
-    for (const controller of this.pending.values()) controller.abort();
+  /**
+   * Hands an allowed write to the host's review (`ClientHost.reviewWrite`). The review is withdrawn,
+   * and the write rejected, when the turn is cancelled, `signal` aborts, or the agent leaves.
+   */
+  async reviewWrite(
+    link: SessionLink,
+    write: Pick<WriteReview, 'path' | 'oldText' | 'newText'>,
+    signal: AbortSignal | undefined,
+  ): Promise<WriteReviewAnswer> {
+    const review = link.host.reviewWrite;
+    if (!review) return { decision: 'accept' };
+    const key = `write-${++this.counter}`;
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort('the agent cancelled the request');
+    if (signal?.aborted) onAbort();
+    else if (this.getState().status === 'cancelling') controller.abort('the turn was cancelled');
+    if (controller.signal.aborted) return { decision: 'reject', reason: String(controller.signal.reason) };
+    this.pending.set(key, controller);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const answer = await raceAbort(
+        review.call(link.host, {
+          ...write,
+          localId: this.localId,
+          agentId: link.agent.id,
+          signal: controller.signal,
+        }),
+        controller.signal,
+      );
+      return answer ?? { decision: 'reject', reason: String(controller.signal.reason) };
+    } catch (error) {
+      const why = error instanceof Error ? `: ${error.message.slice(0, 200)}` : '';
+      return { decision: 'reject', reason: `the review failed${why}` };
+    } finally {
+      this.pending.delete(key);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * Answers every open question with "cancelled" and withdraws every open write review (the turn
+   * was cancelled or the agent left); `reason` is what a withdrawn write is rejected with.
+   */
+  cancelAll(reason = 'the turn was cancelled'): void {
+    for (const controller of this.pending.values()) controller.abort(reason);
     this.pending.clear();
   }
 
@@ -183,6 +225,7 @@ export class PermissionBroker {
           localId: this.localId,
           agentId: link.agent.id,
           ...(toolCall ? { toolCall } : {}),
+          subject,
           signal: controller.signal,
         }),
         controller.signal,
@@ -204,22 +247,14 @@ export class PermissionBroker {
     answer: PermissionAnswer,
     options: RequestPermissionRequest['options'] | undefined,
   ): Promise<Final> {
-    let decision: 'allow' | 'deny' = answer.decision === 'allow' ? 'allow' : 'deny';
-    let optionId: string | undefined;
-    if (answer.optionId !== undefined && options) {
-      const option = options.find((o) => o.optionId === answer.optionId);
-      if (option) {
-        optionId = option.optionId;
-        const meaning = decisionOfOption(option);
-        if (meaning !== 'unknown') decision = meaning;
-      }
-    }
+    const { decision, optionId } = answerDecision(answer, options);
     const scope = answer.scope ?? 'once';
     let reason = decision === 'allow' ? 'allowed by you' : 'denied by you';
     if (scope !== 'once') {
-      const rule = suggestRule(subject, decision, scope);
+      // The very function a UI calls to show the rule before the user answers.
+      const rule = rememberedRule({ subject, ...(options ? { options } : {}) }, answer);
       if (!rule) reason += ` (not remembered: a compound command or several paths cannot be a rule)`;
-      else if (scope === 'session') this.permissions.rules.push({ ...rule, id: newId('session') });
+      else if (scope === 'session') this.permissions.addRule(rule);
       else if (link.ruleStore) await link.ruleStore.add(rule);
     }
     return { decision, by: 'user', reason, scope, ...(optionId !== undefined ? { optionId } : {}) };

@@ -111,15 +111,20 @@ describe('elicitation', () => {
       session.state.items.some((i) => i.kind === 'info' && i.text.includes('Which branch? → decline')),
     ).toBe(true);
   });
-  it('hands the form to the host', async () => {
+  it('hands the form to the host, saying which agent and session ask', async () => {
+    const origins: unknown[] = [];
     const { connection } = await start({
-      elicit: async () => ({ action: 'accept', content: { branch: 'main' } }),
+      elicit: async (_request, _signal, origin) => {
+        origins.push(origin);
+        return { action: 'accept', content: { branch: 'main' } };
+      },
     });
     const session = await connection.newSession({ cwd: process.cwd() });
     await session.prompt(script([elicit]));
     expect(reportedResults(session.state)).toEqual([
       { result: { action: 'accept', content: { branch: 'main' } } },
     ]);
+    expect(origins).toEqual([{ agentId: connection.agent.id, localId: session.localId }]);
   });
 });
 

@@ -54,6 +54,47 @@ describe('buildPrompt', () => {
     expect((raw as ClientError).code).toBe('CAPABILITY_NOT_SUPPORTED');
   });
 
+  it('refuses an image over the size limit, read from a file or given as data, saying its size', async () => {
+    const big = await buildPrompt(
+      [{ type: 'image', path: 'pic.png' }],
+      { image: true },
+      {
+        cwd: dir,
+        maxImageBytes: 4,
+      },
+    ).catch((e: unknown) => e);
+    expect(big).toMatchObject({
+      code: 'FILE_TOO_LARGE',
+      message: 'pic.png is 7 B: images are limited to 4 B',
+    });
+    const data = Buffer.alloc(3 * 1024 * 1024).toString('base64');
+    const given = await buildPrompt(
+      [{ type: 'image', data, mimeType: 'image/png' }],
+      { image: true },
+      {
+        cwd: dir,
+        maxImageBytes: 2 * 1024 * 1024,
+      },
+    ).catch((e: unknown) => e);
+    expect(given).toMatchObject({
+      code: 'FILE_TOO_LARGE',
+      message: 'the image is 3 MB: images are limited to 2 MB',
+      details: { size: 3 * 1024 * 1024, limit: 2 * 1024 * 1024 },
+    });
+    const within = await buildPrompt(
+      [{ type: 'image', data, mimeType: 'image/png', path: 'pic.png' }],
+      { image: true },
+      {
+        cwd: dir,
+      },
+    );
+    expect(within.prompt[0]).toMatchObject({
+      type: 'image',
+      data,
+      uri: pathToFileURL(join(dir, 'pic.png')).href,
+    });
+  });
+
   it('links binary files even with embeddedContext, and turns embedded blocks into links without it', async () => {
     const binary = await buildPrompt(
       [{ type: 'file', path: 'pic.png' }],

@@ -28,7 +28,12 @@ export interface BuildPromptOptions {
   cwd: string;
   /** Largest file embedded as a resource (default 1 MiB); bigger ones are linked. */
   maxEmbedBytes?: number;
+  /** Largest image sent (default {@link MAX_IMAGE_BYTES}); a bigger one fails with `FILE_TOO_LARGE`. */
+  maxImageBytes?: number;
 }
+
+/** Default largest image a prompt carries (base64 in one JSON-RPC line; models refuse far less). */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** A prompt and the adjustments made to fit the agent. */
 export interface BuiltPrompt {
@@ -138,9 +143,32 @@ async function imageBlock(
   }
   if (!mimeType)
     throw new ClientError('INVALID_ARGUMENT', 'an image needs a MIME type (png, jpeg, gif or webp)');
+  const maxBytes = options.maxImageBytes ?? MAX_IMAGE_BYTES;
+  const name = path ? basename(path) : 'the image';
+  const size = part.data !== undefined ? decodedSize(part.data) : path ? (await stat(path)).size : 0;
+  if (size > maxBytes) {
+    throw new ClientError(
+      'FILE_TOO_LARGE',
+      `${name} is ${formatSize(size)}: images are limited to ${formatSize(maxBytes)}`,
+      { size, limit: maxBytes },
+    );
+  }
   const data = part.data ?? (path ? (await readFile(path)).toString('base64') : undefined);
   if (!data) throw new ClientError('INVALID_ARGUMENT', 'an image needs a path or data');
   return { type: 'image', data, mimeType, ...(path ? { uri: pathToFileURL(path).href } : {}) };
+}
+
+/** Bytes of base64 data, without decoding it. */
+function decodedSize(base64: string): number {
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((base64.length * 3) / 4) - padding);
+}
+
+/** 512 B, 12.5 KB, 20 MB. */
+function formatSize(bytes: number): string {
+  const [value, unit] =
+    bytes < 1024 ? [bytes, 'B'] : bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
+  return `${Math.round(value * 10) / 10} ${unit}`;
 }
 
 function adaptBlock(block: ContentBlock, caps: PromptCapabilities, notes: string[]): ContentBlock {

@@ -11,7 +11,12 @@ const sessions = loadState();
 let nextId = 1;
 const pending = new Map();
 const cancelWaiters = new Map();
-let authenticated = !opts.requireAuth;
+// `--login` (a terminal auth method's extra argument): records a login in `opts.loginFile` and exits.
+if (process.argv.includes('--login')) {
+  writeFileSync(opts.loginFile, 'yes');
+  process.exit(0);
+}
+let authenticated = !opts.requireAuth || (opts.loginFile !== undefined && existsSync(opts.loginFile));
 
 function loadState() {
   if (opts.stateFile && existsSync(opts.stateFile))
@@ -64,6 +69,9 @@ async function handle(msg) {
         agentInfo: { name: 'fake-agent', version: '1.0.0' },
       });
     case 'authenticate':
+      // `requireApiKey`: only this key, passed as `_meta["api-key"]`, signs in.
+      if (opts.requireApiKey !== undefined && params?._meta?.['api-key'] !== opts.requireApiKey)
+        return fail({ code: -32000, message: 'Invalid API key' });
       authenticated = true;
       return reply({});
     case 'session/new': {
