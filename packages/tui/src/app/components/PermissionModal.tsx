@@ -10,6 +10,7 @@ import {
   answerFor,
   permissionRequestView,
   permissionWarnings,
+  rememberPreview,
   SCOPES,
   scopeLabel,
 } from '../view/permission-view.js';
@@ -32,8 +33,8 @@ export interface PermissionModalProps {
 /**
  * The permission question of the active tab: the agent's options (shortcuts, no default focus, a
  * short arming delay), what the operation is, why it is asked, and "remember as a rule" with the
- * scope the user picks (`r` cycles it). The answer goes to the engine's permission flow, which
- * saves the rule.
+ * scope the user picks (`r` cycles it) and the exact rule that creates. The answer goes to the
+ * engine's permission flow, which saves the rule.
  */
 export const PermissionModal = memo(function PermissionModal({
   pending,
@@ -53,10 +54,11 @@ export const PermissionModal = memo(function PermissionModal({
   const { ask } = pending;
   const request = useMemo(() => permissionRequestView(ask, state), [ask, state]);
   const warnings = permissionWarnings(ask);
+  const rule = useMemo(() => rememberPreview(ask, scope, state?.cwd), [ask, scope, state?.cwd]);
   // Everything but the operation's diff or text: borders, title, paths, options by group, hints.
   const groups = new Set(request.options.map((option) => option.kind.split('_')[0])).size;
   const fixed =
-    11 + warnings.length + (request.operation?.paths.length ?? 0) + request.options.length + 2 * groups;
+    12 + warnings.length + (request.operation?.paths.length ?? 0) + request.options.length + 2 * groups;
   const maxOperationLines = Math.max(3, rows - fixed);
   useInput(
     (input, key) => {
@@ -92,6 +94,11 @@ export const PermissionModal = memo(function PermissionModal({
         >{`Remember: ${scopeLabel(scope)}`}</Text>
         <Text color={theme.text.muted}>{` · ${rememberKey} to change (rules: ${menuKey} → Rules)`}</Text>
       </Text>
+      {rule !== undefined && (
+        <Text color={theme.status.warning} wrap="truncate-end">
+          {rule}
+        </Text>
+      )}
     </Box>
   );
 });

@@ -1,9 +1,9 @@
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme } from '../../theme/ThemeContext.js';
 import { sanitizeText } from '../../sanitize/sanitize-text.js';
 import { foldLines, splitLines } from '../../text/fold.js';
-import { readTraceTail, tracePath, type TrafficEntry } from '../services/traffic.js';
+import { trafficEntry, type TrafficEntry } from '../services/traffic.js';
 import { useController } from '../hooks/AppContext.js';
 import { SelectList, type SelectItem } from './SelectList.js';
 
@@ -15,8 +15,8 @@ export interface TrafficScreenProps {
   readonly isActive?: boolean;
 }
 
-/** How often the trace is read again while the screen is open. */
-const REFRESH_MS = 500;
+/** Frames arriving within this long are shown together (a flood redraws the list ten times a second). */
+const COALESCE_MS = 100;
 
 /** `12:34:56.789` of a timestamp. */
 export function clockTime(ms: number): string {
@@ -24,8 +24,9 @@ export function clockTime(ms: number): string {
 }
 
 /**
- * The raw JSON-RPC of the current session (from the engine's redacted trace), newest last:
- * → sent to the agent, ← received. Enter shows a frame in full; the list follows new frames.
+ * The raw JSON-RPC of the current session, live from the engine (secrets redacted), newest last:
+ * → sent to the agent, ← received. It opens on the session's recent frames (for a reopened
+ * session, the end of its recorded trace) and follows new ones; Enter shows a frame in full.
  */
 export const TrafficScreen = memo(function TrafficScreen({
   localId,
@@ -34,56 +35,59 @@ export const TrafficScreen = memo(function TrafficScreen({
 }: TrafficScreenProps) {
   const controller = useController();
   const theme = useTheme();
-  const [entries, setEntries] = useState<TrafficEntry[]>([]);
-  const [shown, setShown] = useState<number | undefined>();
-  const path = useMemo(
-    () => (localId ? tracePath(controller.client.transcripts.sessionDir(localId)) : undefined),
-    [controller, localId],
-  );
+  const session = controller.sessionOf(localId);
+  const [feed, setFeed] = useState<{ entries: readonly TrafficEntry[]; version: number }>(() => ({
+    entries: session?.recentFrames().map(trafficEntry) ?? [],
+    version: 0,
+  }));
+  const [shown, setShown] = useState<TrafficEntry | undefined>();
   useEffect(() => {
-    if (!path) return undefined;
-    let live = true;
-    let size = -1;
-    const read = async (): Promise<void> => {
-      const tail = await readTraceTail(path);
-      if (live && tail.size !== size) {
-        size = tail.size;
-        setEntries(tail.entries.slice(-500));
-      }
+    if (!session) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const refresh = (): void => {
+      timer = undefined;
+      setFeed((current) => ({
+        entries: session.recentFrames().map(trafficEntry),
+        version: current.version + 1,
+      }));
     };
-    void read();
-    const timer = setInterval(() => void read(), REFRESH_MS);
+    refresh();
+    const off = session.onFrame(() => {
+      timer ??= setTimeout(refresh, COALESCE_MS);
+    });
     return () => {
-      live = false;
-      clearInterval(timer);
+      off();
+      if (timer) clearTimeout(timer);
     };
-  }, [path]);
+  }, [session]);
+  const { entries, version } = feed;
+  const shownIndex = shown ? entries.indexOf(shown) : -1;
   const detailRows = shown !== undefined ? Math.max(4, Math.floor(rows / 2)) : 0;
   const items: SelectItem[] = entries.map((entry, i) => ({
     key: String(i),
     label: `${clockTime(entry.at)} ${entry.direction === 'out' ? '→' : '←'} ${entry.summary}`,
     tag: entry.kind === 'error' ? { text: 'error', tone: 'bad' } : undefined,
   }));
-  const frame = shown !== undefined ? entries[shown] : undefined;
-  const frameLines = frame ? splitLines(sanitizeText(JSON.stringify(frame.frame, null, 2))) : [];
+  const frameLines = shown ? splitLines(sanitizeText(JSON.stringify(shown.frame, null, 2))) : [];
   const folded = foldLines(frameLines, detailRows - 1, 'head');
   return (
     <Box flexDirection="column">
       <SelectList
-        key={shown === undefined ? entries.length : 'detail'}
+        key={shown === undefined ? `follow-${version}` : 'detail'}
         title={`Traffic · ${localId ?? 'no session'} · → to the agent, ← from it`}
         items={items}
         isActive={isActive}
-        initialIndex={shown ?? entries.length - 1}
+        initialIndex={shownIndex >= 0 ? shownIndex : entries.length - 1}
         maxVisible={Math.max(3, rows - 8 - detailRows)}
-        empty={path ? 'No frames recorded yet.' : 'This tab has no session.'}
+        empty={session ? 'No frames yet.' : 'This tab has no session.'}
         hint="Enter show/hide the frame · Esc back"
-        onSelect={(item) =>
-          setShown((current) => (current === Number(item.key) ? undefined : Number(item.key)))
-        }
+        onSelect={(item) => {
+          const entry = entries[Number(item.key)];
+          setShown((current) => (current === entry ? undefined : entry));
+        }}
         onCancel={() => controller.store.dispatch({ type: 'overlay_closed' })}
       />
-      {frame && (
+      {shown && (
         <Box flexDirection="column" paddingLeft={1}>
           {folded.shown.map((line, i) => (
             <Text key={i} wrap="truncate-end">

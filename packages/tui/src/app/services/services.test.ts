@@ -1,108 +1,83 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ClientError, type PermissionAsk } from '@acp-kit/client';
+import { describe, expect, it } from 'vitest';
+import type { PermissionAsk, TraceFrame, WriteReview } from '@acp-kit/client';
 import { applyHunkDecisions, computeReviewHunks, summarizeHunkDecisions } from '../../diff/review-hunks.js';
 import { AppStore } from '../state/app-store.js';
 import { PermissionQueue } from './permission-queue.js';
 import { commandEntry } from './tab-runtime.js';
-import { describeFrame, parseTrace } from './traffic.js';
+import { describeFrame, trafficEntry } from './traffic.js';
 import { WriteReviewService } from './write-review.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'acp-tui-services-'));
-  dirs.push(dir);
-  return dir;
-}
 
 describe('WriteReviewService', () => {
   const OLD = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n';
   const NEW = 'a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nK\nl\n';
-
-  async function queued(service: WriteReviewService, store: AppStore, path: string, content: string) {
-    const result = service.overlay.write?.(path, content) as Promise<boolean>;
-    // The review is queued once the current file has been read.
-    await new Promise<void>((resolve) => {
-      const off = store.subscribe(() => {
-        off();
-        resolve();
-      });
-    });
-    const review = store.getSnapshot().reviews[0];
-    if (!review) throw new Error('no review queued');
-    return { result, review };
-  }
-
-  it('lets the engine write when writes are not reviewed or nothing changes', async () => {
-    const store = new AppStore();
-    const path = join(tempDir(), 'f.txt');
-    writeFileSync(path, OLD);
-    expect(
-      await new WriteReviewService({ store, tabFor: () => 't', enabled: () => false }).overlay.write?.(
-        path,
-        NEW,
-      ),
-    ).toBe(false);
-    expect(
-      await new WriteReviewService({ store, tabFor: () => 't', enabled: () => true }).overlay.write?.(
-        path,
-        OLD,
-      ),
-    ).toBe(false);
+  const path = '/w/f.txt';
+  const write = (signal: AbortSignal, over: Partial<WriteReview> = {}): WriteReview => ({
+    localId: 's2',
+    agentId: 'a',
+    path,
+    oldText: OLD,
+    newText: NEW,
+    signal,
+    ...over,
+  });
+  const reviewed = (decisions: readonly ('accept' | 'reject')[]) => ({
+    kind: 'reviewed' as const,
+    result: {
+      decisions,
+      content: applyHunkDecisions(OLD, NEW, decisions),
+      summary: summarizeHunkDecisions(path, computeReviewHunks(OLD, NEW), decisions),
+    },
   });
 
-  it('writes exactly the accepted hunks, keeps the mode, and tells the agent what was rejected', async () => {
+  it('accepts without asking when writes are not reviewed or nothing changes', async () => {
     const store = new AppStore();
-    const service = new WriteReviewService({ store, tabFor: () => 't1', enabled: () => true });
-    const path = join(tempDir(), 'f.txt');
-    writeFileSync(path, OLD);
-    chmodSync(path, 0o640);
-    const { result, review } = await queued(service, store, path, NEW);
-    expect(review).toMatchObject({ tabId: 't1', path, oldText: OLD, newText: NEW });
-    const hunks = computeReviewHunks(OLD, NEW);
-    const decisions = ['reject', 'accept'] as const;
-    service.answer(review.id, {
-      kind: 'reviewed',
-      result: {
-        decisions,
-        content: applyHunkDecisions(OLD, NEW, decisions),
-        summary: summarizeHunkDecisions(path, hunks, decisions),
-      },
-    });
-    const error = await result.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ClientError);
-    expect((error as ClientError).message).toMatch(
-      /accepted 1 of 2 changes .* rejected the changes at line 2/,
-    );
-    expect(readFileSync(path, 'utf8')).toBe(OLD.replace('k\n', 'K\n'));
-    expect(statSync(path).mode & 0o777).toBe(0o640);
+    const signal = new AbortController().signal;
+    const off = new WriteReviewService({ store, tabFor: () => 't', enabled: () => false });
+    expect(await off.reviewWrite(write(signal))).toEqual({ decision: 'accept' });
+    const on = new WriteReviewService({ store, tabFor: () => 't', enabled: () => true });
+    expect(await on.reviewWrite(write(signal, { newText: OLD }))).toEqual({ decision: 'accept' });
     expect(store.getSnapshot().reviews).toEqual([]);
   });
 
-  it('leaves the write to the engine when everything is accepted, and refuses it when rejected', async () => {
+  it('queues the write in its session’s tab and answers with the user’s decisions', async () => {
+    const store = new AppStore();
+    const service = new WriteReviewService({
+      store,
+      tabFor: (localId) => (localId === 's2' ? 't2' : undefined),
+      enabled: () => true,
+    });
+    const signal = new AbortController().signal;
+    let answer = service.reviewWrite(write(signal));
+    const review = store.getSnapshot().reviews[0];
+    expect(review).toMatchObject({ tabId: 't2', path, oldText: OLD, newText: NEW });
+    service.answer(review?.id as string, reviewed(['reject', 'accept']));
+    expect(await answer).toEqual({
+      decision: 'partial',
+      content: OLD.replace('k\n', 'K\n'),
+      message: expect.stringMatching(/accepted 1 of 2 changes .* rejected the changes at line 2/),
+    });
+    expect(store.getSnapshot().reviews).toEqual([]);
+
+    answer = service.reviewWrite(write(signal));
+    service.answer(store.getSnapshot().reviews[0]?.id as string, reviewed(['accept', 'accept']));
+    expect(await answer).toEqual({ decision: 'accept' });
+    answer = service.reviewWrite(write(signal));
+    service.answer(store.getSnapshot().reviews[0]?.id as string, reviewed(['reject', 'reject']));
+    expect(await answer).toEqual({ decision: 'reject', reason: 'the user rejected every change' });
+    answer = service.reviewWrite(write(signal));
+    service.rejectTab('t2', 'the tab was closed');
+    expect(await answer).toEqual({ decision: 'reject', reason: 'the tab was closed' });
+  });
+
+  it('drops a review the engine withdraws', async () => {
     const store = new AppStore();
     const service = new WriteReviewService({ store, tabFor: () => 't1', enabled: () => true });
-    const path = join(tempDir(), 'f.txt');
-    writeFileSync(path, OLD);
-    let pending = await queued(service, store, path, NEW);
-    const hunks = computeReviewHunks(OLD, NEW);
-    const all = ['accept', 'accept'] as const;
-    service.answer(pending.review.id, {
-      kind: 'reviewed',
-      result: { decisions: all, content: NEW, summary: summarizeHunkDecisions(path, hunks, all) },
-    });
-    expect(await pending.result).toBe(false);
-    pending = await queued(service, store, path, NEW);
-    service.rejectTab('t1', 'the turn was cancelled');
-    await expect(pending.result).rejects.toThrow(
-      /rejected \(the turn was cancelled\); the file was not changed/,
-    );
-    expect(readFileSync(path, 'utf8')).toBe(OLD);
+    const controller = new AbortController();
+    const answer = service.reviewWrite(write(controller.signal));
+    expect(store.getSnapshot().reviews).toHaveLength(1);
+    controller.abort();
+    expect(await answer).toEqual({ decision: 'reject', reason: 'the review was withdrawn' });
+    expect(store.getSnapshot().reviews).toEqual([]);
   });
 });
 
@@ -118,6 +93,15 @@ describe('PermissionQueue', () => {
       reason: 'r',
       localId: 's1',
       agentId: 'a',
+      subject: {
+        source: 'permission_request',
+        agentId: 'a',
+        kind: 'edit',
+        paths: [],
+        cwd: '/w',
+        outsideRoots: false,
+        secret: false,
+      },
       signal,
     }) as PermissionAsk;
 
@@ -157,34 +141,25 @@ describe('small services', () => {
     expect(commandEntry(['/usr/bin/gemini', '--acp'])).toMatchObject({ id: 'gemini', name: 'gemini' });
   });
 
-  it('reads traces: requests, responses, errors, notifications with their update kind', () => {
-    const entries = parseTrace(
-      [
-        JSON.stringify({
-          t: 1,
-          dir: 'out',
-          frame: { jsonrpc: '2.0', id: 3, method: 'session/prompt', params: {} },
-        }),
-        JSON.stringify({
-          t: 2,
-          dir: 'in',
-          frame: { jsonrpc: '2.0', method: 'session/update', params: { update: { sessionUpdate: 'plan' } } },
-        }),
-        '{ torn',
-        JSON.stringify({
-          t: 3,
-          dir: 'in',
-          frame: { jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'auth' } },
-        }),
-        JSON.stringify({ t: 4, note: 'trace size limit reached' }),
-      ].join('\n'),
-    );
-    expect(entries.map((e) => [e.direction, e.kind, e.summary])).toEqual([
-      ['out', 'request', 'session/prompt #3'],
-      ['in', 'notification', 'session/update plan'],
-      ['in', 'error', 'error #3 -32000 auth'],
-      ['in', 'other', 'trace size limit reached'],
+  it('describes frames: requests, responses, errors, notifications with their update kind', () => {
+    const frames: TraceFrame[] = [
+      { t: 1, dir: 'out', frame: { jsonrpc: '2.0', id: 3, method: 'session/prompt', params: {} } },
+      {
+        t: 2,
+        dir: 'in',
+        frame: { jsonrpc: '2.0', method: 'session/update', params: { update: { sessionUpdate: 'plan' } } },
+      },
+      { t: 3, dir: 'in', frame: { jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'auth' } } },
+      { t: 4, dir: 'in', frame: { raw: 'Starting agent…' } },
+    ];
+    const entries = frames.map(trafficEntry);
+    expect(entries.map((e) => [e.at, e.direction, e.kind, e.summary])).toEqual([
+      [1, 'out', 'request', 'session/prompt #3'],
+      [2, 'in', 'notification', 'session/update plan'],
+      [3, 'in', 'error', 'error #3 -32000 auth'],
+      [4, 'in', 'other', 'not JSON'],
     ]);
+    expect(trafficEntry(frames[0] as TraceFrame)).toBe(entries[0]);
     expect(describeFrame('in', 5, { jsonrpc: '2.0', id: 'a', result: {} }).summary).toBe('result #a');
   });
 });

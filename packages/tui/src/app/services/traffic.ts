@@ -1,16 +1,15 @@
 /**
- * The raw JSON-RPC of a session, read back from the engine's per-session trace
- * (`<session dir>/trace.jsonl`, secrets already redacted by the engine).
+ * The raw JSON-RPC of a session as the traffic screen lists it: the engine's live, redacted
+ * frames (`session.recentFrames()` and `session.onFrame()`), one short line each.
  */
-import { open, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { TraceFrame } from '@acp-kit/client';
 
-/** One frame of the trace. */
+/** One frame of the traffic. */
 export interface TrafficEntry {
   /** Time the frame was seen (ms). */
   readonly at: number;
   readonly direction: 'in' | 'out';
-  /** `request`, `response`, `error`, `notification`, or `other` (unparsable or a note). */
+  /** `request`, `response`, `error`, `notification`, or `other` (unparsable). */
   readonly kind: 'request' | 'response' | 'error' | 'notification' | 'other';
   /** Method, `#id`, and for updates the variant, in one short line. */
   readonly summary: string;
@@ -21,12 +20,7 @@ export interface TrafficEntry {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The trace file of a session directory. */
-export function tracePath(sessionDir: string): string {
-  return join(sessionDir, 'trace.jsonl');
-}
-
-/** Describes one recorded frame. */
+/** Describes one frame. */
 export function describeFrame(direction: 'in' | 'out', at: number, frame: unknown): TrafficEntry {
   if (!isRecord(frame)) return { at, direction, kind: 'other', summary: 'unreadable frame', frame };
   const id = typeof frame.id === 'string' || typeof frame.id === 'number' ? ` #${String(frame.id)}` : '';
@@ -53,55 +47,19 @@ export function describeFrame(direction: 'in' | 'out', at: number, frame: unknow
     };
   }
   if ('result' in frame) return { at, direction, kind: 'response', summary: `result${id}`, frame };
+  if (typeof frame.raw === 'string') return { at, direction, kind: 'other', summary: 'not JSON', frame };
   return { at, direction, kind: 'other', summary: 'frame', frame };
 }
 
-/** Parses trace lines (`{t, dir, frame}` or `{t, note}`); unreadable lines are skipped. */
-export function parseTrace(text: string): TrafficEntry[] {
-  const entries: TrafficEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line) as unknown;
-    } catch {
-      continue;
-    }
-    if (!isRecord(record)) continue;
-    const at = typeof record.t === 'number' ? record.t : 0;
-    if (typeof record.note === 'string') {
-      entries.push({ at, direction: 'in', kind: 'other', summary: record.note, frame: record });
-      continue;
-    }
-    const direction = record.dir === 'out' ? 'out' : 'in';
-    entries.push(describeFrame(direction, at, record.frame));
-  }
-  return entries;
-}
+/** Entries already described (the engine hands out the same frame objects until they age out). */
+const described = new WeakMap<TraceFrame, TrafficEntry>();
 
-/**
- * The last frames of a trace file: reads at most `maxBytes` from its end (the first, partial line
- * of that window is dropped).
- */
-export async function readTraceTail(
-  path: string,
-  maxBytes = 1024 * 1024,
-): Promise<{ entries: TrafficEntry[]; size: number }> {
-  let size: number;
-  try {
-    size = (await stat(path)).size;
-  } catch {
-    return { entries: [], size: 0 };
+/** The entry of an engine frame. */
+export function trafficEntry(frame: TraceFrame): TrafficEntry {
+  let entry = described.get(frame);
+  if (!entry) {
+    entry = describeFrame(frame.dir, frame.t, frame.frame);
+    described.set(frame, entry);
   }
-  const start = Math.max(0, size - maxBytes);
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(size - start);
-    await handle.read(buffer, 0, buffer.length, start);
-    let text = buffer.toString('utf8');
-    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
-    return { entries: parseTrace(text), size };
-  } finally {
-    await handle.close();
-  }
+  return entry;
 }

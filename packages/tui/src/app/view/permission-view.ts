@@ -2,12 +2,14 @@
  * A pending engine permission question as the permission modal shows it, and the answer the
  * engine expects back.
  */
-import type {
-  PermissionAnswer,
-  PermissionAsk,
-  PermissionScope,
-  SessionState,
-  ToolCallItem,
+import {
+  rememberedRule,
+  type PermissionAnswer,
+  type PermissionAsk,
+  type PermissionScope,
+  type RememberedRule,
+  type SessionState,
+  type ToolCallItem,
 } from '@acp-kit/client';
 import { resolve } from 'node:path';
 import type { PermissionOption, ToolKind } from '@acp-kit/protocol';
@@ -18,6 +20,7 @@ import {
 } from '../../view-model/permission.js';
 import { applyToolCallUpdate, type ToolCallView } from '../../view-model/tool-call.js';
 import { toolCallView } from './item-views.js';
+import { ruleSummary } from './rule-view.js';
 
 /** Options offered for the engine's own checks (fs and terminal calls carry none from the agent). */
 export const LOCAL_OPTIONS: readonly PermissionOption[] = [
@@ -64,8 +67,11 @@ export function permissionRequestView(
     ...described.paths,
     ...ask.paths.map((path) => ({ path })),
   ];
+  // A diff's header names its file already: no `path` line for it as well.
+  const diffed = new Set(described.diffs.map((diff) => resolve(cwd, diff.path)));
   for (const entry of all) {
     const absolute = resolve(cwd, entry.path);
+    if (diffed.has(absolute)) continue;
     const existing = paths.find((p) => p.path === absolute);
     if (!existing) paths.push(entry.line != null ? { path: absolute, line: entry.line } : { path: absolute });
     else if (existing.line == null && entry.line != null) existing.line = entry.line;
@@ -119,4 +125,39 @@ export function answerFor(ask: PermissionAsk, optionId: string, scope: Permissio
   const always = kind === 'allow_always' || kind === 'reject_always';
   const effective: PermissionScope = scope === 'once' && always ? 'session' : scope;
   return { decision, scope: effective, ...(ask.options ? { optionId } : {}) };
+}
+
+/** The rule an answer with `optionId` and `scope` records: the engine's own {@link rememberedRule}. */
+function ruleOf(ask: PermissionAsk, optionId: string | undefined, scope: PermissionScope) {
+  return optionId === undefined ? undefined : rememberedRule(ask, answerFor(ask, optionId, scope));
+}
+
+const sameConditions = (a: RememberedRule, b: RememberedRule): boolean =>
+  JSON.stringify({ ...a, action: '' }) === JSON.stringify({ ...b, action: '' });
+
+/**
+ * The rule remembering an answer with `scope` creates, in words, for allowing and for rejecting
+ * (undefined for "just this once"): exactly what the engine will record.
+ */
+export function rememberPreview(
+  ask: PermissionAsk,
+  scope: PermissionScope,
+  cwd?: string,
+): string | undefined {
+  if (scope === 'once') return undefined;
+  const options = ask.options ?? LOCAL_OPTIONS;
+  const allowId = options.find((o) => o.kind === 'allow_once' || o.kind === 'allow_always')?.optionId;
+  const rejectId = options.find((o) => o.kind === 'reject_once' || o.kind === 'reject_always')?.optionId;
+  const allow = ruleOf(ask, allowId, scope);
+  const reject = ruleOf(ask, rejectId, scope);
+  if (allow && reject && sameConditions(allow, reject)) {
+    return `Rule: ${ruleSummary(allow, cwd)} (${reject.action} if you reject)`;
+  }
+  const parts: string[] = [];
+  if (allow) parts.push(`if you allow: ${ruleSummary(allow, cwd)}`);
+  if (reject) parts.push(`if you reject: ${ruleSummary(reject, cwd)}`);
+  if (parts.length === 0)
+    return 'No rule: this request cannot be remembered (a compound command or several paths)';
+  if (!allow && allowId !== undefined) parts.push('allowing is not remembered (a compound command)');
+  return `Rule — ${parts.join(' · ')}`;
 }

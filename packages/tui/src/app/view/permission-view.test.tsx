@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { initialSessionState, type PermissionAsk, type PermissionSubject } from '@acp-kit/client';
+import { flat, renderInk } from '../../test-support/ink.js';
+import { PermissionPrompt } from '../../permission/PermissionPrompt.js';
+import { permissionRequestView, rememberPreview } from './permission-view.js';
+
+const subject = (over: Partial<PermissionSubject> = {}): PermissionSubject => ({
+  source: 'permission_request',
+  agentId: 'a',
+  kind: 'execute',
+  paths: [],
+  cwd: '/w',
+  outsideRoots: false,
+  secret: false,
+  ...over,
+});
+
+const ask = (over: Partial<PermissionAsk> = {}): PermissionAsk => ({
+  key: '1',
+  source: 'permission_request',
+  kind: over.subject?.kind ?? 'execute',
+  paths: over.subject?.paths ?? [],
+  outsideRoots: false,
+  secret: false,
+  reason: 'needs your approval',
+  localId: 's',
+  agentId: 'a',
+  subject: subject(),
+  signal: new AbortController().signal,
+  ...over,
+});
+
+const options = [
+  { optionId: 'yes', name: 'Allow', kind: 'allow_once' as const },
+  { optionId: 'no', name: 'Reject', kind: 'reject_once' as const },
+];
+
+describe('the permission modal’s operation', () => {
+  it('names a new file once: in the diff header, not again as a path line', () => {
+    const path = '/w/NOTES.md';
+    const view = permissionRequestView(
+      ask({
+        kind: 'edit',
+        paths: [path],
+        toolCallId: 't',
+        toolCall: {
+          toolCallId: 't',
+          title: 'Create NOTES.md',
+          kind: 'edit',
+          locations: [{ path }],
+          content: [{ type: 'diff', path, oldText: null, newText: '# notes\n' }],
+          rawInput: { path: 'NOTES.md', content: '# notes\n' },
+        },
+      }),
+      initialSessionState('s', '/w'),
+    );
+    expect(view.operation?.paths).toEqual([]);
+    const r = renderInk(
+      <PermissionPrompt request={view} onSelect={() => undefined} cwd="/w" armDelayMs={0} />,
+    );
+    const frame = flat(r.frame());
+    expect(frame).toContain('NOTES.md (new file) +1 -0');
+    expect(frame.split('NOTES.md').length - 1).toBe(2); // the title, and the diff header
+    expect(frame).not.toContain('path NOTES.md');
+    r.unmount();
+  });
+
+  it('keeps path lines for files without a diff', () => {
+    const view = permissionRequestView(
+      ask({
+        kind: 'read',
+        paths: ['/w/a.ts'],
+        toolCall: { toolCallId: 't', locations: [{ path: '/w/a.ts', line: 3 }] },
+      }),
+      initialSessionState('s', '/w'),
+    );
+    expect(view.operation?.paths).toEqual([{ path: '/w/a.ts', line: 3 }]);
+  });
+});
+
+describe('rememberPreview', () => {
+  it('shows the rule the engine records for the scope, for allowing and rejecting', () => {
+    const command = ask({
+      options,
+      subject: subject({ command: { line: 'npm test' }, commandText: 'npm test' }),
+    });
+    expect(rememberPreview(command, 'once')).toBeUndefined();
+    expect(rememberPreview(command, 'session')).toBe('Rule: allow execute `npm test` (deny if you reject)');
+    const edit = ask({ subject: subject({ source: 'fs_write', kind: 'edit', paths: ['/w/src/a.ts'] }) });
+    expect(rememberPreview(edit, 'project', '/w')).toBe('Rule: allow edit src/a.ts (deny if you reject)');
+  });
+
+  it('says what a compound command remembers', () => {
+    const compound = ask({
+      options,
+      subject: subject({
+        command: { line: 'npm test && curl x | sh' },
+        commandText: 'npm test && curl x | sh',
+      }),
+    });
+    expect(rememberPreview(compound, 'always')).toBe(
+      'Rule — if you reject: deny execute · allowing is not remembered (a compound command)',
+    );
+    const several = ask({
+      options,
+      subject: subject({ kind: 'edit', paths: ['/x/a', '/x/b'], outsideRoots: true }),
+    });
+    expect(rememberPreview(several, 'session')).toBe(
+      'No rule: this request cannot be remembered (a compound command or several paths)',
+    );
+  });
+});
