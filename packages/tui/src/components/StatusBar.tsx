@@ -46,6 +46,7 @@ export const StatusBar = memo(function StatusBar({ status, stallAfterMs = 30_000
           : theme.status.success;
   const stall = stallNotice(status.turn?.lastUpdateAt, now, stallAfterMs);
   const waiting = status.queuedPermissions ?? 0;
+  const forms = status.queuedElicitations ?? 0;
   const second: ReactElement[] = [];
   // Most urgent first: the line is truncated at the terminal's width.
   if (stall) {
@@ -63,6 +64,9 @@ export const StatusBar = memo(function StatusBar({ status, stallAfterMs = 30_000
         color={theme.status.warning}
       >{`⚑ ${plural(waiting, 'permission request')} waiting`}</Text>,
     );
+  }
+  if (forms > 0) {
+    second.push(<Text key="forms" color={theme.status.warning}>{`⚑ ${plural(forms, 'form')} waiting`}</Text>);
   }
   if (usage) {
     second.push(

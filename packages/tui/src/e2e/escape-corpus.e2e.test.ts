@@ -1,7 +1,8 @@
 /**
  * The escape-sequence corpus through every agent-controlled field (agent name and version, mode
  * names, session title, thoughts, messages, Markdown, tool titles, paths, diffs, tool output,
- * terminal output, plan, notices, commands, permission text and options, usage, stderr), checked
+ * terminal output, plan, notices, commands, permission text and options, form elicitation
+ * message, titles, descriptions and choices, usage, stderr), checked
  * on what reached the terminal: `capture-pane -e` (only SGR attributes), the raw bytes the UI
  * wrote (only Ink's own cursor and erase sequences besides SGR), and the terminal's state (title,
  * alternate screen, clipboard buffers).
@@ -21,8 +22,11 @@ afterEach(() => {
   if (dirs) rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
 });
 
-/** What Ink itself writes: cursor up/left, erase line, cursor show/hide, synchronized output, our clear. */
-const INK_SEQUENCES = /\x1b\[(?:\d*[ABCDG]|2K|\?25[lh]|\?2026[hl]|2J|3J|H)/g; // eslint-disable-line no-control-regex
+/**
+ * What the UI itself writes: cursor up/left, erase line, cursor show/hide, synchronized output,
+ * bracketed paste on/off (while it reads keys), our clear.
+ */
+const INK_SEQUENCES = /\x1b\[(?:\d*[ABCDG]|2K|\?25[lh]|\?2026[hl]|\?2004[hl]|2J|3J|H)/g; // eslint-disable-line no-control-regex
 
 describe('escape-sequence corpus in every agent-controlled field', () => {
   it('never reaches the terminal as anything but text and SGR colours', async () => {
@@ -45,6 +49,9 @@ describe('escape-sequence corpus in every agent-controlled field', () => {
     await h.submit('corpus');
     await h.waitFor(/Permission requested/);
     await h.answer('y');
+    // The form: message, titles, descriptions, choices, default, pattern and type name from the agent.
+    await h.waitFor(/Input requested by[\s\S]*Esc decline/);
+    h.press('Escape');
     await h.waitFor('corpus done', { history: true });
     // Screens that show more agent text: the command palette, the mode picker, the menu.
     h.type('/');

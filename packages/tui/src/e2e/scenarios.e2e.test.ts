@@ -1,6 +1,7 @@
 /**
  * End to end in tmux with the scripted agent: hunk-by-hunk review, a rejected permission, cancel
- * with a stuck agent (kill and restart), a crash and restart, two tabs, reopening a session.
+ * with a stuck agent (kill and restart), a crash and restart, two tabs, reopening a session, a
+ * form filled in by keyboard.
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -171,5 +172,59 @@ describe('scripted agent in tmux', () => {
     await h.waitFor('Connected to scenario: new session', { timeoutMs: 60_000 });
     await h.submit('signed in');
     await h.waitFor('You said: signed in', { history: true });
+  }, 60_000);
+
+  it('fills in a form the agent asks for by keyboard; the agent gets the accepted content, a decline, a cancel', async () => {
+    setup();
+    const h = launch(['--agent', 'scenario']);
+    await h.waitFor('Connected to scenario: new session');
+    const flatten = (text: string): string => text.replace(/[│\s]+/g, ' ');
+    /** Waits for the form to take keys (its key hints replace "keys work in a moment"). */
+    const armed = () => h.waitFor(/Input requested by Scenario agent[\s\S]*Esc decline/);
+
+    await h.submit('elicit');
+    const form = await armed();
+    expect(flatten(form)).toContain('The deploy tool needs a few details.');
+    expect(form).toContain('⚑ 1 form waiting');
+    // Submitting as it opens shows what is missing, beside the fields.
+    h.press('C-s');
+    await h.waitFor(
+      (screen) => /Name \* +✗ Required/.test(screen) && /Regions \* +✗ Choose at least 1/.test(screen),
+    );
+    h.type('Ada');
+    await h.waitFor((screen) => screen.includes('Ada') && !/Name \* +✗/.test(screen));
+    h.press('Tab', 'BSpace');
+    h.type('3');
+    h.press('Tab', 'Right', 'Tab', 'Space', 'Right', 'Space', 'Tab', 'Space');
+    const filled = flatten(
+      await h.waitFor((screen) => screen.includes('[x] Notify the team') && screen.includes('[x] us-east-1')),
+    );
+    expect(filled).toContain('( ) Staging (•) Production');
+    expect(filled).toContain('[x] eu-west-1 [x] us-east-1');
+    h.press('Enter');
+    const told = await h.waitFor(
+      (text) =>
+        flatten(text).includes(
+          'elicit result: accept name="Ada" replicas=3 environment="production" regions=["eu-west-1","us-east-1"] notify=true',
+        ),
+      { history: true },
+    );
+    expect(flatten(told)).toContain('The deploy tool needs a few details. → accept');
+    await h.waitFor('Message · / for commands');
+
+    await h.submit('elicit');
+    await armed();
+    h.press('Escape');
+    await h.waitFor('elicit result: decline', { history: true });
+    await h.waitFor('Message · / for commands');
+
+    await h.submit('elicit');
+    await armed();
+    h.press('BTab', 'Right', 'Right');
+    await h.waitFor('❯ Cancel');
+    h.press('Enter');
+    await h.waitFor('elicit result: cancel', { history: true });
+    const after = await h.waitFor('Message · / for commands');
+    expect(after).not.toContain('Input requested');
   }, 60_000);
 });

@@ -25,6 +25,8 @@ export interface StatusView {
   readonly usage?: UsageView;
   /** Permission requests waiting for an answer. */
   readonly queuedPermissions?: number;
+  /** Forms the agent asked to fill in (`elicitation/create`) waiting for an answer. */
+  readonly queuedElicitations?: number;
   /** Where the running tool is working (follow-along). */
   readonly currentLocation?: ToolCallLocation;
   /** Working directory, used to show locations relative to it. */

@@ -5,22 +5,20 @@ import { useTheme } from '../../theme/ThemeContext.js';
 import { useKeyLabel } from '../../keys/KeyBindingsContext.js';
 import { Spinner } from '../../components/Spinner.js';
 import { sanitizeInline } from '../../sanitize/sanitize-text.js';
-import type { AppState, PendingPermission, PendingReview, TabInfo } from '../state/app-state.js';
-import { AgentPicker } from './AgentPicker.js';
-import { AuthDialog } from './AuthDialog.js';
+import type {
+  AppState,
+  PendingElicitation,
+  PendingPermission,
+  PendingReview,
+  TabInfo,
+} from '../state/app-state.js';
+import { countRender } from '../services/metrics.js';
 import { ComposerArea, promptHistory } from './ComposerArea.js';
 import { CrashPanel } from './CrashPanel.js';
-import { HelpScreen } from './HelpScreen.js';
-import { KillPrompt } from './KillPrompt.js';
-import { MenuScreen } from './MenuScreen.js';
-import { ConfigPicker, ModePicker } from './OptionPickers.js';
+import { ElicitationDialog } from './ElicitationDialog.js';
+import { OverlayScreen } from './OverlayScreen.js';
 import { PermissionModal } from './PermissionModal.js';
 import { ReviewModal } from './ReviewModal.js';
-import { RulesScreen } from './RulesScreen.js';
-import { SessionInfoScreen } from './SessionInfoScreen.js';
-import { SessionPicker } from './SessionPicker.js';
-import { SettingsScreen } from './SettingsScreen.js';
-import { TrafficScreen } from './TrafficScreen.js';
 
 /** Props of {@link BottomPanel}. */
 export interface BottomPanelProps {
@@ -30,6 +28,8 @@ export interface BottomPanelProps {
   readonly files: readonly string[];
   readonly review: PendingReview | undefined;
   readonly permission: PendingPermission | undefined;
+  /** The tab's first form elicitation (shown once no permission question is waiting). */
+  readonly elicitation?: PendingElicitation | undefined;
   /** Rows the panel may take. */
   readonly rows: number;
   /** Typeahead guard of permission prompts (tests set 0). */
@@ -59,7 +59,7 @@ function TabLine({ tab }: { tab: TabInfo }) {
 
 /**
  * The lower part of the screen: the open overlay, else the active tab's write review, permission
- * question or crash panel, else the composer. The composer stays mounted (hidden) under modals so
+ * question, form elicitation or crash panel, else the composer. The composer stays mounted (hidden) under modals so
  * a draft is never lost.
  */
 export const BottomPanel = memo(function BottomPanel({
@@ -69,9 +69,11 @@ export const BottomPanel = memo(function BottomPanel({
   files,
   review,
   permission,
+  elicitation,
   rows,
   armDelayMs,
 }: BottomPanelProps) {
+  countRender('BottomPanel');
   const overlay = app.overlay;
   // Prompts change only when a turn starts: not recomputed for every streamed chunk.
   const localId = state?.localId;
@@ -81,60 +83,11 @@ export const BottomPanel = memo(function BottomPanel({
   if (historyRef.current.key !== historyKey)
     historyRef.current = { key: historyKey, history: promptHistory(state) };
   const history = historyRef.current.history;
-  const list = Math.max(3, rows - 6);
   const waitingReviews = app.reviews.filter((r) => r.tabId === tab?.id).length - 1;
   const waitingPermissions = app.permissions.filter((p) => p.tabId === tab?.id).length - 1;
   let modal = null;
   if (overlay) {
-    switch (overlay.kind) {
-      case 'agents':
-        modal = <AgentPicker purpose={overlay.purpose} maxVisible={list} />;
-        break;
-      case 'menu':
-        modal = (
-          <MenuScreen
-            maxVisible={list}
-            tab={tab}
-            hasModes={(state?.modes?.availableModes.length ?? 0) > 0}
-            hasConfig={(state?.configOptions.length ?? 0) > 0}
-          />
-        );
-        break;
-      case 'help':
-        modal = <HelpScreen maxVisible={list} />;
-        break;
-      case 'sessions':
-        modal = <SessionPicker maxVisible={list} />;
-        break;
-      case 'modes':
-        modal = <ModePicker modes={state?.modes} />;
-        break;
-      case 'config':
-        modal = <ConfigPicker options={state?.configOptions ?? []} />;
-        break;
-      case 'auth': {
-        const authTab = app.tabs.find((candidate) => candidate.id === overlay.tabId);
-        modal = authTab ? <AuthDialog tab={authTab} maxVisible={list} /> : null;
-        break;
-      }
-      case 'rules':
-        modal = <RulesScreen maxVisible={list} />;
-        break;
-      case 'settings':
-        modal = <SettingsScreen maxVisible={list} />;
-        break;
-      case 'traffic':
-        modal = <TrafficScreen localId={state?.localId} rows={rows} />;
-        break;
-      case 'info':
-        modal = tab ? <SessionInfoScreen tab={tab} state={state} /> : null;
-        break;
-      case 'kill': {
-        const killTab = app.tabs.find((candidate) => candidate.id === overlay.tabId);
-        modal = killTab ? <KillPrompt tab={killTab} /> : null;
-        break;
-      }
-    }
+    modal = <OverlayScreen overlay={overlay} app={app} tab={tab} state={state} rows={rows} />;
   } else if (review) {
     modal = (
       <ReviewModal
@@ -152,6 +105,16 @@ export const BottomPanel = memo(function BottomPanel({
         state={state}
         waiting={waitingPermissions}
         expanded={app.view.expanded}
+        rows={rows}
+        {...(armDelayMs !== undefined ? { armDelayMs } : {})}
+      />
+    );
+  } else if (elicitation) {
+    modal = (
+      <ElicitationDialog
+        pending={elicitation}
+        agentName={tab?.agentTitle ?? tab?.agent.name}
+        waiting={app.elicitations.filter((e) => e.tabId === tab?.id).length - 1}
         rows={rows}
         {...(armDelayMs !== undefined ? { armDelayMs } : {})}
       />

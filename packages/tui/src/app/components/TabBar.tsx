@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { Text } from 'ink';
 import { useTheme } from '../../theme/ThemeContext.js';
 import { sanitizeInline } from '../../sanitize/sanitize-text.js';
-import type { PendingPermission, PendingReview, TabInfo } from '../state/app-state.js';
+import type { PendingElicitation, PendingPermission, PendingReview, TabInfo } from '../state/app-state.js';
 
 /** Props of {@link TabBar}. */
 export interface TabBarProps {
@@ -10,6 +10,7 @@ export interface TabBarProps {
   readonly activeTabId?: string;
   readonly permissions: readonly PendingPermission[];
   readonly reviews: readonly PendingReview[];
+  readonly elicitations?: readonly PendingElicitation[];
 }
 
 /** A tab's marker: what it is doing or waiting for. */
@@ -23,7 +24,13 @@ export function tabMarker(tab: TabInfo, waiting: boolean): string {
 }
 
 /** The tabs: number, agent, and a marker (running, waiting for you, exited). */
-export const TabBar = memo(function TabBar({ tabs, activeTabId, permissions, reviews }: TabBarProps) {
+export const TabBar = memo(function TabBar({
+  tabs,
+  activeTabId,
+  permissions,
+  reviews,
+  elicitations = [],
+}: TabBarProps) {
   const theme = useTheme();
   if (tabs.length === 0) return null;
   return (
@@ -31,7 +38,9 @@ export const TabBar = memo(function TabBar({ tabs, activeTabId, permissions, rev
       {tabs.map((tab, i) => {
         const active = tab.id === activeTabId;
         const waiting =
-          permissions.some((p) => p.tabId === tab.id) || reviews.some((r) => r.tabId === tab.id);
+          permissions.some((p) => p.tabId === tab.id) ||
+          reviews.some((r) => r.tabId === tab.id) ||
+          elicitations.some((e) => e.tabId === tab.id);
         const marker = tabMarker(tab, waiting);
         const color = waiting ? theme.status.warning : marker === '✗' ? theme.status.error : undefined;
         return (

@@ -1,4 +1,5 @@
 import { useInput } from 'ink';
+import { KEY_ACTIONS, type KeyScope } from '../../keys/key-bindings.js';
 import { useActionMatcher } from '../../keys/KeyBindingsContext.js';
 import { useController } from './AppContext.js';
 
@@ -10,14 +11,18 @@ export const QUIT_WINDOW_MS = 2000;
  * idle), the menu, tabs, sessions, mode, restart, redraw and the view toggles. While an overlay
  * (a picker or a screen) has the keyboard, only quit works, and Ctrl+C closes the overlay.
  *
+ * `shadow` names the scope of a component that has the keyboard on top of the session (a form):
+ * its keys are its own, and the other session keys keep working.
+ *
  * @example
- * useGlobalKeys(overlay === undefined && !reviewing);
+ * useGlobalKeys(overlay === undefined && !reviewing, formShown ? 'form' : undefined);
  */
-export function useGlobalKeys(sessionKeys: boolean): void {
+export function useGlobalKeys(sessionKeys: boolean, shadow?: KeyScope): void {
   const controller = useController();
   const is = useActionMatcher();
   const store = controller.store;
   useInput((input, key) => {
+    if (shadow && KEY_ACTIONS.some((d) => d.scope === shadow && is(d.action, input, key))) return;
     const state = store.getSnapshot();
     const ctrlC = key.ctrl && input === 'c';
     if (!sessionKeys) {

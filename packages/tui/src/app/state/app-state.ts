@@ -4,6 +4,7 @@
  * {@link appReducer}.
  */
 import type { AgentEntry, AuthOption, ErrorInfo, PermissionAsk, SessionStatus } from '@acp-kit/client';
+import type { ElicitationSchema } from '@acp-kit/protocol';
 import type { TuiSettings } from '../settings/settings.js';
 import { DEFAULT_SETTINGS } from '../settings/settings.js';
 
@@ -43,6 +44,8 @@ export interface TabInfo {
     readonly load: boolean;
     readonly resume: boolean;
     readonly delete: boolean;
+    /** The agent accepts images in prompts (`promptCapabilities.image`). */
+    readonly image?: boolean;
   };
   /** Names of the MCP servers passed to the session. */
   readonly mcpServers?: readonly string[];
@@ -53,6 +56,15 @@ export interface PendingPermission {
   readonly id: string;
   readonly tabId: string;
   readonly ask: PermissionAsk;
+}
+
+/** A form the agent asks the user to fill in (`elicitation/create`, form mode). */
+export interface PendingElicitation {
+  readonly id: string;
+  readonly tabId: string;
+  /** The agent's message (agent-controlled). */
+  readonly message: string;
+  readonly schema: ElicitationSchema;
 }
 
 /** A file write waiting for a hunk-by-hunk review. */
@@ -92,6 +104,7 @@ export interface AppState {
   readonly activeTabId?: string;
   readonly overlay?: Overlay;
   readonly permissions: readonly PendingPermission[];
+  readonly elicitations: readonly PendingElicitation[];
   readonly reviews: readonly PendingReview[];
   /** Bumped to clear the screen and print the active session again. */
   readonly printEpoch: number;
@@ -123,6 +136,7 @@ export function initialAppState(
   return {
     tabs: [],
     permissions: [],
+    elicitations: [],
     reviews: [],
     printEpoch: 0,
     settings,
@@ -141,6 +155,8 @@ export type AppAction =
   | { readonly type: 'overlay_closed' }
   | { readonly type: 'permission_queued'; readonly permission: PendingPermission }
   | { readonly type: 'permission_removed'; readonly id: string }
+  | { readonly type: 'elicitation_queued'; readonly elicitation: PendingElicitation }
+  | { readonly type: 'elicitation_removed'; readonly id: string }
   | { readonly type: 'review_queued'; readonly review: PendingReview }
   | { readonly type: 'review_removed'; readonly id: string }
   | { readonly type: 'reprint' }
@@ -177,6 +193,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         tabs,
         ...(next !== undefined ? { activeTabId: next } : {}),
         permissions: state.permissions.filter((p) => p.tabId !== action.id),
+        elicitations: state.elicitations.filter((e) => e.tabId !== action.id),
         reviews: state.reviews.filter((r) => r.tabId !== action.id),
         printEpoch: wasActive ? state.printEpoch + 1 : state.printEpoch,
       };
@@ -200,6 +217,10 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...state, permissions: [...state.permissions, action.permission] };
     case 'permission_removed':
       return { ...state, permissions: state.permissions.filter((p) => p.id !== action.id) };
+    case 'elicitation_queued':
+      return { ...state, elicitations: [...state.elicitations, action.elicitation] };
+    case 'elicitation_removed':
+      return { ...state, elicitations: state.elicitations.filter((e) => e.id !== action.id) };
     case 'review_queued':
       return { ...state, reviews: [...state.reviews, action.review] };
     case 'review_removed':

@@ -48,6 +48,7 @@ export function statusView(
   state: SessionState | undefined,
   lastActivityAt: number | undefined,
   queuedPermissions: number,
+  queuedElicitations = 0,
 ): StatusView {
   const modeName = state?.modes?.availableModes.find((mode) => mode.id === state.modes?.currentModeId)?.name;
   const modeOption = state ? optionOf(state.configOptions, 'mode') : undefined;
@@ -64,6 +65,7 @@ export function statusView(
     ...(modelOption ? { model: configValueLabel(modelOption) } : {}),
     ...(state?.usage ? { usage: state.usage } : {}),
     ...(queuedPermissions > 0 ? { queuedPermissions } : {}),
+    ...(queuedElicitations > 0 ? { queuedElicitations } : {}),
     ...(location ? { currentLocation: location } : {}),
     ...(state ? { cwd: state.cwd } : {}),
     ...(running && lastActivityAt !== undefined ? { turn: { lastUpdateAt: lastActivityAt } } : {}),

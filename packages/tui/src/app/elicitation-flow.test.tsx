@@ -1,0 +1,158 @@
+/**
+ * Form elicitations through the whole application with ink-testing-library: the scripted agent
+ * sends `elicitation/create`, the engine asks the controller, the form is filled in by keyboard,
+ * and the agent reports the answer it got.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveClientPaths } from '@acp-kit/client';
+import { KEYS, renderInk, expectSafeFrame, flat, settle, type Rendered } from '../test-support/ink.js';
+import { makeDirs, SCENARIO_AGENT } from '../e2e/tmux-harness.js';
+import { AppRoot } from './components/AppRoot.js';
+import { createScreen } from './screen.js';
+import { Controller } from './services/controller.js';
+import { AppStore } from './state/app-store.js';
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+/** Waits until `match` was drawn since the frame count `from` (every write is a frame). */
+async function waitFrame(r: Rendered, match: string | RegExp, from = 0, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frame = flat(r.stdout.frames.slice(from).join('\n'));
+    if (typeof match === 'string' ? frame.includes(match) : match.test(frame)) {
+      // The frame is drawn at commit; its input handlers are attached in effects right after.
+      await settle();
+      return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}:\n${r.frame()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Polls a condition of the engine's state (bounded). */
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function start(): Promise<{ r: Rendered; controller: Controller }> {
+  const dirs = makeDirs();
+  writeFileSync(
+    join(dirs.config, 'agents.json'),
+    JSON.stringify({
+      agents: { scenario: { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT] } },
+    }),
+  );
+  const store = new AppStore();
+  const controller = await Controller.create({
+    store,
+    paths: resolveClientPaths({ ACP_KIT_CONFIG_DIR: dirs.config, ACP_KIT_DATA_DIR: dirs.data }),
+    cwd: dirs.workspace,
+    env: { ...process.env, SCENARIO_STATE: join(dirs.root, 'agent-state') },
+    handover: { run: (work) => work() },
+  });
+  const screen = createScreen(controller, () => 100);
+  const r = renderInk(<AppRoot controller={controller} onWriter={screen.setWriter} armDelayMs={0} />);
+  cleanup = async () => {
+    r.unmount();
+    await controller.quit(0);
+    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  };
+  const entry = controller.client.catalog.get('scenario');
+  if (!entry) throw new Error('the scenario agent is not in the catalog');
+  controller.openAgent(entry);
+  await waitFrame(r, 'Connected to scenario: new session');
+  return { r, controller };
+}
+
+/** Sends a prompt and waits for the form it makes the agent ask for; returns what was drawn. */
+async function ask(r: Rendered, prompt: string): Promise<string> {
+  const from = r.stdout.frames.length;
+  await r.type(prompt);
+  await r.press(KEYS.enter);
+  return waitFrame(r, /Input requested by Scenario agent.*Esc decline/, from);
+}
+
+describe('form elicitation through the engine', () => {
+  it('fills in a form by keyboard and the agent gets exactly the accepted content', async () => {
+    const { r, controller } = await start();
+    const form = await ask(r, 'elicit');
+    expect(form).toContain('The deploy tool needs a few details.');
+    expect(form).toContain('⚑ 1 form waiting');
+    expect(form).toMatch(/1 Scenario\s+⚑/);
+    await r.type('Ada');
+    await r.press(KEYS.tab, KEYS.backspace);
+    await r.type('3');
+    await r.press(KEYS.tab, KEYS.right); // production
+    await r.press(KEYS.tab, ' ', KEYS.right, ' '); // both regions
+    await r.press(KEYS.tab, ' '); // notify
+    await r.press(KEYS.enter);
+    const told = await waitFrame(r, 'elicit result: accept');
+    expect(told).toContain(
+      'elicit result: accept name="Ada" replicas=3 environment="production" regions=["eu-west-1","us-east-1"] notify=true',
+    );
+    expect(told).toContain('The deploy tool needs a few details. → accept');
+    expect(controller.store.getSnapshot().elicitations).toEqual([]);
+    expect(flat(r.frame())).not.toContain('Input requested');
+    expectSafeFrame(r.frame());
+  }, 30_000);
+
+  it('keeps the session keys the form does not use: the menu covers it, and it comes back as left', async () => {
+    const { r, controller } = await start();
+    await ask(r, 'elicit');
+    await r.type('Ad');
+    // Shift+Tab is the form's (previous field), not the session's next mode.
+    await r.press(KEYS.shiftTab);
+    let from = r.stdout.frames.length;
+    await r.press(KEYS.ctrl('x'));
+    await waitFrame(r, 'Menu', from);
+    expect(controller.store.getSnapshot().elicitations).toHaveLength(1);
+    from = r.stdout.frames.length;
+    await r.press(KEYS.escape);
+    const back = await waitFrame(r, /Input requested by Scenario agent.*Esc decline/, from);
+    // As it was left: the focus on Submit (and "Ad" typed, see the answer below).
+    expect(back).toContain('❯ Submit');
+    expect(controller.active?.session?.state.modes?.currentModeId).toBe('ask');
+    await r.press(KEYS.shiftTab, KEYS.shiftTab, KEYS.shiftTab, KEYS.shiftTab, KEYS.shiftTab);
+    await r.type('a');
+    await r.press(KEYS.tab, KEYS.tab, KEYS.tab, ' ', KEYS.ctrl('s'));
+    await waitFrame(
+      r,
+      'elicit result: accept name="Ada" replicas=2 environment="staging" regions=["eu-west-1"] notify=false',
+    );
+  }, 30_000);
+
+  it('declines with Esc; a form the agent withdraws disappears; cancelling the turn cancels its form', async () => {
+    const { r, controller } = await start();
+    await ask(r, 'elicit');
+    await r.press(KEYS.escape);
+    await waitFrame(r, 'The deploy tool needs a few details. → decline');
+    await waitFrame(r, 'elicit result: decline');
+    // The Esc that declined did not cancel the turn too.
+    await until(() => controller.active?.session?.state.status === 'idle');
+    expect(controller.active?.session?.state.lastStopReason).toBe('end_turn');
+
+    let from = r.stdout.frames.length;
+    await r.type('elicit withdraw');
+    await r.press(KEYS.enter);
+    // The engine answers the withdrawn request itself: the form is cancelled.
+    await waitFrame(r, 'elicit result: cancel', from);
+    expect(controller.store.getSnapshot().elicitations).toEqual([]);
+    expect(flat(r.frame())).not.toContain('Input requested');
+
+    await ask(r, 'elicit');
+    from = r.stdout.frames.length;
+    expect(controller.cancel()).toBe('cancelled');
+    await waitFrame(r, 'The deploy tool needs a few details. → cancel', from);
+    expect(controller.store.getSnapshot().elicitations).toEqual([]);
+  }, 30_000);
+});
