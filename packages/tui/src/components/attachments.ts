@@ -14,10 +14,16 @@ export interface AttachmentLabel {
   readonly details: readonly string[];
 }
 
+/** The file name of a URI, decoded (`Screen%20Shot.png` → `Screen Shot.png`); callers sanitise it. */
 function lastSegment(uri: string): string {
   const trimmed = uri.replace(/[?#].*$/, '').replace(/\/+$/, '');
   const slash = trimmed.lastIndexOf('/');
-  return slash >= 0 ? trimmed.slice(slash + 1) || trimmed : trimmed;
+  const segment = slash >= 0 ? trimmed.slice(slash + 1) || trimmed : trimmed;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // not valid percent-encoding: shown as it is
+  }
 }
 
 function compact(values: readonly (string | null | undefined)[]): string[] {

@@ -4,27 +4,35 @@ import type { AvailableCommand } from '@acp-kit/protocol';
 import { useTheme } from '../theme/ThemeContext.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { plural } from '../text/fold.js';
+import { AttachmentChips } from './AttachmentChips.js';
+import type { ImageAttachment, ImageReader, ImageSupport } from './image-attachment.js';
 import { SuggestionList } from './SuggestionList.js';
 import { commandInText } from './suggestions.js';
 import { useComposer } from './useComposer.js';
 
 /** Props of {@link Composer}. */
 export interface ComposerProps {
-  /** Called with the prompt text when the user submits it. */
-  readonly onSubmit: (text: string) => void;
+  /** Called with the prompt text and the attached images when the user submits them. */
+  readonly onSubmit: (text: string, images: readonly ImageAttachment[]) => void;
   /** The agent's commands (`available_commands_update`), for the `/` palette. */
   readonly commands?: readonly AvailableCommand[];
   /** Workspace files (relative paths), for `@` mentions. */
   readonly files?: readonly string[];
   /** Earlier prompts, oldest first. */
   readonly history?: readonly string[];
-  /** Prompts submitted during the running turn and waiting for it to end. */
+  /** Prompts submitted during the running turn (or while the session opens) and waiting. */
   readonly queued?: number;
+  /** What queued prompts wait for: the running turn to end, or the session to be ready. */
+  readonly waitingFor?: 'turn' | 'session';
   /** A turn is running (typing continues; a submitted prompt is queued). */
   readonly busy?: boolean;
   /** Called when the help key is pressed in an empty composer. */
   readonly onHelp?: () => void;
   readonly isActive?: boolean;
+  /** Whether the agent accepts images: pasted image paths and Ctrl+V attach images only then. */
+  readonly imageSupport?: ImageSupport;
+  /** Reads pasted image files and the clipboard's image. */
+  readonly images?: ImageReader;
 }
 
 const NO_COMMANDS: readonly AvailableCommand[] = [];
@@ -45,7 +53,8 @@ function Line({ text, cursor }: { text: string; cursor: number | undefined }) {
 
 /**
  * The prompt input: multi-line editing with history, a slash-command palette with descriptions
- * and input hints, `@` file mentions with fuzzy search, and an indicator of queued prompts.
+ * and input hints, `@` file mentions with fuzzy search, attached images (pasted paths, the
+ * clipboard) as chips, and an indicator of queued prompts.
  *
  * @example
  * <Composer onSubmit={send} commands={session.commands} files={workspaceFiles} history={sent} busy={turnRunning} />
@@ -56,24 +65,37 @@ export const Composer = memo(function Composer({
   files = NO_STRINGS,
   history = NO_STRINGS,
   queued = 0,
+  waitingFor = 'turn',
   busy = false,
   onHelp,
   isActive = true,
+  imageSupport = 'no',
+  images,
 }: ComposerProps) {
   const theme = useTheme();
-  const { state, suggestions } = useComposer({ commands, files, history, onSubmit, onHelp, isActive });
+  const { state, suggestions } = useComposer({
+    commands,
+    files,
+    history,
+    onSubmit,
+    onHelp,
+    isActive,
+    imageSupport,
+    ...(images ? { images } : {}),
+  });
   const lines = state.text.split('\n');
   const before = state.text.slice(0, state.cursor).split('\n');
   const cursorLine = before.length - 1;
   const cursorColumn = before[cursorLine]?.length ?? 0;
   const command = commandInText(state.text, commands);
   const showHint = command?.input && state.text.trimEnd() === `/${command.name}`;
+  const sentWhen = waitingFor === 'session' ? 'the session is ready' : 'the current turn ends';
   return (
     <Box flexDirection="column">
       {queued > 0 && (
         <Text
           color={theme.status.info}
-        >{`⏳ ${plural(queued, 'prompt')} queued · sent when the current turn ends`}</Text>
+        >{`⏳ ${plural(queued, 'prompt')} queued · sent when ${sentWhen}`}</Text>
       )}
       <Box
         flexDirection="column"
@@ -81,14 +103,17 @@ export const Composer = memo(function Composer({
         borderColor={isActive ? theme.focus : theme.border}
         paddingX={1}
       >
+        {state.attachments.length > 0 && <AttachmentChips attachments={state.attachments} />}
         {state.text === '' ? (
           <Text>
             <Text color={theme.text.accent}>{'› '}</Text>
             <Text inverse> </Text>
             <Text color={theme.text.muted}>
-              {busy
-                ? 'The agent is working · type to queue a prompt'
-                : 'Message · / for commands · @ to mention a file'}
+              {state.attachments.length > 0
+                ? 'Add a message, or Enter to send the images'
+                : busy
+                  ? 'The agent is working · type to queue a prompt'
+                  : 'Message · / for commands · @ to mention a file'}
             </Text>
           </Text>
         ) : (
@@ -103,6 +128,11 @@ export const Composer = memo(function Composer({
           ))
         )}
       </Box>
+      {state.notice && (
+        <Text color={state.notice.severity === 'warning' ? theme.status.warning : theme.status.info}>
+          {sanitizeInline(state.notice.text)}
+        </Text>
+      )}
       <SuggestionList suggestions={suggestions} selected={state.selected} />
     </Box>
   );

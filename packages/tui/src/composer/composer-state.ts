@@ -1,4 +1,4 @@
-/** State of the composer: the text buffer, history browsing and the suggestion list. */
+/** State of the composer: the text buffer, attached images, history browsing and the suggestion list. */
 import {
   deleteBackward,
   deleteForward,
@@ -11,6 +11,13 @@ import {
   moveVertical,
   type TextBuffer,
 } from './buffer.js';
+import type { ImageAttachment } from './image-attachment.js';
+
+/** A line under the composer: what happened to a paste, why an image was not attached. */
+export interface ComposerNotice {
+  readonly text: string;
+  readonly severity: 'info' | 'warning';
+}
 
 /** Composer state. */
 export interface ComposerState extends TextBuffer {
@@ -22,6 +29,10 @@ export interface ComposerState extends TextBuffer {
   readonly selected: number;
   /** Suggestions hidden with Esc (until the text changes). */
   readonly dismissed: boolean;
+  /** Images sent with the prompt, in the order they were attached. */
+  readonly attachments: readonly ImageAttachment[];
+  /** Shown until the text changes or the prompt is sent. */
+  readonly notice?: ComposerNotice;
 }
 
 /** Composer actions. */
@@ -33,6 +44,10 @@ export type ComposerAction =
   | { readonly type: 'select'; readonly delta: number; readonly count: number }
   | { readonly type: 'replace'; readonly from: number; readonly insert: string }
   | { readonly type: 'dismiss' }
+  | { readonly type: 'attach'; readonly images: readonly ImageAttachment[] }
+  /** Removes the last attached image. */
+  | { readonly type: 'detach' }
+  | { readonly type: 'notice'; readonly notice: ComposerNotice }
   | { readonly type: 'clear' };
 
 /** The initial (empty) state. */
@@ -42,6 +57,7 @@ export const INITIAL_COMPOSER: ComposerState = {
   draft: '',
   selected: 0,
   dismissed: false,
+  attachments: [],
 };
 
 function withBuffer(state: ComposerState, buffer: TextBuffer): ComposerState {
@@ -53,6 +69,7 @@ function withBuffer(state: ComposerState, buffer: TextBuffer): ComposerState {
     historyIndex: changed ? null : state.historyIndex,
     selected: changed ? 0 : state.selected,
     dismissed: changed ? false : state.dismissed,
+    notice: changed ? undefined : state.notice,
   };
 }
 
@@ -118,6 +135,12 @@ export function composerReducer(state: ComposerState, action: ComposerAction): C
     }
     case 'dismiss':
       return { ...state, dismissed: true };
+    case 'attach':
+      return { ...state, attachments: [...state.attachments, ...action.images], notice: undefined };
+    case 'detach':
+      return { ...state, attachments: state.attachments.slice(0, -1) };
+    case 'notice':
+      return { ...state, notice: action.notice };
     case 'clear':
       return INITIAL_COMPOSER;
   }

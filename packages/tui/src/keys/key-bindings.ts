@@ -5,7 +5,7 @@
 import { formatKeySpec, parseKeySpec } from './key-spec.js';
 
 /** Where an action applies; `app` actions are live everywhere. */
-export type KeyScope = 'app' | 'composer' | 'permission' | 'review' | 'help';
+export type KeyScope = 'app' | 'composer' | 'permission' | 'review' | 'form' | 'help';
 
 /** Definition of one bindable action. */
 export interface KeyActionDefinition {
@@ -72,6 +72,12 @@ export const KEY_ACTIONS = [
   },
   { action: 'composer.next', scope: 'composer', description: 'Next prompt / suggestion', keys: ['down'] },
   { action: 'composer.dismiss', scope: 'composer', description: 'Close suggestions', keys: ['escape'] },
+  {
+    action: 'composer.pasteImage',
+    scope: 'composer',
+    description: 'Attach the image in the clipboard (Backspace at the start removes one)',
+    keys: ['ctrl+v'],
+  },
   { action: 'permission.allowOnce', scope: 'permission', description: 'Allow once', keys: ['y'] },
   { action: 'permission.allowAlways', scope: 'permission', description: 'Always allow', keys: ['a'] },
   { action: 'permission.rejectOnce', scope: 'permission', description: 'Reject once', keys: ['n'] },
@@ -108,6 +114,28 @@ export const KEY_ACTIONS = [
   { action: 'review.next', scope: 'review', description: 'Next hunk', keys: ['down', 'j'] },
   { action: 'review.submit', scope: 'review', description: 'Write the accepted hunks', keys: ['return'] },
   { action: 'review.cancel', scope: 'review', description: 'Reject the whole write', keys: ['escape'] },
+  { action: 'form.next', scope: 'form', description: 'Next field', keys: ['tab', 'down'] },
+  { action: 'form.previous', scope: 'form', description: 'Previous field', keys: ['shift+tab', 'up'] },
+  {
+    action: 'form.toggle',
+    scope: 'form',
+    description: 'Tick a checkbox or the focused choice (←→ pick a choice)',
+    keys: ['space'],
+  },
+  {
+    action: 'form.confirm',
+    scope: 'form',
+    description: 'Next field; on the last field submit; on a button press it',
+    keys: ['return'],
+  },
+  { action: 'form.submit', scope: 'form', description: 'Submit the form', keys: ['ctrl+s'] },
+  { action: 'form.decline', scope: 'form', description: 'Decline to answer', keys: ['escape'] },
+  {
+    action: 'form.cancel',
+    scope: 'form',
+    description: 'Cancel: dismiss the form without an answer',
+    keys: ['ctrl+c'],
+  },
   { action: 'help.close', scope: 'help', description: 'Close the key map', keys: ['escape', 'q', '?'] },
 ] as const satisfies readonly KeyActionDefinition[];
 

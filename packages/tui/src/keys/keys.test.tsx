@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Text, useInput } from 'ink';
 import { KEYS, renderInk } from '../test-support/ink.js';
 import { inkKey } from '../test-support/key.js';
-import { DEFAULT_KEY_BINDINGS, findKeyConflicts, resolveKeyBindings } from './key-bindings.js';
+import { DEFAULT_KEY_BINDINGS, findKeyConflicts, KEY_ACTIONS, resolveKeyBindings } from './key-bindings.js';
 import { formatKeySpec, matchesKey, parseKeySpec } from './key-spec.js';
 import { KeyBindingsProvider, useActionMatcher } from './KeyBindingsContext.js';
 import type { KeyAction } from './key-bindings.js';
@@ -43,6 +43,18 @@ describe('key specs', () => {
 describe('key bindings', () => {
   it('has no conflicts by default', () => {
     expect(findKeyConflicts(DEFAULT_KEY_BINDINGS)).toEqual([]);
+  });
+
+  it('binds the clipboard image to Ctrl+V, which nothing else live in the composer uses', () => {
+    expect(DEFAULT_KEY_BINDINGS['composer.pasteImage']).toEqual(['ctrl+v']);
+    expect(matchesKey('ctrl+v', 'v', key({ ctrl: true }))).toBe(true);
+    // The composer's fixed editing keys (Ctrl+A/E/D/W/U/K/J) and every app or composer action.
+    const live = new Set(['ctrl+a', 'ctrl+e', 'ctrl+d', 'ctrl+w', 'ctrl+u', 'ctrl+k', 'ctrl+j']);
+    for (const { action, scope } of KEY_ACTIONS) {
+      if ((scope === 'app' || scope === 'composer') && action !== 'composer.pasteImage')
+        for (const spec of DEFAULT_KEY_BINDINGS[action]) live.add(formatKeySpec(spec).toLowerCase());
+    }
+    expect(live.has('ctrl+v')).toBe(false);
   });
 
   it('applies valid overrides and reports invalid ones', () => {

@@ -1,6 +1,7 @@
 /**
- * The stdin Ink reads: the terminal's input passed through {@link KeyInputFilter}. It also lets
- * the app hand the real terminal to another program (terminal auth) and take it back.
+ * The stdin Ink reads: the terminal's input passed through {@link KeyInputFilter}, with the
+ * terminal's bracketed paste mode on while Ink reads keys. It also lets the app hand the real
+ * terminal to another program (terminal auth) and take it back.
  */
 import { PassThrough } from 'node:stream';
 import { KeyInputFilter, splitKeys, type FilteredKey } from './key-input-filter.js';
@@ -11,7 +12,16 @@ export interface FilteredStdinOptions {
   readonly onKey?: (key: FilteredKey) => void;
   /** Called with the time each chunk of real input arrived (for latency metrics). */
   readonly onInput?: (at: number) => void;
+  /**
+   * The terminal's output, to turn bracketed paste mode on while keys are read (and off when they
+   * are not): pastes then arrive marked, whole, and their line breaks never send the prompt.
+   */
+  readonly terminal?: { write(data: string): unknown };
 }
+
+/** Bracketed paste mode on and off (DECSET / DECRST 2004). */
+export const BRACKETED_PASTE_ON = '\x1b[?2004h';
+export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
 /** Ink's view of a TTY stdin, backed by the real one. */
 export class FilteredStdin extends PassThrough {
@@ -20,6 +30,9 @@ export class FilteredStdin extends PassThrough {
   private listening = false;
   private flushTimer: NodeJS.Immediate | undefined;
   private rawMode = false;
+  private pasteMode = false;
+  /** A key was handed to Ink in this turn of the event loop: the next one waits for a timer. */
+  private spacing = false;
   private readonly queue: string[] = [];
 
   constructor(
@@ -67,7 +80,12 @@ export class FilteredStdin extends PassThrough {
     this.options.onInput?.(performance.now());
     const result = this.keyFilter.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     for (const key of result.keys) this.options.onKey?.(key);
-    if (result.output !== '') this.enqueue(splitKeys(result.output));
+    for (const segment of result.segments) {
+      // A lone pasted tab would complete a suggestion: pasted text never acts as a key.
+      if (segment.kind === 'paste') {
+        if (segment.text !== '\t') this.enqueue([segment.text]);
+      } else this.enqueue(splitKeys(segment.text));
+    }
     if (this.flushTimer) clearImmediate(this.flushTimer);
     this.flushTimer = undefined;
     if (this.keyFilter.hasPending) {
@@ -82,23 +100,34 @@ export class FilteredStdin extends PassThrough {
   /**
    * Hands keys to Ink one per turn of the event loop: Ink re-registers input handlers in effects
    * after each render, so a key delivered in the same turn as the one before it would reach the
-   * handlers of the previous render (and see stale state).
+   * handlers of the previous render (and see stale state). That holds across chunks too: a key
+   * read in the turn that handed over the last key of the previous chunk waits as well.
    */
   private enqueue(keys: readonly string[]): void {
-    const idle = this.queue.length === 0;
     this.queue.push(...keys);
-    if (idle) this.drain();
+    if (!this.spacing) this.drain();
   }
 
   private drain(): void {
     const key = this.queue.shift();
     if (key === undefined) return;
     this.write(key);
-    // A timer, not setImmediate: React flushes the effects of the render this key caused first.
-    if (this.queue.length > 0) setTimeout(() => this.drain(), 0);
+    this.spacing = true;
+    // A timer, not setImmediate: React renders for this key and flushes its effects first.
+    setTimeout(() => {
+      this.spacing = false;
+      this.drain();
+    }, 0);
+  }
+
+  private setPasteMode(on: boolean): void {
+    if (!this.options.terminal || !this.real.isTTY || this.pasteMode === on) return;
+    this.pasteMode = on;
+    this.options.terminal.write(on ? BRACKETED_PASTE_ON : BRACKETED_PASTE_OFF);
   }
 
   private attach(): void {
+    this.setPasteMode(true);
     if (this.listening) return;
     this.listening = true;
     this.real.on('data', this.onData);
@@ -106,6 +135,7 @@ export class FilteredStdin extends PassThrough {
   }
 
   private detach(): void {
+    this.setPasteMode(false);
     if (!this.listening) return;
     this.listening = false;
     this.real.off('data', this.onData);

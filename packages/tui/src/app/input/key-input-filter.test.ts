@@ -53,6 +53,22 @@ describe('KeyInputFilter', () => {
     expect(filter(`${ESC}[?1049h`).output).toBe('');
   });
 
+  it('takes a bracketed paste as one text segment, even across chunks, without keys in it', () => {
+    const f = new KeyInputFilter();
+    expect(f.push(`a${ESC}[200~/tmp/My shot.png\r\nline 2\x7f${ESC}[31m red${ESC}[2`).segments).toEqual([
+      { kind: 'typed', text: 'a' },
+    ]);
+    expect(f.hasPending).toBe(false);
+    expect(f.flush()).toBe('');
+    const end = f.push(`01~b\r`);
+    expect(end.segments).toEqual([
+      { kind: 'paste', text: '/tmp/My shot.png\nline 2 red' },
+      { kind: 'typed', text: 'b\r' },
+    ]);
+    expect(end.output).toBe('/tmp/My shot.png\nline 2 redb\r');
+    expect(filter(`${ESC}[200~${ESC}[201~x`).output).toBe('x');
+  });
+
   it('turns F1 (xterm, rxvt, Linux console, modified) into a key and drops other function keys', () => {
     for (const f1 of [`${ESC}OP`, `${ESC}[11~`, `${ESC}[[A`, `${ESC}[1;2P`]) {
       expect(filter(f1), JSON.stringify(f1)).toEqual({ output: '', keys: ['f1'], dropped: 0 });

@@ -2,8 +2,8 @@
  * Filters what the terminal sends on stdin before Ink sees it. Ink 6.8 throws on escape sequences
  * it cannot name (an SGR such as `ESC[31m` pasted or echoed back), and it does not report function
  * keys. The filter keeps text, control keys and the key sequences Ink understands, turns F1 into a
- * callback, and drops everything else (SGR, OSC, mouse and focus reports, bracketed-paste markers,
- * C1 controls).
+ * callback, takes a bracketed paste (`ESC[200~ … ESC[201~`) as one piece of text, and drops
+ * everything else (SGR, OSC, mouse and focus reports, C1 controls).
  */
 
 const ESC = '\x1b';
@@ -18,10 +18,21 @@ const MAX_PENDING = 4096;
 /** A key the filter recognises and reports instead of passing on. */
 export type FilteredKey = 'f1';
 
+/** Input that was typed (keys), or pasted (text, never keys: a pasted line break is not Enter). */
+export interface InputSegment {
+  readonly kind: 'typed' | 'paste';
+  readonly text: string;
+}
+
+const PASTE_START = '200';
+const PASTE_END = `${ESC}[201~`;
+
 /** What one chunk turned into. */
 export interface FilterResult {
-  /** Input to pass on to Ink. */
+  /** Input to pass on to Ink (every segment's text, in order). */
   readonly output: string;
+  /** The output as typed and pasted parts, in order. */
+  readonly segments: readonly InputSegment[];
   /** Recognised keys, in order. */
   readonly keys: readonly FilteredKey[];
   /** Sequences dropped. */
@@ -31,7 +42,8 @@ export interface FilterResult {
 type Scan =
   | { readonly kind: 'pending' }
   | { readonly kind: 'keep' | 'drop'; readonly end: number }
-  | { readonly kind: 'key'; readonly key: FilteredKey; readonly end: number };
+  | { readonly kind: 'key'; readonly key: FilteredKey; readonly end: number }
+  | { readonly kind: 'paste'; readonly end: number };
 
 function isF1(params: string, final: string): boolean {
   return (final === '~' && params === '11') || (final === 'P' && /^1;\d+$/.test(params));
@@ -57,6 +69,7 @@ function scanCsi(text: string, start: number): Scan {
       const final = text[i] as string;
       const end = i + 1;
       if (isF1(params, final)) return { kind: 'key', key: 'f1', end };
+      if (final === '~' && params === PASTE_START) return { kind: 'paste', end };
       const plain = /^[\d;]*$/.test(params);
       if (plain && CSI_KEY_FINALS.has(final)) return { kind: 'keep', end };
       if (plain && final === '~') {
@@ -107,31 +120,83 @@ function scanEscape(text: string, start: number): Scan {
 }
 
 /**
- * A stateful filter: sequences split across chunks are held until they complete.
+ * Text of a bracketed paste: line breaks as `\n`, and no escape sequence or control character
+ * (pasted text must not act as keys or draw on the screen).
+ */
+function cleanPaste(text: string): { text: string; dropped: number } {
+  let out = '';
+  let dropped = 0;
+  let i = 0;
+  while (i < text.length) {
+    const escape = text.indexOf(ESC, i);
+    out += text.slice(i, escape < 0 ? text.length : escape);
+    if (escape < 0) break;
+    const scan = scanEscape(text, escape);
+    dropped++;
+    if (scan.kind === 'pending') break;
+    i = Math.max(scan.end, escape + 1);
+  }
+  const normalised = out.replace(/\r\n?/g, '\n');
+  // eslint-disable-next-line no-control-regex
+  const cleaned = normalised.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return { text: cleaned, dropped: dropped + normalised.length - cleaned.length };
+}
+
+/** Length of the longest end of `text` that could begin `marker` (held until more input comes). */
+function partialMarker(text: string, marker: string): number {
+  for (let n = Math.min(marker.length - 1, text.length); n > 0; n--) {
+    if (text.endsWith(marker.slice(0, n))) return n;
+  }
+  return 0;
+}
+
+/**
+ * A stateful filter: sequences split across chunks are held until they complete, and a bracketed
+ * paste is held until its end marker.
  *
  * @example
  * const filter = new KeyInputFilter();
- * filter.push('hi\x1b[31m\x1bOP'); // { output: 'hi', keys: ['f1'], dropped: 1 }
+ * filter.push('hi\x1b[31m\x1bOP'); // { output: 'hi', keys: ['f1'], dropped: 1, segments: [{ kind: 'typed', text: 'hi' }] }
  */
 export class KeyInputFilter {
   private pending = '';
+  /** The text of a paste whose end marker has not come yet. */
+  private paste: string | undefined;
 
   /** Filters a chunk. */
   push(chunk: string): FilterResult {
     const text = this.pending + chunk;
     this.pending = '';
-    let output = '';
+    const segments: InputSegment[] = [];
+    let typed = '';
     const keys: FilteredKey[] = [];
     let dropped = 0;
     let i = 0;
     while (i < text.length) {
+      if (this.paste !== undefined) {
+        const end = text.indexOf(PASTE_END, i);
+        if (end < 0) {
+          const held = partialMarker(text, PASTE_END);
+          this.paste += text.slice(i, text.length - held);
+          this.pending = text.slice(text.length - held);
+          break;
+        }
+        const paste = cleanPaste(this.paste + text.slice(i, end));
+        dropped += paste.dropped;
+        if (typed !== '') segments.push({ kind: 'typed', text: typed });
+        typed = '';
+        if (paste.text !== '') segments.push({ kind: 'paste', text: paste.text });
+        this.paste = undefined;
+        i = end + PASTE_END.length;
+        continue;
+      }
       const escape = text.indexOf(ESC, i);
       const stop = escape < 0 ? text.length : escape;
       if (stop > i) {
         const plain = text.slice(i, stop);
         const cleaned = plain.replace(/[\u0080-\u009f]/g, '');
         dropped += plain.length - cleaned.length;
-        output += cleaned;
+        typed += cleaned;
       }
       if (escape < 0) break;
       const scan = scanEscape(text, escape);
@@ -141,24 +206,27 @@ export class KeyInputFilter {
         else this.pending = rest;
         break;
       }
-      if (scan.kind === 'keep') output += text.slice(escape, scan.end);
+      if (scan.kind === 'keep') typed += text.slice(escape, scan.end);
       else if (scan.kind === 'key') keys.push(scan.key);
+      else if (scan.kind === 'paste') this.paste = '';
       else dropped++;
       i = scan.end;
     }
-    return { output, keys, dropped };
+    if (typed !== '') segments.push({ kind: 'typed', text: typed });
+    return { output: segments.map((segment) => segment.text).join(''), segments, keys, dropped };
   }
 
-  /** Whether an incomplete sequence is held. */
+  /** Whether an incomplete key sequence is held (not a paste: its end marker always comes). */
   get hasPending(): boolean {
-    return this.pending !== '';
+    return this.pending !== '' && this.paste === undefined;
   }
 
   /**
    * Ends a held sequence when no more input came: a lone Escape is a key press; an unfinished
-   * sequence is dropped.
+   * sequence is dropped. A paste in progress is kept.
    */
   flush(): string {
+    if (this.paste !== undefined) return '';
     const held = this.pending;
     this.pending = '';
     return held === ESC ? held : '';

@@ -54,11 +54,16 @@ export async function listWorkspaceFiles(root: string, limit = 5000): Promise<st
 }
 
 /**
- * The prompt parts of composed text: the text as typed, then each `@` mention that names an
- * existing file (an image when it looks like one). Mentions that are not files stay plain text.
+ * The prompt parts of composed text: the text as typed (unless there is none), then each `@`
+ * mention that names an existing file (an image when it looks like one), then the attachments
+ * (images pasted or taken from the clipboard). Mentions that are not files stay plain text.
  */
-export async function promptParts(text: string, cwd: string): Promise<PromptPart[]> {
-  const parts: PromptPart[] = [text];
+export async function promptParts(
+  text: string,
+  cwd: string,
+  attachments: readonly PromptPart[] = [],
+): Promise<PromptPart[]> {
+  const parts: PromptPart[] = text.trim() === '' && attachments.length > 0 ? [] : [text];
   for (const mention of extractMentions(text)) {
     const path = isAbsolute(mention) ? mention : resolve(cwd, mention);
     const info = await stat(path).catch(() => undefined);
@@ -67,5 +72,5 @@ export async function promptParts(text: string, cwd: string): Promise<PromptPart
       IMAGE_EXTENSIONS.has(extname(path).toLowerCase()) ? { type: 'image', path } : { type: 'file', path },
     );
   }
-  return parts;
+  return [...parts, ...attachments];
 }
