@@ -73,6 +73,20 @@ export function machine() {
   };
 }
 
+/**
+ * How the UI is run: `node BUNDLE`, or with `--bundle FILE` another build of it (for profiles, a
+ * copy of `scripts/bundle.mjs` without minification) and with `--cpu-prof DIR` under
+ * `node --cpu-prof` (summarise with `node bench/profile-summary.js DIR`).
+ */
+export function uiProgram() {
+  const profileDir = option('--cpu-prof');
+  return [
+    process.execPath,
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    option('--bundle', BUNDLE),
+  ];
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 let counter = 0;
 
@@ -80,7 +94,7 @@ const quote = (word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace
 
 /** The UI (bundle) in tmux, with temp directories and the scripted agent as catalog agent `scenario`. */
 export class TuiRun {
-  constructor({ args = [], columns = 120, rows = 40, env = {}, dirs, rawLog } = {}) {
+  constructor({ args = [], columns = 120, rows = 40, env = {}, dirs, rawLog, program = uiProgram() } = {}) {
     this.dirs = dirs ?? TuiRun.makeDirs();
     this.ownsDirs = dirs === undefined;
     this.metricsFile = join(this.dirs.root, `metrics-${++counter}.json`);
@@ -100,8 +114,7 @@ export class TuiRun {
     const words = [
       'env',
       ...Object.entries(fullEnv).map(([k, v]) => `${k}=${v}`),
-      process.execPath,
-      BUNDLE,
+      ...program,
       '--cwd',
       this.dirs.workspace,
       ...args,
@@ -151,6 +164,11 @@ export class TuiRun {
 
   screen() {
     return this.tmux('capture-pane', '-p', '-t', 'main');
+  }
+
+  /** Scrollback and screen. */
+  history() {
+    return this.tmux('capture-pane', '-p', '-S', '-', '-t', 'main');
   }
 
   /** Polls the screen every `everyMs` until `test(screen)`; returns the elapsed ms since launch. */

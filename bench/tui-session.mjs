@@ -9,7 +9,9 @@
  *   2 ms), and peak RSS. Targets: p99 ≤ 50 ms, RSS ≤ 300 MB.
  * - reopening a recorded session of M updates (default 100,000: streamed message chunks, tool
  *   calls with updates, plans, usage): time from launch until the transcript is printed and the
- *   composer takes input. Target ≤ 2 s.
+ *   composer takes input (target ≤ 2 s); then the screen clears written (only the reprints the
+ *   app asks for) and whether the newest items are all in tmux's scrollback, in order.
+ * `--bundle FILE` runs another build of the UI, `--cpu-prof DIR` profiles it (see tui-common.mjs).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +23,8 @@ const MESSAGES = Number(option('--messages', 10_000));
 const UPDATES = Number(option('--updates', 100_000));
 const KEYS = Number(option('--keys', 60));
 const RUNS = Number(option('--runs', 3));
+/** The UI's default `historyItems`. */
+const HISTORY_ITEMS = 120;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const REPLY =
@@ -160,6 +164,18 @@ function updatesSession(dirs) {
   });
 }
 
+/** Whether the scrollback shows the newest turns (3 items each: prompt, reply, tool call) in order. */
+function printedTurns(history) {
+  const turns = Math.ceil(UPDATES / 50);
+  const shown = Math.floor(HISTORY_ITEMS / 3);
+  const expected = Array.from({ length: shown }, (_, i) => `Turn ${turns - shown + 1 + i}`);
+  const found = [...history.matchAll(/^› (Turn \d+)$/gm)].map((m) => m[1]);
+  const notice = /\d[\d,]* earlier items? not shown/.test(history);
+  return notice && JSON.stringify(found.slice(-shown)) === JSON.stringify(expected)
+    ? 'complete'
+    : `incomplete: ${found.length} turns`;
+}
+
 const composerText = (screen) => /│ › ([a-z]*)/.exec(screen)?.[1] ?? '';
 
 async function keystrokes() {
@@ -203,8 +219,19 @@ async function reopen() {
       { timeoutMs: 120_000, everyMs: 5 },
     );
     await run.waitFor('● connected', { timeoutMs: 60_000 });
+    const printed = printedTurns(run.history());
     const metrics = await run.quit();
-    return { events, seenMs: Math.round(seen), marks: metrics.marks, rssMb: metrics.maxRssMb };
+    return {
+      events,
+      seenMs: Math.round(seen),
+      marks: metrics.marks,
+      rssMb: metrics.maxRssMb,
+      // Every turn of the newest items in the scrollback, in order, after the "earlier items" line.
+      scrollback: printed,
+      screenClears: metrics.screenClears,
+      reprints: metrics.reprints,
+      largestWrite: metrics.largestWrite,
+    };
   } finally {
     run.close();
     rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
@@ -256,4 +283,8 @@ line(
   'agent reattached (UI)',
   m((r) => r.marks.ready),
 );
+console.log(
+  `| screen clears (reprints asked by the app) | ${m((r) => `${r.screenClears} (${r.reprints})`).join(', ')} | |`,
+);
+console.log(`| newest turns in the scrollback | ${m((r) => r.scrollback).join(', ')} | |`);
 console.log(`| peak RSS (MB) | ${median(m((r) => r.rssMb))} | ${Math.max(...m((r) => r.rssMb))} |`);

@@ -8,7 +8,10 @@
  * - `capture-pane` samples every 50 ms during the stream: the tab bar, status bar and hint line
  *   must each appear exactly once, intact, as the last lines (no torn or duplicated status bar);
  * - the UI's event-loop delay p99 after the prompt (target ≤ 20 ms) and its CPU from the prompt
- *   until everything is drawn (target ≤ 1.5 s), with its frame build times.
+ *   until everything is drawn (target ≤ 1.5 s), with its frames, their build times and the
+ *   renders per component;
+ * - the answer in the scrollback once the stream is drawn: every word once, in order.
+ * `--bundle FILE` runs another build of the UI, `--cpu-prof DIR` profiles it (see tui-common.mjs).
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +22,19 @@ const chunks = Number(option('--chunks', 5000));
 const rates = option('--rates', '250,0').split(',').map(Number);
 const runs = Number(option('--runs', 3));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Whether the scrollback holds the whole answer once: every `wordN` of the stream exactly once,
+ * in order (the message is printed block by block while it streams; nothing lost or repeated).
+ */
+export function answerComplete(history, count) {
+  const seen = [...history.matchAll(/\bword(\d+)\b/g)].map((m) => Number(m[1]));
+  const expected = [];
+  for (let i = 1; i < count; i++) if (i % 10 !== 0) expected.push(i);
+  return JSON.stringify(seen) === JSON.stringify(expected)
+    ? 'complete'
+    : `${seen.length} of ${expected.length} words`;
+}
 
 /** Problems with the bottom of one screen sample (empty when the status area is intact). */
 export function statusProblems(screen) {
@@ -71,6 +87,7 @@ async function once(rate) {
     const wall = Date.now() - started;
     const after = readFileSync(rawLog, 'utf8').slice(before);
     const clears = after.split('\x1b[2J').length - 1;
+    const answer = answerComplete(run.history(), chunks);
     const metrics = await run.quit();
     return {
       rate,
@@ -78,6 +95,7 @@ async function once(rate) {
       clears,
       samples: samples.length,
       tornSamples: bad.length,
+      answer,
       firstProblems: bad.slice(0, 3),
       loopP99: metrics.eventLoopDelayMs.p99,
       loopMax: metrics.eventLoopDelayMs.max,
@@ -87,6 +105,9 @@ async function once(rate) {
       renderP99: metrics.renderMs.p99,
       renderMax: metrics.renderMs.max,
       rssMb: metrics.maxRssMb,
+      renders: metrics.renders,
+      // Milliseconds since the UI's start (to cut a `--cpu-prof` profile to the stream).
+      marks: metrics.marks,
     };
   } finally {
     run.close();
@@ -98,14 +119,15 @@ const results = [];
 for (const rate of rates) for (let i = 0; i < runs; i++) results.push(await once(rate));
 console.log(JSON.stringify({ machine: machine(), chunks, results }));
 console.log(
-  `\n| ${chunks} chunks | rate | turn (ms) | full clears | torn/duplicated status samples | loop delay p99 (ms) | CPU (ms) | frames | frame build p99 (ms) |`,
+  `\n| ${chunks} chunks | rate | turn (ms) | full clears | torn/duplicated status samples | loop delay p99 (ms) | CPU (ms) | frames | frame build p99 (ms) | answer in the scrollback |`,
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const rate of rates) {
   const rows = results.filter((r) => r.rate === rate);
   const m = (key) => median(rows.map((r) => r[key]));
   console.log(
     `| median of ${rows.length} | ${rate === 0 ? 'flood' : `${rate}/s`} | ${m('turnMs').toFixed(0)} | ${Math.max(...rows.map((r) => r.clears))} | ` +
-      `${rows.reduce((sum, r) => sum + r.tornSamples, 0)} of ${rows.reduce((sum, r) => sum + r.samples, 0)} | ${m('loopP99').toFixed(1)} | ${m('cpuMs').toFixed(0)} | ${m('frames').toFixed(0)} | ${m('renderP99').toFixed(1)} |`,
+      `${rows.reduce((sum, r) => sum + r.tornSamples, 0)} of ${rows.reduce((sum, r) => sum + r.samples, 0)} | ${m('loopP99').toFixed(1)} | ${m('cpuMs').toFixed(0)} | ${m('frames').toFixed(0)} | ${m('renderP99').toFixed(1)} | ` +
+      `${rows.filter((r) => r.answer === 'complete').length} of ${rows.length} complete |`,
   );
 }

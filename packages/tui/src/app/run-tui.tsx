@@ -11,6 +11,7 @@ import { CLEAR_SCREEN, createScreen } from './screen.js';
 import { FilteredStdin } from './input/filtered-stdin.js';
 import { batchedStdout } from './services/batched-stdout.js';
 import { Controller } from './services/controller.js';
+import { terminalInput } from './services/input-activity.js';
 import { TuiMetrics } from './services/metrics.js';
 import { commandEntry, type TerminalHandover } from './services/tab-runtime.js';
 import { initialAppState } from './state/app-state.js';
@@ -78,7 +79,11 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   let ink: Instance | undefined;
   const input = new FilteredStdin(stdin, {
     onKey: () => store.dispatch({ type: 'overlay_opened', overlay: { kind: 'help' } }),
-    ...(metrics ? { onInput: (at: number) => metrics.inputArrived(at) } : {}),
+    terminal: stdout,
+    onInput: (at: number) => {
+      terminalInput.noteInput(at);
+      metrics?.inputArrived(at);
+    },
   });
   const mount = (): Instance =>
     render(<AppRoot controller={controller} onWriter={screen.setWriter} />, {

@@ -58,6 +58,11 @@ describe('the demo agent, by keyboard', () => {
     expect(cancelled).toContain('Denied: Edit ACP_DEMO.md (by you)');
     expect(readFileSync(join(h.dirs.workspace, 'ACP_DEMO.md'), 'utf8')).not.toContain('Tour 2');
     await h.waitFor('Message · / for commands');
+    // Nothing printed was lost: both turns are still in the scrollback. (A live region as tall
+    // as the screen makes Ink clear the screen, and tmux's scrollback with it.)
+    expect(h.history()).toMatch(
+      /› show me around[\s\S]*✓ ⌕ List \*\*\/\* \(1 file\)[\s\S]*Done\. I read README\.md[\s\S]*› again please[\s\S]*Turn cancelled/,
+    );
 
     h.press('C-q');
     expect(await h.exitStatus()).toBe(0);

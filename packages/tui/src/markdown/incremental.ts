@@ -67,7 +67,14 @@ export class IncrementalMarkdown {
     Object.assign(lexer.tokens.links, this.links);
     const tail = lexer.lex(this.source.slice(offset));
     this.lastLexedLength = this.source.length - offset;
-    const tokens = [...this.tokens.slice(0, keep), ...tail];
+    // A block lexed again to the same text keeps its object, so its memoised view is not redrawn.
+    const tokens = [
+      ...this.tokens.slice(0, keep),
+      ...tail.map((token, i) => {
+        const before = this.tokens[keep + i];
+        return before && before.type === token.type && before.raw === token.raw ? before : token;
+      }),
+    ];
     Object.assign(this.links, tail.links);
     const covered = tokens.reduce((sum, token) => sum + token.raw.length, 0);
     if (covered !== this.source.length && keep > 0) {

@@ -9,9 +9,10 @@ import { useSessionView } from '../hooks/useSessionView.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
 import { sameStatus, statusView } from '../view/status-view.js';
 import { useStableValue } from '../hooks/useStableValue.js';
+import { countRender } from '../services/metrics.js';
 import { BottomPanel } from './BottomPanel.js';
 import { StatusArea } from './StatusArea.js';
-import { LiveTranscript } from './TranscriptRegion.js';
+import { LiveTranscript, liveSpins } from './TranscriptRegion.js';
 
 /** Props of {@link App}. */
 export interface AppProps {
@@ -21,8 +22,10 @@ export interface AppProps {
 
 /** Rows kept for the tab bar, the two status lines and the hint line. */
 const STATUS_ROWS = 4;
-/** Clock tick while something runs (spinners, stall indicator): 10 frames a second. */
+/** Clock tick while a spinner is shown: 10 frames a second. */
 const CLOCK_MS = 100;
+/** Clock tick while something runs without a spinner: whole seconds (stall indicator, kill prompt). */
+const SLOW_CLOCK_MS = 1000;
 /** Rows of an empty composer (border and one line). */
 const COMPOSER_ROWS = 3;
 
@@ -33,6 +36,7 @@ const COMPOSER_ROWS = 3;
  * Ink never has to clear the screen to redraw it.
  */
 export const App = memo(function App({ armDelayMs }: AppProps) {
+  countRender('App');
   const controller = useController();
   const app = useAppState();
   const { rows, columns } = useTerminalSize();
@@ -42,21 +46,36 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
   const state = view?.state;
   const review = app.reviews.find((r) => r.tabId === tab?.id);
   const permission = app.permissions.find((p) => p.tabId === tab?.id);
-  const modal = app.overlay !== undefined || review !== undefined || permission !== undefined;
-  useGlobalKeys(app.overlay === undefined && review === undefined);
+  const elicitation = app.elicitations.find((e) => e.tabId === tab?.id);
+  const modal =
+    app.overlay !== undefined ||
+    review !== undefined ||
+    permission !== undefined ||
+    elicitation !== undefined;
+  // A shown form's keys (Esc declines, Shift+Tab moves back…) win over the session keys.
+  const formShown =
+    elicitation !== undefined &&
+    permission === undefined &&
+    review === undefined &&
+    app.overlay === undefined;
+  useGlobalKeys(app.overlay === undefined && review === undefined, formShown ? 'form' : undefined);
   const waiting = app.permissions.filter((p) => p.tabId === tab?.id).length;
+  const waitingForms = app.elicitations.filter((e) => e.tabId === tab?.id).length;
   // Whole seconds are enough for the stall indicator; the same view keeps the status bar from redrawing.
   const lastActivity = view ? Math.floor(view.lastActivityAt / 1000) * 1000 : undefined;
   const status = useStableValue(
     useMemo(
-      () => (tab ? statusView(tab, state, lastActivity, waiting) : undefined),
-      [tab, state, lastActivity, waiting],
+      () => (tab ? statusView(tab, state, lastActivity, waiting, waitingForms) : undefined),
+      [tab, state, lastActivity, waiting, waitingForms],
     ),
     sameStatus,
   );
   const busy = app.tabs.some(
     (t) => t.status === 'running' || t.status === 'cancelling' || t.phase === 'starting',
   );
+  // A streamed answer alone shows no spinner: ticking for it would redraw the screen 10 times a second.
+  const spinning =
+    app.tabs.some((t) => t.phase === 'starting') || (view !== undefined && !modal && liveSpins(view.live));
   const plan = state?.plan ?? [];
   const showPlan = plan.length > 0 && !modal;
   const planRows = showPlan ? (app.view.planCollapsed ? 1 : plan.length + 1) : 0;
@@ -64,7 +83,7 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
   const liveBudget = Math.max(3, rows - STATUS_ROWS - COMPOSER_ROWS - planRows - 2);
   return (
     <>
-      <ClockProvider paused={!busy} intervalMs={CLOCK_MS}>
+      <ClockProvider paused={!busy} intervalMs={spinning ? CLOCK_MS : SLOW_CLOCK_MS}>
         <Box flexDirection="column" width={columns}>
           {view && !modal && view.live.length > 0 && (
             <LiveTranscript
@@ -87,6 +106,7 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
             files={runtime?.files ?? []}
             review={review}
             permission={permission}
+            elicitation={elicitation}
             rows={bottomRows}
             {...(armDelayMs !== undefined ? { armDelayMs } : {})}
           />

@@ -8,6 +8,7 @@ import { sanitizeInline } from '../../sanitize/sanitize-text.js';
 import type { StatusView } from '../../view-model/status.js';
 import type { AppState } from '../state/app-state.js';
 import { useController } from '../hooks/AppContext.js';
+import { countRender } from '../services/metrics.js';
 import { TabBar } from './TabBar.js';
 
 /** How long a flash message stays. */
@@ -22,6 +23,7 @@ export interface StatusAreaProps {
 
 /** The line of key hints, or a flash message; the restart key while the turn is silent. */
 function HintLine({ app, status, stallAfterMs }: StatusAreaProps) {
+  countRender('HintLine');
   const theme = useTheme();
   const now = useNow();
   const menu = useKeyLabel('app.menu');
@@ -57,6 +59,7 @@ function HintLine({ app, status, stallAfterMs }: StatusAreaProps) {
 
 /** Tabs, the status bar of the active tab, and the hint line. */
 export const StatusArea = memo(function StatusArea({ app, status, stallAfterMs }: StatusAreaProps) {
+  countRender('StatusArea');
   const controller = useController();
   useEffect(() => {
     if (!app.flash) return undefined;
@@ -70,6 +73,7 @@ export const StatusArea = memo(function StatusArea({ app, status, stallAfterMs }
         activeTabId={app.activeTabId}
         permissions={app.permissions}
         reviews={app.reviews}
+        elicitations={app.elicitations}
       />
       {status && <StatusBar status={status} stallAfterMs={stallAfterMs} />}
       <HintLine app={app} status={status} stallAfterMs={stallAfterMs} />

@@ -7,6 +7,7 @@ import { messageText } from '../../components/message-segments.js';
 import { sanitizeText } from '../../sanitize/sanitize-text.js';
 import { plural, splitLines } from '../../text/fold.js';
 import { displayWidth } from '../../text/width.js';
+import { countRender } from '../services/metrics.js';
 import type { TranscriptUnit } from '../view/transcript-projector.js';
 
 /** Rows a text takes at `width` columns (an estimate: Markdown adds a little). */
@@ -15,6 +16,19 @@ export function estimateRows(text: string, width: number): number {
   let rows = 0;
   for (const line of splitLines(text)) rows += Math.max(1, Math.ceil(displayWidth(line) / columns));
   return rows;
+}
+
+/**
+ * Whether live units show a spinner (a running tool call or terminal, a thought being written):
+ * the clock ticks at the spinner's rate only then.
+ */
+export function liveSpins(live: readonly TranscriptUnit[]): boolean {
+  return live.some(({ item, terminals }) => {
+    if (item.type === 'tool_call' && item.call.status === 'in_progress') return true;
+    if (item.type === 'message' && item.message.role === 'thought' && item.message.streaming) return true;
+    for (const terminal of terminals?.values() ?? []) if (!terminal.exit && !terminal.released) return true;
+    return false;
+  });
 }
 
 /** Props of {@link LiveTranscript}. */
@@ -62,6 +76,7 @@ export const LiveTranscript = memo(function LiveTranscript({
   cwd,
   showThoughts,
 }: LiveTranscriptProps) {
+  countRender('LiveTranscript');
   const cards = live.filter((unit) => unit.item.type === 'tool_call').length;
   const others = live.length - cards;
   const perCard = Math.max(2, Math.min(12, Math.floor((budget - others * 3) / Math.max(1, cards)) - 3));

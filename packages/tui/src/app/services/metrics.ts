@@ -33,7 +33,10 @@ export interface TuiMetricsReport {
   readonly reprints: number;
   readonly bytesWritten: number;
   readonly writes: number;
-  /** Time Ink took to build frames (ms): count, p50, p99, max. */
+  /**
+   * Time Ink took to build frames (ms): count, p50, p99, max; since the first prompt (or the
+   * whole run when no prompt was sent).
+   */
   readonly renderMs: {
     readonly frames: number;
     readonly p50: number;
@@ -42,6 +45,22 @@ export interface TuiMetricsReport {
   };
   /** Largest single write to the terminal (characters). */
   readonly largestWrite: number;
+  /** Renders per component since the first prompt (see {@link countRender}). */
+  readonly renders: Readonly<Record<string, number>>;
+}
+
+/** Renders per component since the first prompt, while metrics are collected. */
+let renderCounts: Map<string, number> | undefined;
+
+/**
+ * Counts a render of `component` when metrics are collected (benchmarks: what redraws while a
+ * stream arrives); does nothing otherwise.
+ *
+ * @example
+ * countRender('StatusArea');
+ */
+export function countRender(component: string): void {
+  if (renderCounts) renderCounts.set(component, (renderCounts.get(component) ?? 0) + 1);
 }
 
 function percentile(values: readonly number[], p: number): number {
@@ -69,6 +88,7 @@ export class TuiMetrics {
   constructor(private readonly file: string) {
     this.histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     this.histogram.enable();
+    renderCounts = new Map();
   }
 
   /** Metrics from the environment, or undefined when not asked for. */
@@ -94,6 +114,8 @@ export class TuiMetrics {
     if (name === 'first-prompt') {
       this.cpuAtPrompt = process.cpuUsage();
       this.histogram.reset();
+      renderCounts?.clear();
+      this.renderTimes.length = 0;
     } else if (name === 'quit') {
       // Closing agents and the last frame are not part of what was measured.
       this.histogram.disable();
@@ -171,6 +193,7 @@ export class TuiMetrics {
         max: Math.round(Math.max(0, ...this.renderTimes) * 100) / 100,
       },
       largestWrite: Math.max(0, ...this.writeSizes),
+      renders: Object.fromEntries(renderCounts ?? []),
     };
   }
 

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { initialSessionState, SessionStore, type SessionEvent } from '@acp-kit/client';
+import { ManualScheduler } from '../../text/coalesce.js';
 import { SessionViewStore } from '../view/session-view-store.js';
 import type { TranscriptUnit } from '../view/transcript-projector.js';
-import { TranscriptPrinter, UNITS_PER_PRINT } from './transcript-printer.js';
+import {
+  BACKLOG_UNITS_PER_PRINT,
+  PRINT_INTERVAL_MS,
+  SHOW_DELAY_MS,
+  TranscriptPrinter,
+  UNITS_PER_PRINT,
+} from './transcript-printer.js';
 
 let at = 0;
 const prompt = (text: string, turn: number): SessionEvent => ({
@@ -25,66 +32,125 @@ const label = (unit: TranscriptUnit): string =>
       ? unit.item.notice.text
       : unit.item.type;
 
-function setup() {
+/** Turns `from`..`to`, each a prompt `pN` answered `rN`. */
+function turns(from: number, to: number): SessionEvent[] {
+  const events: SessionEvent[] = [];
+  for (let turn = from; turn <= to; turn++)
+    events.push(prompt(`p${turn}`, turn), reply(`r${turn}`), end(turn));
+  return events;
+}
+
+/** A session, its view and a printer, all on one hand-driven clock; the printer draws labels. */
+function setup(options: { prepare?: () => Promise<void> } = {}) {
+  const scheduler = new ManualScheduler();
+  let now = 0;
   const store = new SessionStore(initialSessionState('s', '/w'));
-  const view = new SessionViewStore(store, { intervalMs: 1 });
-  const written: string[] = [];
+  const view = new SessionViewStore(store, { intervalMs: 1, scheduler, typing: () => false });
+  const written: string[][] = [];
   const printer = new TranscriptPrinter({
-    render: (units) => `${units.map(label).join('|')}\n`,
+    render: (units) => units.map(label).join('|'),
     notice: (text) => ({
       key: 'earlier',
       item: { type: 'notice', id: 'earlier', notice: { id: 'earlier', severity: 'info', text } },
     }),
+    scheduler,
+    now: () => now,
+    ...options,
   });
-  return { store, view, written, printer, write: (data: string) => written.push(data) };
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(check()).toBe(true);
+  const advance = (ms: number): void => {
+    now += ms;
+    scheduler.advance(ms);
+  };
+  return { store, view, written, printer, advance, write: (data: string) => written.push(data.split('|')) };
 }
 
 describe('TranscriptPrinter', () => {
-  it('prints the newest history with a line about the rest, once a writer is there', async () => {
-    const { store, view, written, printer, write } = setup();
-    store.dispatchMany([prompt('one', 1), reply('a'), end(1), prompt('two', 2), reply('b'), end(2)]);
+  it('prints the newest history with a line about the rest, once a writer is there', () => {
+    const { store, view, written, printer, write, advance } = setup();
+    store.dispatchMany(turns(1, 2));
     view.flush();
     printer.show(view, { historyItems: 2, fullHistory: false, menuKey: 'Ctrl+X' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    advance(100);
     expect(written).toEqual([]);
     printer.setWriter(write);
-    await until(() => written.length > 0);
-    expect(written.join('')).toBe('2 earlier items not shown · Ctrl+X → Show the whole history|two|b\n');
+    advance(0);
+    expect(written).toEqual([['2 earlier items not shown · Ctrl+X → Show the whole history', 'p2', 'r2']]);
     printer.dispose();
     view.dispose();
   });
 
-  it('prints what settles later, in slices, and stops printing a session that is no longer shown', async () => {
-    const { store, view, written, printer, write } = setup();
+  it('prints the history in large slices without pauses, then what settles later in small paced ones', () => {
+    const { store, view, written, printer, write, advance } = setup();
+    store.dispatchMany(turns(1, BACKLOG_UNITS_PER_PRINT + 1));
+    view.flush();
+    printer.setWriter(write);
+    printer.show(view, { historyItems: 1000, fullHistory: false, menuKey: 'Ctrl+X' });
+    // The session's live region is drawn first.
+    advance(SHOW_DELAY_MS - 1);
+    expect(written).toEqual([]);
+    advance(1);
+    // Two units a turn; each slice lets input through before the next, without waiting.
+    expect(written.map((slice) => slice.length)).toEqual([
+      BACKLOG_UNITS_PER_PRINT,
+      BACKLOG_UNITS_PER_PRINT,
+      2,
+    ]);
+    advance(PRINT_INTERVAL_MS);
+    const before = written.length;
+    const later = turns(100, 99 + UNITS_PER_PRINT);
+    store.dispatchMany(later);
+    advance(1);
+    expect(written.slice(before)).toHaveLength(1);
+    advance(PRINT_INTERVAL_MS - 1);
+    expect(written.slice(before)).toHaveLength(1);
+    advance(1);
+    expect(written.slice(before).map((slice) => slice.length)).toEqual([UNITS_PER_PRINT, UNITS_PER_PRINT]);
+    expect(written.slice(before).flat()).toEqual(
+      later
+        .flatMap((e) => (e.type === 'prompt' ? [(e.prompt[0] as { text: string }).text] : []))
+        .flatMap((text) => [text, text.replace('p', 'r')]),
+    );
+    printer.dispose();
+    view.dispose();
+  });
+
+  it('stops printing a session that is no longer shown', () => {
+    const { store, view, written, printer, write, advance } = setup();
     printer.setWriter(write);
     printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
-    const events: SessionEvent[] = [];
-    for (let turn = 1; turn <= UNITS_PER_PRINT; turn++)
-      events.push(prompt(`p${turn}`, turn), reply(`r${turn}`), end(turn));
-    store.dispatchMany(events);
-    const units = (): string[] => written.flatMap((chunk) => chunk.trim().split('|'));
-    await until(() => units().length >= UNITS_PER_PRINT * 2);
-    expect(written.length).toBeGreaterThan(1);
-    expect(written.every((chunk) => chunk.split('|').length <= UNITS_PER_PRINT)).toBe(true);
-    expect(units()).toEqual(
-      events
-        .filter((e) => e.type !== 'turn_end')
-        .map((e) =>
-          e.type === 'prompt'
-            ? (e.prompt[0] as { text: string }).text
-            : (e as { update: { content: { text: string } } }).update.content.text,
-        ),
-    );
+    store.dispatchMany(turns(1, 1));
+    advance(SHOW_DELAY_MS);
+    expect(written.flat()).toEqual(['p1', 'r1']);
     printer.show(undefined, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
-    const count = written.length;
-    store.dispatchMany([prompt('late', 99), reply('x'), end(99)]);
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(written.length).toBe(count);
+    store.dispatchMany(turns(2, 2));
+    advance(1000);
+    expect(written.flat()).toEqual(['p1', 'r1']);
+    view.dispose();
+  });
+
+  it('prints a slice once while it waits to be drawn', async () => {
+    let release: () => void = () => undefined;
+    const prepare = (): Promise<void> => new Promise<void>((resolve) => (release = resolve));
+    const { store, view, written, printer, write, advance } = setup({ prepare });
+    store.dispatchMany(turns(1, 1));
+    view.flush();
+    printer.setWriter(write);
+    printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
+    advance(SHOW_DELAY_MS);
+    // More settles while the first slice waits: it is not printed twice.
+    store.dispatchMany(turns(2, 2));
+    advance(PRINT_INTERVAL_MS * 2);
+    release();
+    await Promise.resolve();
+    expect(written).toEqual([['p1', 'r1']]);
+    advance(PRINT_INTERVAL_MS);
+    release();
+    await Promise.resolve();
+    expect(written).toEqual([
+      ['p1', 'r1'],
+      ['p2', 'r2'],
+    ]);
+    printer.dispose();
     view.dispose();
   });
 });

@@ -4,14 +4,25 @@
  * below it. Bursts are printed in slices so the event loop keeps serving input; while a session
  * streams, what completed in the meantime is printed together every {@link PRINT_INTERVAL_MS}.
  */
+import { realScheduler, type Scheduler } from '../../text/coalesce.js';
 import { plural } from '../../text/fold.js';
 import type { SessionViewStore } from '../view/session-view-store.js';
 import type { TranscriptUnit } from '../view/transcript-projector.js';
 
 /** Units drawn per write. */
 export const UNITS_PER_PRINT = 4;
+/**
+ * Units drawn per write of the history shown with a session: fewer, larger writes (each costs a
+ * render of its own and a redraw of the live region), a few tens of milliseconds each.
+ */
+export const BACKLOG_UNITS_PER_PRINT = 24;
 /** Pause between two printings of a streaming session. */
 export const PRINT_INTERVAL_MS = 50;
+/**
+ * Wait before the history of a session just shown is printed: longer than a frame (Ink draws at
+ * most 30 a second), so the session's composer and status are drawn, and take keys, first.
+ */
+export const SHOW_DELAY_MS = 40;
 
 /** What the printer needs from the application. */
 export interface PrinterDeps {
@@ -20,17 +31,18 @@ export interface PrinterDeps {
   /** A notice unit (the "earlier items not shown" line). */
   readonly notice: (text: string) => TranscriptUnit;
   /** Runs before each printing (waits for the syntax highlighter, which is loaded lazily). */
-  readonly prepare?: () => Promise<void>;
+  readonly prepare?: () => Promise<void> | void;
   /** Called once the history shown with a session has been printed (for benchmarks). */
   readonly onBacklogPrinted?: () => void;
   readonly now?: () => number;
+  readonly scheduler?: Scheduler;
 }
 
 /**
  * @example
  * const printer = new TranscriptPrinter({ render, notice });
  * printer.setWriter(inkWrite);
- * printer.show(runtime.view, { historyItems: 200, menuKey: 'Ctrl+X' });
+ * printer.show(runtime.view, { historyItems: 120, fullHistory: false, menuKey: 'Ctrl+X' });
  */
 export class TranscriptPrinter {
   private writer: ((data: string) => void) | undefined;
@@ -41,13 +53,17 @@ export class TranscriptPrinter {
   /** Units printed when the session was shown (printed without pauses). */
   private backlogEnd = 0;
   private pending: TranscriptUnit[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
+  /** A batch waits for `prepare`: no other printing starts meanwhile (it would print it again). */
+  private waiting = false;
   private lastPrint = -Infinity;
   private generation = 0;
   private readonly now: () => number;
+  private readonly scheduler: Scheduler;
 
   constructor(private readonly deps: PrinterDeps) {
     this.now = deps.now ?? (() => performance.now());
+    this.scheduler = deps.scheduler ?? realScheduler;
   }
 
   /** Where to write (Ink's stdout writer, once the UI is mounted); printing waits until set. */
@@ -66,8 +82,7 @@ export class TranscriptPrinter {
   ): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
     this.generation++;
     this.view = view;
     this.pending = [];
@@ -86,13 +101,17 @@ export class TranscriptPrinter {
     this.next = from;
     this.backlogEnd = printed.length;
     this.unsubscribe = view.subscribe(() => this.schedule(this.delay()));
-    this.schedule(0);
+    this.schedule(SHOW_DELAY_MS);
   }
 
   /** Stops printing. */
   dispose(): void {
     this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
+    this.cancelTimer();
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -101,27 +120,47 @@ export class TranscriptPrinter {
   }
 
   private schedule(ms: number): void {
-    if (this.timer || !this.view) return;
-    this.timer = setTimeout(() => {
+    if (this.timer !== undefined || this.waiting || !this.view) return;
+    this.timer = this.scheduler.setTimeout(() => {
       this.timer = undefined;
-      void this.print();
+      this.print();
     }, ms);
   }
 
-  private async print(): Promise<void> {
+  private print(): void {
     const view = this.view;
     const write = this.writer;
     if (!view || !write) return;
     const generation = this.generation;
     const printed = view.getSnapshot().printed;
-    const batch = [
-      ...this.pending,
-      ...printed.slice(this.next, this.next + UNITS_PER_PRINT - this.pending.length),
-    ];
+    const size = this.next < this.backlogEnd ? BACKLOG_UNITS_PER_PRINT : UNITS_PER_PRINT;
+    const batch = [...this.pending, ...printed.slice(this.next, this.next + size - this.pending.length)];
     if (batch.length === 0) return;
-    await this.deps.prepare?.();
-    // The session was switched (or printed again) while waiting.
-    if (generation !== this.generation || this.writer !== write) return;
+    const ready = this.deps.prepare?.();
+    if (!ready) {
+      this.writeBatch(view, write, generation, batch);
+      return;
+    }
+    this.waiting = true;
+    // Printed either way: without what `prepare` loads (code is then not highlighted) if it failed.
+    const proceed = (): void => {
+      this.waiting = false;
+      this.writeBatch(view, write, generation, batch);
+    };
+    void ready.then(proceed, proceed);
+  }
+
+  private writeBatch(
+    view: SessionViewStore,
+    write: (data: string) => void,
+    generation: number,
+    batch: readonly TranscriptUnit[],
+  ): void {
+    // The session was switched (or printed again) while waiting: print what is shown now.
+    if (generation !== this.generation || this.writer !== write) {
+      this.schedule(0);
+      return;
+    }
     const taken = batch.length - this.pending.length;
     this.pending = [];
     this.next += taken;

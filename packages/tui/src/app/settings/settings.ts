@@ -44,7 +44,7 @@ export const DEFAULT_SETTINGS: TuiSettings = {
   reviewWrites: true,
   showThoughts: false,
   stallSeconds: 40,
-  historyItems: 200,
+  historyItems: 120,
   keys: {},
   mcpServers: [],
   agentMcpServers: {},

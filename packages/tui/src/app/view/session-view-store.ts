@@ -1,9 +1,11 @@
 /**
  * A displayed session: its engine store projected for the screen, with bursts of changes
- * (streamed chunks) coalesced into one projection per frame.
+ * (streamed chunks) coalesced into one projection per frame, and a stream of text alone drawn
+ * at a slower pace while the user is not typing.
  */
 import type { SessionState, SessionStore } from '@acp-kit/client';
-import { createCoalescer, DEFAULT_COALESCE_MS, type Coalescer, type Scheduler } from '../../text/coalesce.js';
+import { DEFAULT_COALESCE_MS, realScheduler, type Scheduler } from '../../text/coalesce.js';
+import { terminalInput, TYPING_WINDOW_MS } from '../services/input-activity.js';
 import { TranscriptProjector, type TranscriptUnit } from './transcript-projector.js';
 
 /** What the session screen draws. */
@@ -15,16 +17,53 @@ export interface SessionView {
   readonly lastActivityAt: number;
 }
 
+/**
+ * Longest wait before streamed text is drawn while nothing else changes and the user is not
+ * typing: 10 frames a second. Every frame costs the same whatever changed in it (Ink lays out
+ * and draws the whole live region again), so a stream drawn at 30 frames a second costs three
+ * times as much for text that reads the same.
+ */
+export const STREAM_PACE_MS = 100;
+
 /** Options of {@link SessionViewStore}. */
 export interface SessionViewStoreOptions {
+  /** Longest wait before a change is drawn (default {@link DEFAULT_COALESCE_MS}). */
   readonly intervalMs?: number;
+  /** Longest wait before streamed text alone is drawn, while the user is not typing. */
+  readonly streamPaceMs?: number;
+  /** Whether the user is typing (default: a key in the last {@link TYPING_WINDOW_MS}). */
+  readonly typing?: () => boolean;
   readonly scheduler?: Scheduler;
   readonly now?: () => number;
+}
+
+/** Session fields that change with every streamed chunk without changing what is drawn. */
+const PER_UPDATE_FIELDS: ReadonlySet<string> = new Set(['items', 'updateCount', 'updatedAt', 'messageIndex']);
+
+/**
+ * Whether `next` differs from `previous` only by the text of the last item, a message, still
+ * streaming (items before `from` are printed and not compared).
+ */
+export function onlyStreamedText(previous: SessionState, next: SessionState, from: number): boolean {
+  if (previous === next) return true;
+  const keys = Object.keys(next) as (keyof SessionState)[];
+  if (keys.length !== Object.keys(previous).length) return false;
+  for (const key of keys) if (!PER_UPDATE_FIELDS.has(key) && previous[key] !== next[key]) return false;
+  const before = previous.items;
+  const after = next.items;
+  const last = after.length - 1;
+  if (before.length !== after.length || after[last]?.kind !== 'message') return false;
+  for (let i = Math.max(0, from); i < last; i++) if (before[i] !== after[i]) return false;
+  return true;
 }
 
 /**
  * Subscribes to a session store and keeps its projection. `subscribe`/`getSnapshot` follow
  * React's `useSyncExternalStore` contract.
+ *
+ * A change is projected `intervalMs` after the first change of a burst. When everything that
+ * changed by then is text streaming into the last message and the user is not typing, the
+ * projection waits until `streamPaceMs` — unless something else changes in the meantime.
  *
  * @example
  * const view = new SessionViewStore(session.store);
@@ -33,26 +72,32 @@ export interface SessionViewStoreOptions {
 export class SessionViewStore {
   private readonly projector = new TranscriptProjector();
   private readonly listeners = new Set<() => void>();
-  private readonly coalescer: Coalescer<void>;
   private readonly unsubscribe: () => void;
   private readonly offEvents: () => void;
   private readonly now: () => number;
+  private readonly intervalMs: number;
+  private readonly streamPaceMs: number;
+  private readonly typing: () => boolean;
+  private readonly scheduler: Scheduler;
   private view: SessionView;
   private lastActivityAt: number;
   private catchUp: ReturnType<typeof setTimeout> | undefined;
+  /** The pending projection, if any, and whether it waits for the stream's pace. */
+  private timer: unknown;
+  private pacing = false;
 
   constructor(
     private readonly store: SessionStore,
     options: SessionViewStoreOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.intervalMs = options.intervalMs ?? DEFAULT_COALESCE_MS;
+    this.streamPaceMs = Math.max(this.intervalMs, options.streamPaceMs ?? STREAM_PACE_MS);
+    this.typing = options.typing ?? (() => terminalInput.typedWithin(TYPING_WINDOW_MS));
+    this.scheduler = options.scheduler ?? realScheduler;
     this.lastActivityAt = this.now();
     this.view = this.compute();
-    this.coalescer = createCoalescer<void>(() => this.refresh(), {
-      intervalMs: options.intervalMs ?? DEFAULT_COALESCE_MS,
-      ...(options.scheduler ? { scheduler: options.scheduler } : {}),
-    });
-    this.unsubscribe = store.subscribe(() => this.coalescer.push());
+    this.unsubscribe = store.subscribe(() => this.changed());
     this.offEvents = store.onEvent((event) => {
       if (event.type !== 'stalled') this.lastActivityAt = event.at;
     });
@@ -69,7 +114,8 @@ export class SessionViewStore {
 
   /** Projects the latest state now (for example before the session is shown again). */
   flush(): void {
-    this.coalescer.flush();
+    this.clearTimer();
+    this.refresh();
   }
 
   /** Stops listening to the session. */
@@ -77,8 +123,42 @@ export class SessionViewStore {
     if (this.catchUp) clearTimeout(this.catchUp);
     this.unsubscribe();
     this.offEvents();
-    this.coalescer.cancel();
+    this.clearTimer();
     this.listeners.clear();
+  }
+
+  private changed(): void {
+    if (this.timer === undefined) {
+      this.timer = this.scheduler.setTimeout(() => this.intervalElapsed(), this.intervalMs);
+    } else if (this.pacing && !this.onlyText()) {
+      // The interval has passed: something other than text is drawn at once.
+      this.clearTimer();
+      this.refresh();
+    }
+  }
+
+  private intervalElapsed(): void {
+    this.timer = undefined;
+    if (this.streamPaceMs > this.intervalMs && this.onlyText() && !this.typing()) {
+      this.pacing = true;
+      this.timer = this.scheduler.setTimeout(() => {
+        this.timer = undefined;
+        this.pacing = false;
+        this.refresh();
+      }, this.streamPaceMs - this.intervalMs);
+      return;
+    }
+    this.refresh();
+  }
+
+  private onlyText(): boolean {
+    return onlyStreamedText(this.view.state, this.store.getSnapshot(), this.projector.liveStart);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pacing = false;
   }
 
   private compute(): SessionView {

@@ -69,6 +69,38 @@ describe('TranscriptProjector', () => {
     expect(texts(view.printed).slice(1).join('')).toBe(blocks.join(''));
   });
 
+  it('keeps only the growing block live once the block before it is final', () => {
+    const projector = new TranscriptProjector();
+    let state = apply(initialSessionState('s', '/w'), prompt('go'), chunk('## Part 1\n\nword1 word2'));
+    let view = projector.project(state);
+    expect(texts(view.printed)).toEqual(['go', '## Part 1']);
+    expect(texts(view.live)).toEqual(['\n\nword1 word2']);
+    // A list item may still be lazy text of the paragraph until its line is complete.
+    state = apply(state, chunk(' \n- item **10** with'));
+    view = projector.project(state);
+    expect(texts(view.printed)).toHaveLength(2);
+    state = apply(state, chunk(' `code`\n- item'));
+    view = projector.project(state);
+    expect(texts(view.printed).slice(2)).toEqual(['\n\nword1 word2 \n']);
+    expect(texts(view.live)).toEqual(['- item **10** with `code`\n- item']);
+  });
+
+  it('settles a streamed message as soon as later items arrive, even in the same projection', () => {
+    const projector = new TranscriptProjector();
+    let state = apply(initialSessionState('s', '/w'), prompt('go'), chunk('First part.\n\nSecond'));
+    projector.project(state);
+    // More text, a finished tool call and a pending one, all before the next projection.
+    state = apply(
+      state,
+      chunk(' part.\n\n'),
+      update({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'List', status: 'completed' }),
+      update({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'Edit', status: 'pending' }),
+    );
+    const view = projector.project(state);
+    expect(texts(view.printed)).toEqual(['go', 'First part.', '\n\nSecond part.\n\n', 'tool_call']);
+    expect(view.live.map((u) => u.item.type)).toEqual(['tool_call']);
+  });
+
   it('keeps a tool call live until it finishes and its terminal exits, with a stable terminal map', () => {
     const projector = new TranscriptProjector();
     let state = apply(

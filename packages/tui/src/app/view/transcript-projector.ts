@@ -1,8 +1,8 @@
 /**
  * Turns a session's state into what the screen shows: an append-only list of printed units (each
- * written once above the live region, with Ink's `<Static>`) and the few live items still
+ * written once above the live region by the transcript printer) and the few live items still
  * changing. A long streamed message is printed block by block as its Markdown blocks become
- * final, so the live region stays shorter than the screen however long the message gets.
+ * final, so the live region holds little more than the block being written.
  */
 import type {
   SessionState,
@@ -11,6 +11,7 @@ import type {
 } from '@acp-kit/client';
 import { isUnknownVariant } from '@acp-kit/protocol';
 import { messageSegments } from '../../components/message-segments.js';
+import { finalBlockCount } from '../../markdown/final-blocks.js';
 import { IncrementalMarkdown } from '../../markdown/incremental.js';
 import type { TerminalSnapshot } from '../../view-model/tool-call.js';
 import type { TranscriptItem } from '../../view-model/transcript.js';
@@ -87,15 +88,29 @@ export class TranscriptProjector {
     { sources: readonly (EngineTerminal | undefined)[]; map: ReadonlyMap<string, TerminalSnapshot> }
   >();
 
+  /** Index of the first engine item not printed in full: items before it never change the view. */
+  get liveStart(): number {
+    return this.cursor;
+  }
+
   /** Projects `state`; call it again with every new snapshot of the same session. */
   project(state: SessionState): Projection {
     const items = state.items;
     const running = isRunning(state);
     const before = this.units.length;
     this.behind = false;
+    // Whether the message at the cursor was laid out in this projection (once per projection).
+    let laidOut = false;
     while (this.cursor < items.length) {
       const item = items[this.cursor] as EngineItem;
       const last = this.cursor === items.length - 1;
+      // Text that reached a message laid out in steps since the last projection is laid out
+      // first: else the message, and everything after it, would stay live until the session
+      // changes again (a growing live region that ends in a full-screen redraw).
+      if (this.markdown && !laidOut) {
+        this.printFinalBlocks(item, running);
+        laidOut = true;
+      }
       if (!this.isSettled(item, last, running, state)) break;
       this.printRest(item, state);
       this.cursor++;
@@ -103,11 +118,12 @@ export class TranscriptProjector {
       this.parts = 0;
       this.fedChars = 0;
       this.markdown = undefined;
+      laidOut = false;
     }
     const live: TranscriptUnit[] = [];
     for (let i = this.cursor; i < items.length; i++) {
       const item = items[i] as EngineItem;
-      if (i === this.cursor) this.printFinalBlocks(item, running);
+      if (i === this.cursor && !laidOut) this.printFinalBlocks(item, running);
       const unit = this.unitFor(item, state, running && i === items.length - 1, i === this.cursor);
       if (unit) live.push(unit);
     }
@@ -167,14 +183,7 @@ export class TranscriptProjector {
     this.fedChars = fed;
     if (fed < text.length) this.behind = true;
     const tokens = this.markdown.update(fed === text.length ? text : text.slice(0, fed));
-    // The last two non-space blocks may still change (see IncrementalMarkdown).
-    let stable = 0;
-    for (let seen = 0, i = tokens.length - 1; i >= 0; i--) {
-      if (tokens[i]?.type !== 'space' && ++seen === 2) {
-        stable = i;
-        break;
-      }
-    }
+    const stable = finalBlockCount(tokens, this.partChars);
     // One unit per block: a burst of completed blocks is printed over several renders.
     let offset = 0;
     for (let i = 0; i < stable; i++) {

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { initialSessionState, reduceSessionEvents, SessionStore, type SessionEvent } from '@acp-kit/client';
+import type { SessionUpdate } from '@acp-kit/protocol';
+import { messageText } from '../../components/message-segments.js';
+import { ManualScheduler } from '../../text/coalesce.js';
+import { onlyStreamedText, SessionViewStore } from './session-view-store.js';
+
+let at = 0;
+const update = (u: SessionUpdate): SessionEvent => ({ type: 'update', at: ++at, update: u });
+const chunk = (text: string): SessionEvent =>
+  update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+const prompt = (text: string): SessionEvent => ({
+  type: 'prompt',
+  at: ++at,
+  turn: 1,
+  prompt: [{ type: 'text', text }],
+});
+const toolCall = (id: string): SessionEvent =>
+  update({ sessionUpdate: 'tool_call', toolCallId: id, title: 'Read', status: 'pending' });
+
+function setup(typing = false) {
+  const scheduler = new ManualScheduler();
+  const store = new SessionStore(initialSessionState('s', '/w'));
+  let keys = typing;
+  const view = new SessionViewStore(store, {
+    intervalMs: 30,
+    streamPaceMs: 100,
+    scheduler,
+    typing: () => keys,
+  });
+  let projections = 0;
+  view.subscribe(() => projections++);
+  const liveText = (): string[] =>
+    view
+      .getSnapshot()
+      .live.map((unit) =>
+        unit.item.type === 'message' ? messageText(unit.item.message.content) : unit.item.type,
+      );
+  return {
+    store,
+    view,
+    scheduler,
+    liveText,
+    projections: () => projections,
+    setTyping: (value: boolean) => (keys = value),
+  };
+}
+
+describe('SessionViewStore', () => {
+  it('projects a burst of changes once, an interval after its first change', () => {
+    const { store, scheduler, projections, liveText } = setup();
+    store.dispatch(prompt('go'));
+    store.dispatch(toolCall('a'));
+    scheduler.advance(29);
+    expect(projections()).toBe(0);
+    scheduler.advance(1);
+    expect(projections()).toBe(1);
+    expect(liveText()).toEqual(['tool_call']);
+  });
+
+  it('draws streamed text alone at the stream pace while the user is not typing', () => {
+    const { store, scheduler, projections, liveText } = setup();
+    store.dispatchMany([prompt('go'), chunk('Hello')]);
+    scheduler.advance(30);
+    expect(projections()).toBe(1);
+    store.dispatch(chunk(' wor'));
+    scheduler.advance(30);
+    store.dispatch(chunk('ld'));
+    scheduler.advance(69);
+    expect(projections()).toBe(1);
+    scheduler.advance(1);
+    expect(projections()).toBe(2);
+    expect(liveText()).toEqual(['Hello world']);
+  });
+
+  it('draws streamed text at the interval while the user types', () => {
+    const { store, scheduler, projections, setTyping } = setup();
+    store.dispatchMany([prompt('go'), chunk('Hello')]);
+    scheduler.advance(30);
+    setTyping(true);
+    store.dispatch(chunk(' world'));
+    scheduler.advance(30);
+    expect(projections()).toBe(2);
+  });
+
+  it('draws at once anything but text that arrives while streamed text waits for the pace', () => {
+    const { store, view, scheduler, projections, liveText } = setup();
+    store.dispatchMany([prompt('go'), chunk('Hello')]);
+    scheduler.advance(30);
+    store.dispatch(chunk(' world'));
+    scheduler.advance(40);
+    expect(projections()).toBe(1);
+    store.dispatch(toolCall('a'));
+    expect(projections()).toBe(2);
+    expect(liveText()).toEqual(['tool_call']);
+    expect(view.getSnapshot().printed.map((unit) => unit.item.type)).toEqual(['message', 'message']);
+    scheduler.advance(100);
+    expect(projections()).toBe(2);
+  });
+
+  it('projects what is pending at once on flush', () => {
+    const { store, view, scheduler, projections } = setup();
+    store.dispatchMany([prompt('go'), chunk('Hello')]);
+    view.flush();
+    expect(projections()).toBe(1);
+    expect(scheduler.size).toBe(0);
+  });
+});
+
+describe('onlyStreamedText', () => {
+  const base = reduceSessionEvents(initialSessionState('s', '/w'), [prompt('go'), chunk('Hel')]);
+
+  it('holds when only the last message grew', () => {
+    expect(onlyStreamedText(base, reduceSessionEvents(base, [chunk('lo')]), 0)).toBe(true);
+  });
+
+  it('fails for a new item, a changed earlier item, or another field', () => {
+    expect(onlyStreamedText(base, reduceSessionEvents(base, [toolCall('a')]), 0)).toBe(false);
+    const withCall = reduceSessionEvents(base, [toolCall('a'), chunk('after')]);
+    const callDone = reduceSessionEvents(withCall, [
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'completed' }),
+      chunk(' more'),
+    ]);
+    expect(onlyStreamedText(withCall, callDone, 0)).toBe(false);
+    // Items before `from` are printed: their changes are not drawn.
+    expect(onlyStreamedText(withCall, callDone, 3)).toBe(true);
+    const plan = reduceSessionEvents(base, [
+      update({ sessionUpdate: 'plan', entries: [{ content: 'x', priority: 'low', status: 'pending' }] }),
+    ]);
+    expect(onlyStreamedText(base, plan, 0)).toBe(false);
+  });
+});
