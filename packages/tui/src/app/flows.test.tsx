@@ -37,13 +37,23 @@ async function waitFrame(r: Rendered, match: string | RegExp, timeoutMs = 15_000
   }
 }
 
-async function start(settings?: object): Promise<{ r: Rendered; controller: Controller; dirs: HarnessDirs }> {
+async function start(
+  settings?: object,
+  agentEnv: Record<string, string> = {},
+): Promise<{ r: Rendered; controller: Controller; dirs: HarnessDirs }> {
   const dirs = makeDirs();
   if (settings) writeFileSync(join(dirs.config, 'tui.json'), JSON.stringify(settings));
   writeFileSync(
     join(dirs.config, 'agents.json'),
     JSON.stringify({
-      agents: { scenario: { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT] } },
+      agents: {
+        scenario: {
+          name: 'Scenario',
+          command: process.execPath,
+          args: [SCENARIO_AGENT],
+          authHint: 'run `scenario --login`',
+        },
+      },
     }),
   );
   writeFileSync(
@@ -55,7 +65,7 @@ async function start(settings?: object): Promise<{ r: Rendered; controller: Cont
     store,
     paths: resolveClientPaths({ ACP_KIT_CONFIG_DIR: dirs.config, ACP_KIT_DATA_DIR: dirs.data }),
     cwd: dirs.workspace,
-    env: { ...process.env, SCENARIO_STATE: join(dirs.root, 'agent-state') },
+    env: { ...process.env, SCENARIO_STATE: join(dirs.root, 'agent-state'), ...agentEnv },
     handover: { run: (work) => work() },
   });
   store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
@@ -136,6 +146,41 @@ describe('the app', () => {
     await r.type('ok');
     await r.press(KEYS.enter);
     await waitFrame(r, 'You said: ok');
+  }, 30_000);
+
+  it('signs in with a typed API key: masked, refused when wrong, connected when right', async () => {
+    const { r } = await start(undefined, { SCENARIO_AUTH: '1' });
+    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
+    await r.press(hotkey);
+    const dialog = await waitFrame(r, 'Scenario needs you to sign in');
+    expect(dialog).toContain('4 Typed key [asks for your key]');
+    await r.press('4');
+    await waitFrame(r, 'Typed key: enter your Scenario API key');
+    await r.type('sk-wrong');
+    await waitFrame(r, '(8 characters)');
+    await r.press(KEYS.enter);
+    await waitFrame(r, 'Typed key did not sign you in');
+    expect(flat(r.stdout.frames.join('\n'))).not.toContain('sk-wrong');
+    await r.press('4');
+    await waitFrame(r, 'Typed key: enter your Scenario API key');
+    await r.type('sk-scenario-good');
+    await r.press(KEYS.enter);
+    await waitFrame(r, 'Connected to scenario: new session');
+    await waitFrame(r, 'Message · / for commands');
+    await r.type('in');
+    await r.press(KEYS.enter);
+    await waitFrame(r, 'You said: in');
+    expect(flat(r.stdout.frames.join('\n'))).not.toContain('sk-scenario-good');
+  }, 30_000);
+
+  it('shows why a session could not be opened, with the sign-in hint, and what can be done', async () => {
+    const { r } = await start(undefined, { SCENARIO_NEW_ERROR: '1' });
+    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
+    await r.press(hotkey);
+    const panel = await waitFrame(r, 'Could not open the session with Scenario');
+    await waitFrame(r, 'scenario backend exited with code 1');
+    expect(flat(r.frame())).toContain('If Scenario needs you to sign in: run `scenario --login`');
+    expect(panel).toContain('r try again');
   }, 30_000);
 
   it('shows the session facts: agent, ids, directory, MCP servers passed to it', async () => {

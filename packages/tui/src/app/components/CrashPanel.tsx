@@ -14,6 +14,14 @@ export interface CrashPanelProps {
   readonly isActive?: boolean;
 }
 
+/**
+ * The agent itself answered with a JSON-RPC error (rather than failing to start): agents that
+ * are not signed in often fail this way (Claude Agent: "Internal error"), so the sign-in hint helps.
+ */
+function answeredWithError(tab: TabInfo): boolean {
+  return tab.error !== undefined && /^-?\d+$/.test(tab.error.code);
+}
+
 /** Last stderr lines shown. */
 const STDERR_LINES = 8;
 
@@ -57,6 +65,11 @@ export const CrashPanel = memo(function CrashPanel({ tab, isActive = true }: Cra
         </Box>
       )}
       {crashed && <Text color={theme.text.muted}>The transcript above is kept.</Text>}
+      {!crashed && tab.agent.authHint && answeredWithError(tab) && (
+        <Text color={theme.text.muted}>
+          {`If ${sanitizeInline(tab.agent.name)} needs you to sign in: ${sanitizeInline(tab.agent.authHint)}`}
+        </Text>
+      )}
       <Text color={theme.text.accent}>
         {`r ${crashed ? 'restart the agent and reopen the session' : 'try again'} · n another agent (new tab) · c close the tab · ${sessionsKey} sessions`}
       </Text>

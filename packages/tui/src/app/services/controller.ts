@@ -7,25 +7,33 @@ import { resolve } from 'node:path';
 import {
   AcpClient,
   describeError,
-  isInside,
   type AgentEntry,
   type AuthOption,
   type ClientPaths,
+  type ClientSession,
   type DetectedAgent,
   type LaunchSpec,
   type PermissionAnswer,
   type PermissionRule,
+  type PromptPart,
   type SessionMeta,
 } from '@acp-kit/client';
-import type { SessionInfo } from '@acp-kit/protocol';
+import type { CreateElicitationResponse, SessionInfo } from '@acp-kit/protocol';
 import { loadSettings, settingsPath, updateSettings, type SettingsPatch } from '../settings/settings-file.js';
 import type { TuiSettings } from '../settings/settings.js';
-import { activeTab } from '../state/app-state.js';
 import type { AppStore } from '../state/app-store.js';
+import { ElicitationQueue, elicitationTab, type ElicitationTabCandidate } from './elicitation-queue.js';
 import type { TuiMetrics } from './metrics.js';
 import { PermissionQueue } from './permission-queue.js';
 import { TabRuntime, type TabSource, type TerminalHandover } from './tab-runtime.js';
 import { WriteReviewService, type ReviewOutcome } from './write-review.js';
+
+/** A rule remembered for the session of an open tab. */
+export interface TabSessionRule {
+  readonly tabId: string;
+  readonly localId: string;
+  readonly rule: PermissionRule;
+}
 
 /** Options of {@link Controller.create}. */
 export interface ControllerOptions {
@@ -48,6 +56,7 @@ export interface ControllerOptions {
  */
 export class Controller {
   readonly permissions: PermissionQueue;
+  readonly elicitations: ElicitationQueue;
   readonly reviews: WriteReviewService;
   private readonly tabs = new Map<string, TabRuntime>();
   private counter = 0;
@@ -60,9 +69,12 @@ export class Controller {
   private constructor(private readonly options: ControllerOptions) {
     this.now = options.now ?? Date.now;
     this.permissions = new PermissionQueue(options.store, (localId) => this.tabOfSession(localId));
+    this.elicitations = new ElicitationQueue(options.store, (request, origin) =>
+      elicitationTab(request, this.elicitationCandidates(), this.store.getSnapshot().activeTabId, origin),
+    );
     this.reviews = new WriteReviewService({
       store: options.store,
-      tabFor: (path) => this.tabOfPath(path),
+      tabFor: (localId) => this.tabOfSession(localId),
       enabled: () => this.settings.reviewWrites,
     });
     this.exited = new Promise((resolveExit) => (this.exitResolve = resolveExit));
@@ -77,8 +89,11 @@ export class Controller {
       paths: options.paths,
       ...(options.env ? { env: options.env } : {}),
       ...(options.self ? { self: options.self } : {}),
-      host: { askPermission: controller.permissions.ask },
-      fs: { overlay: controller.reviews.overlay },
+      host: {
+        askPermission: controller.permissions.ask,
+        reviewWrite: controller.reviews.reviewWrite,
+        elicit: controller.elicitations.elicit,
+      },
       stallMs: settings.stallSeconds * 1000,
     });
     return controller;
@@ -99,6 +114,11 @@ export class Controller {
 
   get cwd(): string {
     return this.options.cwd;
+  }
+
+  /** The environment the app runs with (agents and helper tools such as clipboard readers). */
+  get env(): NodeJS.ProcessEnv {
+    return this.options.env ?? process.env;
   }
 
   /** The runtime of a tab. */
@@ -178,6 +198,7 @@ export class Controller {
     const runtime = this.tab(id);
     if (!runtime || id === undefined) return;
     this.permissions.denyTab(id);
+    this.elicitations.cancelTab(id);
     this.reviews.rejectTab(id, 'the tab was closed');
     this.tabs.delete(id);
     this.store.dispatch({ type: 'tab_removed', id });
@@ -188,8 +209,9 @@ export class Controller {
 
   // ------------------------------------------------------------------- turns
 
-  submit(text: string): void {
-    this.active?.submit(text);
+  /** Sends a prompt (with attachments such as images) in the active tab, or queues it. */
+  submit(text: string, attachments: readonly PromptPart[] = []): void {
+    this.active?.submit(text, attachments);
   }
 
   /** Esc / Ctrl+C: cancel the turn, offer to kill a stuck agent; `idle` when nothing runs. */
@@ -197,7 +219,10 @@ export class Controller {
     const runtime = this.active;
     if (!runtime) return 'idle';
     const result = runtime.cancel();
-    if (result === 'cancelled') this.reviews.rejectTab(runtime.id, 'the turn was cancelled');
+    // The engine withdraws the turn's write reviews itself (their signal aborts).
+    if (result === 'cancelled') {
+      this.elicitations.cancelTab(runtime.id);
+    }
     if (result === 'stuck')
       this.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'kill', tabId: runtime.id } });
     return result;
@@ -215,10 +240,11 @@ export class Controller {
     await runtime?.restart();
   }
 
-  async authenticate(tabId: string, option: AuthOption): Promise<void> {
+  /** Signs in with one of the agent's methods; `apiKey` for a method that takes one (`option.input`). */
+  async authenticate(tabId: string, option: AuthOption, secrets: { apiKey?: string } = {}): Promise<void> {
     if (option.action === 'user') return;
     this.store.dispatch({ type: 'overlay_closed' });
-    await this.tab(tabId)?.authenticate(option);
+    await this.tab(tabId)?.authenticate(option, secrets);
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -243,6 +269,10 @@ export class Controller {
 
   answerPermission(id: string, answer: PermissionAnswer): void {
     this.permissions.answer(id, answer);
+  }
+
+  answerElicitation(id: string, answer: CreateElicitationResponse): void {
+    this.elicitations.answer(id, answer);
   }
 
   answerReview(id: string, outcome: ReviewOutcome): void {
@@ -305,6 +335,28 @@ export class Controller {
     });
   }
 
+  /** Rules remembered for the sessions of the open tabs ("for this session" answers), in tab order. */
+  get sessionRules(): readonly TabSessionRule[] {
+    return this.store.getSnapshot().tabs.flatMap((tab) => {
+      const session = this.tabs.get(tab.id)?.session;
+      if (!session) return [];
+      return session.sessionRules.map((rule) => ({ tabId: tab.id, localId: session.localId, rule }));
+    });
+  }
+
+  /** Forgets a rule of the session with `localId`. */
+  removeSessionRule(localId: string, id: string): void {
+    this.sessionOf(localId)?.removeSessionRule(id);
+  }
+
+  /** The session with this local id, among the open tabs. */
+  sessionOf(localId: string | undefined): ClientSession | undefined {
+    if (localId === undefined) return undefined;
+    for (const runtime of this.tabs.values())
+      if (runtime.session?.localId === localId) return runtime.session;
+    return undefined;
+  }
+
   async updateSettings(patch: SettingsPatch): Promise<void> {
     await this.run(async () => {
       const { settings, problems } = await updateSettings(settingsPath(this.options.paths.configDir), patch);
@@ -322,6 +374,7 @@ export class Controller {
     this.options.metrics?.mark('quit');
     for (const id of [...this.tabs.keys()]) {
       this.permissions.denyTab(id);
+      this.elicitations.cancelTab(id);
       this.reviews.rejectTab(id, 'acp is quitting');
     }
     await Promise.all([...this.tabs.values()].map((runtime) => runtime.close()));
@@ -340,22 +393,19 @@ export class Controller {
     }
   }
 
+  private elicitationCandidates(): ElicitationTabCandidate[] {
+    return [...this.tabs.values()].map((runtime) => ({
+      id: runtime.id,
+      agentId: runtime.agent.id,
+      localId: runtime.session?.localId,
+      agentSessionId: runtime.session?.agentSessionId,
+      connected: runtime.connection?.running === true,
+      running: runtime.session?.state.status === 'running',
+    }));
+  }
+
   private tabOfSession(localId: string): string | undefined {
     for (const [id, runtime] of this.tabs) if (runtime.session?.localId === localId) return id;
     return undefined;
-  }
-
-  /** The tab a write belongs to: a running session whose roots hold the path, else the active tab. */
-  private tabOfPath(path: string): string | undefined {
-    let fallback: string | undefined;
-    for (const [id, runtime] of this.tabs) {
-      const state = runtime.session?.state;
-      if (!state) continue;
-      const inside = [state.cwd, ...state.additionalDirectories].some((root) => isInside(path, root));
-      if (!inside) continue;
-      if (state.status === 'running') return id;
-      fallback ??= id;
-    }
-    return fallback ?? activeTab(this.store.getSnapshot())?.id;
   }
 }

@@ -14,8 +14,9 @@ import {
   type AgentEntry,
   type AuthOption,
   type ClientSession,
+  type PromptPart,
 } from '@acp-kit/client';
-import type { McpServer } from '@acp-kit/protocol';
+import { ProtocolError, type McpServer } from '@acp-kit/protocol';
 import { loadHighlighter } from '../../markdown/highlight.js';
 import { mcpServersFor, mcpTransport, type TuiSettings } from '../settings/settings.js';
 import type { TabInfo } from '../state/app-state.js';
@@ -60,6 +61,12 @@ export type TabSource =
   | { readonly kind: 'stored'; readonly id: string }
   | { readonly kind: 'agent'; readonly agentSessionId: string; readonly how: 'load' | 'resume' };
 
+/** A prompt waiting to be sent: the composed text and its attachments (images). */
+interface QueuedPrompt {
+  readonly text: string;
+  readonly attachments: readonly PromptPart[];
+}
+
 /** Interpreters whose first argument names the agent better than they do. */
 const INTERPRETERS = new Set(['node', 'python', 'python3', 'deno', 'bun', 'npx', 'uvx', 'pnpx']);
 
@@ -88,7 +95,8 @@ export class TabRuntime {
   view: SessionViewStore | undefined;
   /** Workspace files for `@` mentions (filled in the background). */
   files: readonly string[] = [];
-  private readonly queue: string[] = [];
+  /** Prompts waiting for the running turn to end or the session to be ready: text and attachments. */
+  private readonly queue: QueuedPrompt[] = [];
   private offStatus: (() => void) | undefined;
   private pumping = false;
   private killing = false;
@@ -138,9 +146,12 @@ export class TabRuntime {
     }
   }
 
-  /** Sends a prompt, or queues it while a turn runs (sent when the turn ends). */
-  submit(text: string): void {
-    this.queue.push(text);
+  /**
+   * Sends a prompt with its attachments (images), or queues it while a turn runs or the session
+   * opens (sent when the turn ends, or the session is ready).
+   */
+  submit(text: string, attachments: readonly PromptPart[] = []): void {
+    this.queue.push({ text, attachments });
     this.patch({ queued: this.queue.length });
     void this.pump();
   }
@@ -188,14 +199,17 @@ export class TabRuntime {
     }
   }
 
-  /** Carries out an auth method, then opens (or reattaches) the session. */
-  async authenticate(option: AuthOption): Promise<void> {
+  /**
+   * Carries out an auth method, then opens (or reattaches) the session. When the agent refuses or
+   * still asks for authentication, the dialog comes back saying that this method did not work.
+   */
+  async authenticate(option: AuthOption, secrets: { apiKey?: string } = {}): Promise<void> {
     const connection = this.connection;
     if (!connection || option.action === 'user') return;
     try {
       if (option.action === 'authenticate') {
         this.patch({ phase: 'starting', message: `Signing in with ${option.name}…` });
-        await connection.authenticate(option.id);
+        await connection.authenticate(option.id, secrets);
       } else {
         const result = await this.deps.handover.run(() => runTerminalAuth(option, { cwd: this.cwd }));
         if (!result.ok) {
@@ -221,7 +235,7 @@ export class TabRuntime {
       }
       this.ready();
     } catch (error) {
-      this.failed(error);
+      this.failed(error, option);
     }
   }
 
@@ -275,6 +289,7 @@ export class TabRuntime {
         load: caps.loadSession === true,
         resume: caps.sessionCapabilities?.resume != null,
         delete: caps.sessionCapabilities?.delete != null,
+        image: caps.promptCapabilities?.image === true,
       },
     });
   }
@@ -313,13 +328,18 @@ export class TabRuntime {
     void this.pump();
   }
 
-  private failed(error: unknown): void {
-    if (error instanceof ClientError && error.code === 'AUTH_REQUIRED') {
-      const fromError = error.details.authOptions;
+  /** Shows a failure; `attempted` is the sign-in method that was just tried, if any. */
+  private failed(error: unknown, attempted?: AuthOption): void {
+    const refused = attempted !== undefined && error instanceof ProtocolError;
+    if ((error instanceof ClientError && error.code === 'AUTH_REQUIRED') || refused) {
+      const fromError = error instanceof ClientError ? error.details.authOptions : undefined;
       const options = Array.isArray(fromError)
         ? (fromError as AuthOption[])
         : (this.connection?.authOptions ?? []);
-      this.patch({ phase: 'auth', authOptions: options, message: describeError(error) });
+      const message = attempted
+        ? `${attempted.name} did not sign you in: ${describeError(error)}`
+        : describeError(error);
+      this.patch({ phase: 'auth', authOptions: options, message });
       this.deps.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'auth', tabId: this.id } });
       return;
     }
@@ -337,10 +357,10 @@ export class TabRuntime {
     try {
       while (this.queue.length > 0 && this.session && this.info?.phase === 'ready') {
         const session = this.session;
-        const text = this.queue.shift() as string;
+        const { text, attachments } = this.queue.shift() as QueuedPrompt;
         this.patch({ queued: this.queue.length });
         try {
-          const parts = await promptParts(text, session.state.cwd);
+          const parts = await promptParts(text, session.state.cwd, attachments);
           this.deps.metrics?.mark('first-prompt');
           const result = await session.prompt(parts);
           this.deps.metrics?.mark('turn-end');
