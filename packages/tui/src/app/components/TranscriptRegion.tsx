@@ -4,7 +4,7 @@ import { useTheme } from '../../theme/ThemeContext.js';
 import { TranscriptItemView } from '../../components/TranscriptItemView.js';
 import { ToolCallCard } from '../../components/ToolCallCard.js';
 import { messageText } from '../../components/message-segments.js';
-import { sanitizeText } from '../../sanitize/sanitize-text.js';
+import { sanitizeInline, sanitizeText } from '../../sanitize/sanitize-text.js';
 import { plural, splitLines } from '../../text/fold.js';
 import { displayWidth } from '../../text/width.js';
 import { countRender } from '../services/metrics.js';
@@ -30,6 +30,13 @@ export function liveSpins(live: readonly TranscriptUnit[]): boolean {
     return false;
   });
 }
+
+/** Rows of a tool card besides its content: title, a location, the fold line, the margin. */
+const CARD_OVERHEAD = 4;
+/** Rows a tool card takes at the least (two lines of content). */
+const MIN_CARD_ROWS = 2 + CARD_OVERHEAD;
+/** Rows of the line summing up cards that do not fit (with its margin). */
+const FOLDED_ROWS = 2;
 
 /** Props of {@link LiveTranscript}. */
 export interface LiveTranscriptProps {
@@ -77,12 +84,31 @@ export const LiveTranscript = memo(function LiveTranscript({
   showThoughts,
 }: LiveTranscriptProps) {
   countRender('LiveTranscript');
-  const cards = live.filter((unit) => unit.item.type === 'tool_call').length;
-  const others = live.length - cards;
-  const perCard = Math.max(2, Math.min(12, Math.floor((budget - others * 3) / Math.max(1, cards)) - 3));
+  const theme = useTheme();
+  const cardUnits = live.filter((unit) => unit.item.type === 'tool_call');
+  const others = live.length - cardUnits.length;
+  // More cards than fit (an agent running many tools at once): the oldest are summed up in one
+  // line, and drawn in full when they are printed. Past the screen's height Ink would clear the
+  // whole screen, scrollback included.
+  const room = Math.max(1, Math.floor((budget - others * 4 - FOLDED_ROWS) / MIN_CARD_ROWS));
+  const folded = cardUnits.length > room ? cardUnits.slice(0, cardUnits.length - room) : [];
+  const hidden = new Set(folded.map((unit) => unit.key));
+  const cards = cardUnits.length - folded.length;
+  const rest = budget - others * 3 - (folded.length > 0 ? FOLDED_ROWS : 0);
+  const perCard = Math.max(2, Math.min(12, Math.floor(rest / Math.max(1, cards)) - CARD_OVERHEAD));
   return (
     <Box flexDirection="column">
+      {folded.length > 0 && (
+        <Box marginBottom={1}>
+          <Text color={theme.text.muted} wrap="truncate-end">
+            {`⋯ ${plural(folded.length, 'more tool call')} in progress: ${folded
+              .map((unit) => (unit.item.type === 'tool_call' ? sanitizeInline(unit.item.call.title) : ''))
+              .join(' · ')}`}
+          </Text>
+        </Box>
+      )}
       {live.map((unit) => {
+        if (hidden.has(unit.key)) return null;
         const item = unit.item;
         let body;
         if (item.type === 'tool_call') {
@@ -91,7 +117,7 @@ export const LiveTranscript = memo(function LiveTranscript({
           );
         } else if (item.type === 'message' && item.message.role !== 'user') {
           const text = messageText(item.message.content);
-          const share = Math.max(3, budget - cards * (perCard + 3));
+          const share = Math.max(3, budget - cards * (perCard + CARD_OVERHEAD));
           const tooTall =
             (item.message.role === 'agent' || showThoughts) && estimateRows(text, columns - 2) > share;
           body = tooTall ? (

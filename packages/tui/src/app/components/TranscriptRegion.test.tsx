@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { renderInk, flat } from '../../test-support/ink.js';
+import type { ToolCallView } from '../../view-model/tool-call.js';
+import type { TranscriptUnit } from '../view/transcript-projector.js';
+import { LiveTranscript } from './TranscriptRegion.js';
+
+function card(n: number): TranscriptUnit {
+  const call: ToolCallView = {
+    toolCallId: `c${n}`,
+    title: `Run step ${n}`,
+    kind: 'execute',
+    status: 'in_progress',
+    content: [{ type: 'content', content: { type: 'text', text: 'one\ntwo\nthree\nfour\nfive\nsix' } }],
+    locations: [{ path: `/w/src/f${n}.ts` }],
+  } as ToolCallView;
+  return { key: `k${n}`, item: { type: 'tool_call', id: `c${n}`, call } };
+}
+
+describe('LiveTranscript', () => {
+  it('stays within its rows when an agent runs many tools at once: the oldest are summed up', () => {
+    const live = Array.from({ length: 12 }, (_, i) => card(i + 1));
+    const { frame } = renderInk(
+      <LiveTranscript live={live} budget={24} columns={100} showThoughts={false} />,
+    );
+    const lines = frame().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(24);
+    const text = flat(frame());
+    expect(text).toContain('⋯ 9 more tool calls in progress: Run step 1 · Run step 2');
+    expect(text).toContain('Run step 12');
+    expect(text).not.toContain('/w/src/f9.ts');
+    expect(text).toContain('/w/src/f10.ts');
+  });
+
+  it('shows every card when they fit', () => {
+    const live = [card(1), card(2)];
+    const { frame } = renderInk(
+      <LiveTranscript live={live} budget={24} columns={100} showThoughts={false} />,
+    );
+    const text = flat(frame());
+    expect(text).not.toContain('more tool call');
+    expect(text).toContain('Run step 1');
+    expect(text).toContain('Run step 2');
+  });
+});
