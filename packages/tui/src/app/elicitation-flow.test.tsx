@@ -3,37 +3,15 @@
  * sends `elicitation/create`, the engine asks the controller, the form is filled in by keyboard,
  * and the agent reports the answer it got.
  */
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveClientPaths } from '@acp-kit/client';
-import { KEYS, renderInk, expectSafeFrame, flat, settle, type Rendered } from '../test-support/ink.js';
-import { makeDirs, SCENARIO_AGENT } from '../e2e/tmux-harness.js';
-import { AppRoot } from './components/AppRoot.js';
-import { createScreen } from './screen.js';
-import { Controller } from './services/controller.js';
-import { AppStore } from './state/app-store.js';
+import { startApp, waitFrame, type AppFlow } from '../test-support/app-flow.js';
+import { KEYS, expectSafeFrame, flat, type Rendered } from '../test-support/ink.js';
 
-let cleanup: (() => Promise<void>) | undefined;
+let app: AppFlow | undefined;
 afterEach(async () => {
-  await cleanup?.();
-  cleanup = undefined;
+  await app?.close();
+  app = undefined;
 });
-
-/** Waits until `match` was drawn since the frame count `from` (every write is a frame). */
-async function waitFrame(r: Rendered, match: string | RegExp, from = 0, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const frame = flat(r.stdout.frames.slice(from).join('\n'));
-    if (typeof match === 'string' ? frame.includes(match) : match.test(frame)) {
-      // The frame is drawn at commit; its input handlers are attached in effects right after.
-      await settle();
-      return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}:\n${r.frame()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Polls a condition of the engine's state (bounded). */
 async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
@@ -44,34 +22,14 @@ async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void
   }
 }
 
-async function start(): Promise<{ r: Rendered; controller: Controller }> {
-  const dirs = makeDirs();
-  writeFileSync(
-    join(dirs.config, 'agents.json'),
-    JSON.stringify({
-      agents: { scenario: { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT] } },
-    }),
-  );
-  const store = new AppStore();
-  const controller = await Controller.create({
-    store,
-    paths: resolveClientPaths({ ACP_KIT_CONFIG_DIR: dirs.config, ACP_KIT_DATA_DIR: dirs.data }),
-    cwd: dirs.workspace,
-    env: { ...process.env, SCENARIO_STATE: join(dirs.root, 'agent-state') },
-    handover: { run: (work) => work() },
-  });
-  const screen = createScreen(controller, () => 100);
-  const r = renderInk(<AppRoot controller={controller} onWriter={screen.setWriter} armDelayMs={0} />);
-  cleanup = async () => {
-    r.unmount();
-    await controller.quit(0);
-    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  };
-  const entry = controller.client.catalog.get('scenario');
+/** The app with the scripted agent opened by the controller (no picker). */
+async function start(): Promise<AppFlow> {
+  app = await startApp({ picker: false });
+  const entry = app.controller.client.catalog.get('scenario');
   if (!entry) throw new Error('the scenario agent is not in the catalog');
-  controller.openAgent(entry);
-  await waitFrame(r, 'Connected to scenario: new session');
-  return { r, controller };
+  app.controller.openAgent(entry);
+  await waitFrame(app.r, 'Connected to scenario: new session');
+  return app;
 }
 
 /** Sends a prompt and waits for the form it makes the agent ask for; returns what was drawn. */
@@ -79,7 +37,7 @@ async function ask(r: Rendered, prompt: string): Promise<string> {
   const from = r.stdout.frames.length;
   await r.type(prompt);
   await r.press(KEYS.enter);
-  return waitFrame(r, /Input requested by Scenario agent.*Esc decline/, from);
+  return waitFrame(r, /Input requested by Scenario agent.*Esc decline/, { from });
 }
 
 describe('form elicitation through the engine', () => {
@@ -114,11 +72,11 @@ describe('form elicitation through the engine', () => {
     await r.press(KEYS.shiftTab);
     let from = r.stdout.frames.length;
     await r.press(KEYS.ctrl('x'));
-    await waitFrame(r, 'Menu', from);
+    await waitFrame(r, 'Menu', { from });
     expect(controller.store.getSnapshot().elicitations).toHaveLength(1);
     from = r.stdout.frames.length;
     await r.press(KEYS.escape);
-    const back = await waitFrame(r, /Input requested by Scenario agent.*Esc decline/, from);
+    const back = await waitFrame(r, /Input requested by Scenario agent.*Esc decline/, { from });
     // As it was left: the focus on Submit (and "Ad" typed, see the answer below).
     expect(back).toContain('❯ Submit');
     expect(controller.active?.session?.state.modes?.currentModeId).toBe('ask');
@@ -145,14 +103,14 @@ describe('form elicitation through the engine', () => {
     await r.type('elicit withdraw');
     await r.press(KEYS.enter);
     // The engine answers the withdrawn request itself: the form is cancelled.
-    await waitFrame(r, 'elicit result: cancel', from);
+    await waitFrame(r, 'elicit result: cancel', { from });
     expect(controller.store.getSnapshot().elicitations).toEqual([]);
     expect(flat(r.frame())).not.toContain('Input requested');
 
     await ask(r, 'elicit');
     from = r.stdout.frames.length;
     expect(controller.cancel()).toBe('cancelled');
-    await waitFrame(r, 'The deploy tool needs a few details. → cancel', from);
+    await waitFrame(r, 'The deploy tool needs a few details. → cancel', { from });
     expect(controller.store.getSnapshot().elicitations).toEqual([]);
   }, 30_000);
 });

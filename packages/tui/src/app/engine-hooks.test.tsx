@@ -3,82 +3,23 @@
  * session rules on the rules screen, the rule a remembered answer creates, live traffic. The real
  * controller and engine, the scripted agent as a child process, keys pressed on the rendered app.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveClientPaths } from '@acp-kit/client';
-import { KEYS, renderInk, flat, settle, type Rendered } from '../test-support/ink.js';
-import { makeDirs, SCENARIO_AGENT, type HarnessDirs } from '../e2e/tmux-harness.js';
-import { AppRoot } from './components/AppRoot.js';
-import { createScreen } from './screen.js';
-import { Controller } from './services/controller.js';
-import { AppStore } from './state/app-store.js';
+import { NOTES } from '../e2e/tmux-harness.js';
+import { openScenario, startApp, waitFrame, waitLast, type AppFlow } from '../test-support/app-flow.js';
+import { KEYS, type Rendered } from '../test-support/ink.js';
 
-const NOTES = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-
-let cleanup: (() => Promise<void>) | undefined;
+let app: AppFlow | undefined;
 afterEach(async () => {
-  await cleanup?.();
-  cleanup = undefined;
+  await app?.close();
+  app = undefined;
 });
 
-/** Waits until `match` was drawn (anywhere in the output: the printer writes the transcript as frames). */
-async function waitFrame(r: Rendered, match: string | RegExp, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const frame = flat(r.stdout.frames.join('\n'));
-    if (typeof match === 'string' ? frame.includes(match) : match.test(frame)) {
-      await settle();
-      return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}:\n${r.frame()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Waits until the last frame shows `match`. */
-async function waitLast(r: Rendered, match: string | RegExp, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const frame = flat(r.frame());
-    if (typeof match === 'string' ? frame.includes(match) : match.test(frame)) {
-      await settle();
-      return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}:\n${r.frame()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function start(): Promise<{ r: Rendered; controller: Controller; dirs: HarnessDirs; hotkey: string }> {
-  const dirs = makeDirs();
-  writeFileSync(
-    join(dirs.config, 'agents.json'),
-    JSON.stringify({
-      agents: { scenario: { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT] } },
-    }),
-  );
-  writeFileSync(join(dirs.workspace, 'notes.txt'), NOTES);
-  const store = new AppStore();
-  const controller = await Controller.create({
-    store,
-    paths: resolveClientPaths({ ACP_KIT_CONFIG_DIR: dirs.config, ACP_KIT_DATA_DIR: dirs.data }),
-    cwd: dirs.workspace,
-    env: { ...process.env, SCENARIO_STATE: join(dirs.root, 'agent-state') },
-    handover: { run: (work) => work() },
-  });
-  store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
-  const screen = createScreen(controller, () => 100);
-  const r = renderInk(<AppRoot controller={controller} onWriter={screen.setWriter} armDelayMs={0} />);
-  cleanup = async () => {
-    r.unmount();
-    await controller.quit(0);
-    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  };
-  const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
-  await r.press(hotkey);
-  await waitFrame(r, 'Connected to scenario: new session');
-  return { r, controller, dirs, hotkey };
+/** The app connected to the scripted agent, `notes.txt` in the workspace; `hotkey` picks the agent. */
+async function start(): Promise<AppFlow & { hotkey: string }> {
+  app = await startApp({ files: { 'notes.txt': NOTES } });
+  return { ...app, hotkey: await openScenario(app.r) };
 }
 
 async function send(r: Rendered, text: string): Promise<void> {

@@ -2,81 +2,33 @@
  * Flows through the whole application with ink-testing-library: the real controller and engine,
  * the scripted agent as a child process, keys pressed on the rendered app.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveClientPaths } from '@acp-kit/client';
-import { KEYS, renderInk, expectSafeFrame, flat, settle, type Rendered } from '../test-support/ink.js';
-import { makeDirs, SCENARIO_AGENT, type HarnessDirs } from '../e2e/tmux-harness.js';
-import { AppRoot } from './components/AppRoot.js';
-import { createScreen } from './screen.js';
-import { Controller } from './services/controller.js';
-import { AppStore } from './state/app-store.js';
+import { NOTES } from '../e2e/tmux-harness.js';
+import {
+  openScenario,
+  startApp,
+  waitFrame,
+  type AppFlow,
+  type AppFlowOptions,
+} from '../test-support/app-flow.js';
+import { KEYS, expectSafeFrame, flat } from '../test-support/ink.js';
 
-let cleanup: (() => Promise<void>) | undefined;
+let app: AppFlow | undefined;
 afterEach(async () => {
-  await cleanup?.();
-  cleanup = undefined;
+  await app?.close();
+  app = undefined;
 });
 
-/**
- * Waits until `match` was drawn: in the live frame or in the transcript the printer wrote (with
- * ink-testing-library every write is a frame, so the whole output is searched).
- */
-async function waitFrame(r: Rendered, match: string | RegExp, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const frame = flat(r.stdout.frames.join('\n'));
-    if (typeof match === 'string' ? frame.includes(match) : match.test(frame)) {
-      // The frame is drawn at commit; its input handlers are attached in effects right after.
-      await settle();
-      return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}:\n${r.frame()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function start(
-  settings?: object,
-  agentEnv: Record<string, string> = {},
-): Promise<{ r: Rendered; controller: Controller; dirs: HarnessDirs }> {
-  const dirs = makeDirs();
-  if (settings) writeFileSync(join(dirs.config, 'tui.json'), JSON.stringify(settings));
-  writeFileSync(
-    join(dirs.config, 'agents.json'),
-    JSON.stringify({
-      agents: {
-        scenario: {
-          name: 'Scenario',
-          command: process.execPath,
-          args: [SCENARIO_AGENT],
-          authHint: 'run `scenario --login`',
-        },
-      },
-    }),
-  );
-  writeFileSync(
-    join(dirs.workspace, 'notes.txt'),
-    Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n') + '\n',
-  );
-  const store = new AppStore();
-  const controller = await Controller.create({
-    store,
-    paths: resolveClientPaths({ ACP_KIT_CONFIG_DIR: dirs.config, ACP_KIT_DATA_DIR: dirs.data }),
-    cwd: dirs.workspace,
-    env: { ...process.env, SCENARIO_STATE: join(dirs.root, 'agent-state'), ...agentEnv },
-    handover: { run: (work) => work() },
+/** The app on the agent picker; the scripted agent has a sign-in hint, `notes.txt` is in the workspace. */
+async function start(options: AppFlowOptions = {}): Promise<AppFlow> {
+  app = await startApp({
+    agent: { authHint: 'run `scenario --login`' },
+    files: { 'notes.txt': NOTES },
+    ...options,
   });
-  store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
-  const screen = createScreen(controller, () => 100);
-  const r = renderInk(<AppRoot controller={controller} onWriter={screen.setWriter} armDelayMs={0} />);
-  cleanup = async () => {
-    r.unmount();
-    await controller.quit(0);
-    rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  };
-  return { r, controller, dirs };
+  return app;
 }
 
 describe('the app', () => {
@@ -84,9 +36,7 @@ describe('the app', () => {
     const { r, controller, dirs } = await start();
     const picker = await waitFrame(r, 'Choose an agent');
     expect(picker).toContain('d acp-kit demo agent [demo · no model]');
-    const hotkey = /(\d) Scenario/.exec(picker)?.[1] as string;
-    await r.press(hotkey);
-    await waitFrame(r, 'Connected to scenario: new session');
+    await openScenario(r);
     await r.type('edit notes.txt');
     await r.press(KEYS.enter);
     await waitFrame(r, 'Permission requested');
@@ -114,8 +64,7 @@ describe('the app', () => {
 
   it('switches modes with Shift+Tab and the mode picker, and shows the session in the status bar', async () => {
     const { r } = await start();
-    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
-    await r.press(hotkey);
+    await openScenario(r, false);
     await waitFrame(r, /connected │ Scenario agent 1\.0 │ Ask/);
     await r.press(KEYS.shiftTab);
     await waitFrame(r, /connected │ Scenario agent 1\.0 │ Code/);
@@ -131,10 +80,8 @@ describe('the app', () => {
   }, 30_000);
 
   it('shows a stalled turn with its silence and restarts the agent on Ctrl+R', async () => {
-    const { r } = await start({ stallSeconds: 1 });
-    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
-    await r.press(hotkey);
-    await waitFrame(r, 'Connected to scenario: new session');
+    const { r } = await start({ settings: { stallSeconds: 1 } });
+    await openScenario(r);
     await r.type('hang');
     await r.press(KEYS.enter);
     await waitFrame(r, 'ignoring cancel');
@@ -149,9 +96,8 @@ describe('the app', () => {
   }, 30_000);
 
   it('signs in with a typed API key: masked, refused when wrong, connected when right', async () => {
-    const { r } = await start(undefined, { SCENARIO_AUTH: '1' });
-    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
-    await r.press(hotkey);
+    const { r } = await start({ env: () => ({ SCENARIO_AUTH: '1' }) });
+    await openScenario(r, false);
     const dialog = await waitFrame(r, 'Scenario needs you to sign in');
     expect(dialog).toContain('4 Typed key [asks for your key]');
     await r.press('4');
@@ -174,9 +120,8 @@ describe('the app', () => {
   }, 30_000);
 
   it('shows why a session could not be opened, with the sign-in hint, and what can be done', async () => {
-    const { r } = await start(undefined, { SCENARIO_NEW_ERROR: '1' });
-    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
-    await r.press(hotkey);
+    const { r } = await start({ env: () => ({ SCENARIO_NEW_ERROR: '1' }) });
+    await openScenario(r, false);
     const panel = await waitFrame(r, 'Could not open the session with Scenario');
     await waitFrame(r, 'scenario backend exited with code 1');
     expect(flat(r.frame())).toContain('If Scenario needs you to sign in: run `scenario --login`');
@@ -185,11 +130,9 @@ describe('the app', () => {
 
   it('shows the session facts: agent, ids, directory, MCP servers passed to it', async () => {
     const { r } = await start({
-      mcpServers: { files: { command: 'mcp-files', env: { TOKEN: 'secret-value' } } },
+      settings: { mcpServers: { files: { command: 'mcp-files', env: { TOKEN: 'secret-value' } } } },
     });
-    const hotkey = /(\d) Scenario/.exec(await waitFrame(r, 'Choose an agent'))?.[1] as string;
-    await r.press(hotkey);
-    await waitFrame(r, 'Connected to scenario: new session');
+    await openScenario(r);
     await r.press(KEYS.ctrl('x'), 'i');
     const info = await waitFrame(r, 'MCP servers');
     expect(info).toContain('MCP servers files');

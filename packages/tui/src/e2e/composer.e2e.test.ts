@@ -3,21 +3,14 @@
  * them only when the app turned bracketed paste mode on), so a pasted line break does not send
  * the prompt, and a pasted image path becomes an image sent to the agent.
  */
-import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TINY_PNG } from '../test-support/images.js';
-import { makeDirs, SCENARIO_AGENT, TuiHarness, type HarnessDirs } from './tmux-harness.js';
+import { makeScenarioDirs, type TuiHarness } from './tmux-harness.js';
+import { tmuxPerTest } from './tmux-per-test.js';
 
-let harness: TuiHarness | undefined;
-let dirs: HarnessDirs | undefined;
-afterEach(() => {
-  harness?.close();
-  harness = undefined;
-  if (dirs) rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  dirs = undefined;
-});
+const tmux = tmuxPerTest();
 
 /** Pastes `text` as a terminal does (bracketed when the app asked for it). */
 function paste(h: TuiHarness, text: string): void {
@@ -27,21 +20,9 @@ function paste(h: TuiHarness, text: string): void {
 
 describe('the composer in a terminal', () => {
   it('takes a bracketed paste as text, line breaks included, and a pasted image path as an image', async () => {
-    const run = (dirs = makeDirs());
-    writeFileSync(
-      join(run.config, 'agents.json'),
-      JSON.stringify({
-        agents: { scenario: { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT] } },
-      }),
-    );
+    const run = tmux.keep(makeScenarioDirs({ files: { 'shot one.png': TINY_PNG } }));
     const shot = join(run.workspace, 'shot one.png');
-    writeFileSync(shot, TINY_PNG);
-    harness = TuiHarness.launch({
-      dirs: run,
-      args: ['--agent', 'scenario'],
-      env: { SCENARIO_STATE: join(run.root, 'agent-state'), SCENARIO_IMAGES: '1' },
-    });
-    const h = harness;
+    const h = tmux.launch({ args: ['--agent', 'scenario'], env: { SCENARIO_IMAGES: '1' } });
     await h.waitFor('Connected to scenario: new session');
     paste(h, `'${shot}'`);
     await h.waitFor('[▣ shot one.png · PNG 70 B]');

@@ -5,19 +5,14 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { TuiHarness } from './tmux-harness.js';
+import { describe, expect, it } from 'vitest';
+import { tmuxPerTest } from './tmux-per-test.js';
 
-let harness: TuiHarness | undefined;
-afterEach(() => {
-  harness?.close();
-  harness = undefined;
-});
+const tmux = tmuxPerTest();
 
 describe('the demo agent, by keyboard', () => {
   it('runs a full turn: plan, tool calls, permission, reviewed write, terminal; then reject and cancel', async () => {
-    harness = TuiHarness.launch();
-    const h = harness;
+    const h = tmux.launch();
     writeFileSync(join(h.dirs.workspace, 'README.md'), '# Sample project\n\nTODO: write the docs\n');
     const picker = await h.waitFor('Choose an agent');
     expect(picker).toMatch(/d acp-kit demo agent \[demo · no model\]/);

@@ -7,20 +7,15 @@
  * wrote (only Ink's own cursor and erase sequences besides SGR), and the terminal's state (title,
  * alternate screen, clipboard buffers).
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
 import { findUnsafeSequences } from '../sanitize/find-unsafe.js';
-import { makeDirs, SCENARIO_AGENT, TuiHarness, type HarnessDirs } from './tmux-harness.js';
+import { makeDirs, SCENARIO_AGENT } from './tmux-harness.js';
+import { tmuxPerTest } from './tmux-per-test.js';
 
-let harness: TuiHarness | undefined;
-let dirs: HarnessDirs | undefined;
-afterEach(() => {
-  harness?.close();
-  harness = undefined;
-  if (dirs) rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-});
+const tmux = tmuxPerTest();
 
 /**
  * What the UI itself writes: cursor up/left, erase line, cursor show/hide, synchronized output,
@@ -30,20 +25,15 @@ const INK_SEQUENCES = /\x1b\[(?:\d*[ABCDG]|2K|\?25[lh]|\?2026[hl]|\?2004[hl]|2J|
 
 describe('escape-sequence corpus in every agent-controlled field', () => {
   it('never reaches the terminal as anything but text and SGR colours', async () => {
-    dirs = makeDirs();
+    const dirs = tmux.keep(makeDirs());
     const corpusFile = join(dirs.root, 'corpus.json');
     writeFileSync(corpusFile, JSON.stringify(ESCAPE_CORPUS.map((entry) => entry.input)));
     const rawLog = join(dirs.root, 'raw.log');
-    const h = (harness = TuiHarness.launch({
-      dirs,
+    const h = tmux.launch({
       rawLog,
       args: ['--', process.execPath, SCENARIO_AGENT],
-      env: {
-        SCENARIO_CORPUS: corpusFile,
-        SCENARIO_HOSTILE_NAME: '1',
-        SCENARIO_STATE: join(dirs.root, 'agent-state'),
-      },
-    }));
+      env: { SCENARIO_CORPUS: corpusFile, SCENARIO_HOSTILE_NAME: '1' },
+    });
     await h.waitFor('Connected to scenario-agent.mjs: new session');
     const title = h.pane('#{pane_title}');
     await h.submit('corpus');

@@ -3,46 +3,19 @@
  * with a stuck agent (kill and restart), a crash and restart, two tabs, reopening a session, a
  * form filled in by keyboard.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyHunkDecisions } from '../diff/review-hunks.js';
-import { makeDirs, SCENARIO_AGENT, TuiHarness, type HarnessDirs } from './tmux-harness.js';
+import { makeScenarioDirs, NOTES, type HarnessDirs, type TuiHarness } from './tmux-harness.js';
+import { tmuxPerTest } from './tmux-per-test.js';
 
-let harness: TuiHarness | undefined;
-let dirs: HarnessDirs | undefined;
-afterEach(() => {
-  harness?.close();
-  harness = undefined;
-  if (dirs) rmSync(dirs.root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
-  dirs = undefined;
-});
+const tmux = tmuxPerTest();
 
-const NOTES = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+/** The scripted agent as a user agent of the catalog, `notes.txt` in the workspace. */
+const setup = (): HarnessDirs => tmux.keep(makeScenarioDirs({ files: { 'notes.txt': NOTES } }));
 
-/** The scripted agent as a user agent of the catalog, plus its state directory. */
-function setup(): HarnessDirs {
-  const created = makeDirs();
-  writeFileSync(
-    join(created.config, 'agents.json'),
-    JSON.stringify({
-      agents: { scenario: { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT] } },
-    }),
-  );
-  writeFileSync(join(created.workspace, 'notes.txt'), NOTES);
-  dirs = created;
-  return created;
-}
-
-function launch(args: string[], extra: Record<string, string> = {}): TuiHarness {
-  const d = dirs as HarnessDirs;
-  harness = TuiHarness.launch({
-    dirs: d,
-    args,
-    env: { SCENARIO_STATE: join(d.root, 'agent-state'), ...extra },
-  });
-  return harness;
-}
+const launch = (args: string[], env: Record<string, string> = {}): TuiHarness => tmux.launch({ args, env });
 
 describe('scripted agent in tmux', () => {
   it('reviews a write hunk by hunk: the file gets exactly the accepted hunks and the agent is told', async () => {

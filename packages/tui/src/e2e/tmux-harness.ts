@@ -68,6 +68,39 @@ export function makeDirs(): HarnessDirs {
   return dirs;
 }
 
+/** `notes.txt` for the scripted agent's `edit notes.txt` (it changes lines 2, 11 and 20): 25 numbered lines. */
+export const NOTES = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+/** Options of {@link makeScenarioDirs}. */
+export interface ScenarioDirsOptions {
+  /** Fields added to the catalog entry of the scripted agent (`authHint`…). */
+  readonly agent?: Readonly<Record<string, unknown>>;
+  /** Files written to the workspace, by name. */
+  readonly files?: Readonly<Record<string, string | Uint8Array>>;
+}
+
+/**
+ * Creates the temp directories of a run with the scripted agent in its catalog as "Scenario"
+ * (`agents.json`) and `files` in its workspace.
+ *
+ * @example
+ * const dirs = makeScenarioDirs({ files: { 'notes.txt': NOTES } });
+ * TuiHarness.launch({ dirs, args: ['--agent', 'scenario'], env: scenarioEnv(dirs) });
+ */
+export function makeScenarioDirs(options: ScenarioDirsOptions = {}): HarnessDirs {
+  const dirs = makeDirs();
+  const scenario = { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT], ...options.agent };
+  writeFileSync(join(dirs.config, 'agents.json'), JSON.stringify({ agents: { scenario } }));
+  for (const [name, content] of Object.entries(options.files ?? {}))
+    writeFileSync(join(dirs.workspace, name), content);
+  return dirs;
+}
+
+/** The scripted agent's environment in a run: its sessions kept in the run's directory. */
+export function scenarioEnv(dirs: HarnessDirs): Readonly<Record<string, string>> {
+  return { SCENARIO_STATE: join(dirs.root, 'agent-state') };
+}
+
 let counter = 0;
 
 /** A UI running in tmux. */

@@ -1,38 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ElicitationSchema } from '@acp-kit/protocol';
 import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
+import { SCENARIO_DEPLOY_FORM } from '../test-support/elicitation-schemas.js';
 import { KEYS, renderInk, expectSafeFrame, flat as flatLines } from '../test-support/ink.js';
 import { ElicitationForm } from './ElicitationForm.js';
 import type { FormOutcome, FormState } from './form-state.js';
-
-const SCHEMA = {
-  type: 'object',
-  title: 'Deployment',
-  description: 'Where and how to deploy',
-  properties: {
-    name: { type: 'string', title: 'Name', description: 'Who deploys', minLength: 2 },
-    email: { type: 'string', title: 'Email', format: 'email' },
-    replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 10, default: 2 },
-    ratio: { type: 'number', title: 'Ratio', minimum: 0, maximum: 1 },
-    environment: {
-      type: 'string',
-      title: 'Environment',
-      oneOf: [
-        { const: 'staging', title: 'Staging' },
-        { const: 'production', title: 'Production', description: 'Live traffic' },
-      ],
-      default: 'staging',
-    },
-    regions: {
-      type: 'array',
-      title: 'Regions',
-      items: { type: 'string', enum: ['eu-west-1', 'us-east-1'] },
-      minItems: 1,
-    },
-    notify: { type: 'boolean', title: 'Notify the team', default: true },
-  },
-  required: ['name', 'environment', 'regions'],
-} as ElicitationSchema;
 
 /** The frame without the dialog's border, in one line (assertions survive wrapping). */
 const flat = (frame: string): string =>
@@ -58,7 +30,7 @@ function setup(
   const r = renderInk(
     <ElicitationForm
       message={options.message ?? 'The deploy tool needs a few details.'}
-      schema={options.schema ?? SCHEMA}
+      schema={options.schema ?? SCENARIO_DEPLOY_FORM}
       agentName="Scenario"
       waiting={1}
       rows={options.rows ?? 40}

@@ -6,6 +6,7 @@ import type { ElicitationSchema } from '@acp-kit/protocol';
 import { DEFAULT_KEY_BINDINGS } from '../keys/key-bindings.js';
 import type { ActionMatcher } from '../keys/KeyBindingsContext.js';
 import { matchesKey } from '../keys/key-spec.js';
+import { CORPUS_DEPLOY_FORM } from '../test-support/elicitation-schemas.js';
 import { inkKey } from '../test-support/key.js';
 import { formFields, initialValue, type FieldValue, type FormField } from './form-fields.js';
 import { fieldHint, fieldRows, fieldWindow, formLayout, textWindow, wrapText } from './form-layout.js';
@@ -14,48 +15,6 @@ import { formKey, initialFormState, type FormState, type FormStep } from './form
 
 const is: ActionMatcher = (action, input, key) =>
   DEFAULT_KEY_BINDINGS[action].some((spec) => matchesKey(spec, input, key));
-
-/** The deploy form of the protocol's example corpus: every field type. */
-const DEPLOY = {
-  type: 'object',
-  title: 'Deployment',
-  description: 'Where and how to deploy',
-  properties: {
-    environment: {
-      type: 'string',
-      title: 'Environment',
-      oneOf: [
-        { const: 'staging', title: 'Staging' },
-        { const: 'production', title: 'Production', description: 'Live traffic' },
-      ],
-      default: 'staging',
-    },
-    branch: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[\\w./-]+$', default: 'main' },
-    contact: { type: 'string', format: 'email' },
-    color: { type: 'string', enum: ['red', 'green'] },
-    replicas: { type: 'integer', minimum: 1, maximum: 10, default: 2 },
-    ratio: { type: 'number', minimum: 0, maximum: 1, default: 0.5 },
-    confirm: { type: 'boolean', title: 'I understand', default: false },
-    regions: {
-      type: 'array',
-      items: { type: 'string', enum: ['eu-west-1', 'us-east-1'] },
-      minItems: 1,
-      default: ['eu-west-1'],
-    },
-    teams: {
-      type: 'array',
-      title: 'Teams to notify',
-      items: {
-        anyOf: [
-          { const: 'infra', title: 'Infrastructure' },
-          { const: 'web', title: 'Web' },
-        ],
-      },
-      maxItems: 2,
-    },
-  },
-  required: ['environment', 'confirm'],
-} as ElicitationSchema;
 
 /** Key events as Ink reports them. */
 const K = {
@@ -98,7 +57,7 @@ const field = <T extends FormField['kind']>(kind: T, extra: object = {}): FormFi
 
 describe('form fields from a requested schema', () => {
   it('reads every field type with titles, choices, defaults and required marks', () => {
-    const fields = formFields(DEPLOY);
+    const fields = formFields(CORPUS_DEPLOY_FORM);
     expect(fields.map((f) => [f.name, f.kind, f.title, f.required])).toEqual([
       ['environment', 'select', 'Environment', true],
       ['branch', 'text', 'branch', false],
@@ -276,7 +235,7 @@ describe('field checks', () => {
 });
 
 describe('form keys', () => {
-  const fields = formFields(DEPLOY);
+  const fields = formFields(CORPUS_DEPLOY_FORM);
 
   it('accepts the defaults with the submit key', () => {
     expect(run(fields, 'ctrlS').outcome).toEqual({
@@ -465,7 +424,11 @@ describe('whatever is typed, accepted content matches the requested schema', () 
     ['boolean', { type: 'boolean' }, choosing, ''],
   ];
   const forms: [string, ElicitationSchema, fc.Arbitrary<(KeyName | { text: string })[]>][] = [
-    ['the example deploy form', DEPLOY, keys([...editing, ...choosing, 'up', 'down'], 'abZ01.-@😀 ')],
+    [
+      'the example deploy form',
+      CORPUS_DEPLOY_FORM,
+      keys([...editing, ...choosing, 'up', 'down'], 'abZ01.-@😀 '),
+    ],
     ...ONE_FIELD.map(
       ([kind, property, names, chars]): [
         string,
@@ -501,7 +464,7 @@ describe('whatever is typed, accepted content matches the requested schema', () 
 
 describe('form layout', () => {
   it('counts the rows of each field and keeps the focused field in view', () => {
-    const fields = formFields(DEPLOY);
+    const fields = formFields(CORPUS_DEPLOY_FORM);
     const values = fields.map(initialValue);
     expect(fields.map((f, i) => fieldRows(f, values[i] as FieldValue))).toEqual([2, 3, 3, 2, 3, 3, 1, 3, 3]);
     // Wrapped in 10 cells, the focused field’s details would take 4 rows: they are cut at 3.
@@ -523,7 +486,7 @@ describe('form layout', () => {
   });
 
   it('says what the schema asks of a field', () => {
-    const hints = formFields(DEPLOY).map(fieldHint);
+    const hints = formFields(CORPUS_DEPLOY_FORM).map(fieldHint);
     expect(hints).toEqual([
       undefined,
       '1–100 characters · pattern ^[\\w./-]+$',
