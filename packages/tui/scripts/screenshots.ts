@@ -86,6 +86,12 @@ async function scenario(): Promise<void> {
     await h.waitFor(/2 Scenario/);
     await h.submit('hello from the second tab');
     shot('Two tabs', await h.waitFor('You said: hello from the second tab'));
+    await h.submit('elicit');
+    await h.waitFor(/Input requested by Scenario agent[\s\S]*Esc decline/);
+    h.type('Ada');
+    shot('A form the agent asks for', await h.waitFor(/Name \*[\s│]+Ada/));
+    h.press('Escape');
+    await h.waitFor('elicit result');
     await h.submit('crash');
     shot('The agent crashed', await h.waitFor('Scenario exited'));
     h.press('C-x', 'w');
@@ -106,6 +112,34 @@ async function scenario(): Promise<void> {
   }
 }
 
+/** Signing in: the agent's methods, then a typed API key (masked). */
+async function signIn(): Promise<void> {
+  const dirs = makeDirs();
+  writeFileSync(
+    join(dirs.config, 'agents.json'),
+    JSON.stringify({
+      agents: { scenario: { name: 'Scenario', command: process.execPath, args: [SCENARIO_AGENT] } },
+    }),
+  );
+  const h = TuiHarness.launch({
+    dirs,
+    columns: COLUMNS,
+    rows: ROWS,
+    args: ['--agent', 'scenario'],
+    env: { SCENARIO_STATE: join(dirs.root, 'state'), SCENARIO_AUTH: '1' },
+  });
+  try {
+    shot('Signing in', await h.waitFor('Scenario needs you to sign in'));
+    h.press('4');
+    await h.waitFor('enter your Scenario API key');
+    h.type('sk-scenario-good');
+    shot('Signing in with a typed API key', await h.waitFor('(16 characters)'));
+  } finally {
+    h.close();
+  }
+}
+
 await demo();
 await scenario();
+await signIn();
 process.stdout.write(shots.join('\n'));
