@@ -2,7 +2,7 @@ import { memo, useState } from 'react';
 import { Box, Text, useInput } from 'ink';
 import type { AuthOption } from '@acp-kit/client';
 import { useTheme } from '../../theme/ThemeContext.js';
-import { sanitizeInline } from '../../sanitize/sanitize-text.js';
+import { sanitizeInline, sanitizeText } from '../../sanitize/sanitize-text.js';
 import type { TabInfo } from '../state/app-state.js';
 import { useController } from '../hooks/AppContext.js';
 import { SelectList, type SelectItem } from './SelectList.js';
@@ -20,11 +20,6 @@ const ACTION_TAGS: Readonly<Record<AuthOption['action'], SelectItem['tag']>> = {
   'run-terminal': { text: 'runs in this terminal', tone: 'info' },
   user: { text: 'set up outside acp', tone: 'warn' },
 };
-
-/** C0 and C1 control characters and DEL. */
-function isControl(code: number): boolean {
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
-}
 
 /** Longest key accepted (a paste of something else is refused rather than sent). */
 const MAX_KEY_LENGTH = 4096;
@@ -54,7 +49,7 @@ const KeyEntry = memo(function KeyEntry({ option, label, isActive, onSubmit, onC
       else if (inputKey.ctrl && input === 'u') setKey('');
       else if (!inputKey.ctrl && !inputKey.meta && input !== '') {
         // Printable characters only: a key never holds control characters or line breaks.
-        const printable = [...input].filter((ch) => !isControl(ch.codePointAt(0) ?? 0)).join('');
+        const printable = sanitizeText(input).replace(/[\n\t]/g, '');
         setKey((value) => (value + printable).slice(0, MAX_KEY_LENGTH));
       }
     },

@@ -125,11 +125,7 @@ export class TabRuntime {
       const connection = await this.connect();
       this.patch({ message: 'Opening the session…' });
       if (source.kind === 'stored' && this.session) {
-        const state = this.session.state;
-        await connection.reattach(this.session, {
-          ...(state.agentId ? { agentId: state.agentId } : {}),
-          ...(state.agentSessionId ? { agentSessionId: state.agentSessionId } : {}),
-        });
+        await this.reopen(connection, this.session);
       } else if (source.kind === 'agent') {
         const options = { cwd: this.cwd, mcpServers: this.mcpServers() };
         const session =
@@ -184,15 +180,7 @@ export class TabRuntime {
       this.killing = false;
       await connection.restart();
       this.describeAgent(connection);
-      if (session) {
-        const state = session.state;
-        await connection.reattach(session, {
-          ...(state.agentId ? { agentId: state.agentId } : {}),
-          ...(state.agentSessionId ? { agentSessionId: state.agentSessionId } : {}),
-        });
-      } else {
-        this.setSession(await connection.newSession({ cwd: this.cwd, mcpServers: this.mcpServers() }));
-      }
+      await this.reopen(connection, session);
       this.ready();
     } catch (error) {
       this.failed(error);
@@ -223,20 +211,24 @@ export class TabRuntime {
         await connection.restart();
         this.describeAgent(connection);
       }
-      const session = this.session;
-      if (session) {
-        const state = session.state;
-        await connection.reattach(session, {
-          ...(state.agentId ? { agentId: state.agentId } : {}),
-          ...(state.agentSessionId ? { agentSessionId: state.agentSessionId } : {}),
-        });
-      } else {
-        this.setSession(await connection.newSession({ cwd: this.cwd, mcpServers: this.mcpServers() }));
-      }
+      await this.reopen(connection, this.session);
       this.ready();
     } catch (error) {
       this.failed(error, option);
     }
+  }
+
+  /** Reattaches the tab's session to the (restarted) agent, or opens a new one when it has none. */
+  private async reopen(connection: AgentConnection, session: ClientSession | undefined): Promise<void> {
+    if (!session) {
+      this.setSession(await connection.newSession({ cwd: this.cwd, mcpServers: this.mcpServers() }));
+      return;
+    }
+    const state = session.state;
+    await connection.reattach(session, {
+      ...(state.agentId ? { agentId: state.agentId } : {}),
+      ...(state.agentSessionId ? { agentSessionId: state.agentSessionId } : {}),
+    });
   }
 
   /** Closes the session and stops the agent. */
