@@ -11,14 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TranscriptStore } from '@acp-kit/client';
+import { option } from './common.js';
 
-function option(name, fallback) {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
-
-const UPDATES = option('--updates', 100_000);
-const RUNS = option('--runs', 5);
+const UPDATES = Number(option('--updates', 100_000));
+const RUNS = Number(option('--runs', 5));
 
 function* updates(count) {
   let message = 0;

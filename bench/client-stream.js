@@ -12,11 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, URL } from 'node:url';
 import { AcpClient } from '@acp-kit/client';
-
-function option(name, fallback) {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-}
+import { median, option } from './common.js';
 
 const CHUNKS = Number(option('--chunks', 5000));
 const RATES = String(option('--rates', '250,0')).split(',').map(Number);
@@ -49,7 +45,6 @@ async function once(rate) {
   }
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 for (const rate of RATES) {
   const results = [];
   for (let run = 0; run < RUNS; run++) results.push(await once(rate));

@@ -19,6 +19,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option } from './common.js';
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 export const BUNDLE = join(ROOT, 'packages/tui/dist/bundle/acp-tui.mjs');
@@ -44,11 +45,7 @@ export function ensureBundle() {
   if (result.status !== 0) throw new Error('bundling the UI failed');
 }
 
-/** Option `--name value` from argv. */
-export function option(name, fallback) {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-}
+export { option };
 
 export const median = (values) => percentile(values, 50);
 
