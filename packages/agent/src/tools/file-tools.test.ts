@@ -1,5 +1,5 @@
-import { readFile, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../test-support/harness.js';
 import { choose } from '../test-support/test-client.js';
@@ -117,6 +117,48 @@ describe('file tools over disk', () => {
     expect(escape.status).toBe('failed');
     const badRegex = await h.runner.run('grep', { pattern: '(' }, signal);
     expect(badRegex.output).toMatch(/Invalid regular expression/);
+  });
+
+  it('list_files and grep leave out what .gitignore and .ignore exclude, and .git', async () => {
+    const files: Record<string, string> = {
+      '.gitignore': 'node_modules/\nbuild/\n.venv/\n*.log\n!keep.log\n',
+      '.ignore': 'scratch/\n',
+      '.git/config': 'needle\n',
+      'node_modules/dep/index.js': 'needle\n',
+      'build/out.js': 'needle\n',
+      '.venv/lib/site.py': 'needle\n',
+      'scratch/notes.txt': 'needle\n',
+      'debug.log': 'needle\n',
+      'keep.log': 'needle\n',
+      'pkg/.gitignore': 'generated.ts\n!important.log\n',
+      'pkg/generated.ts': 'needle\n',
+      'pkg/important.log': 'needle\n',
+      'pkg/main.ts': 'needle\n',
+    };
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(dirname(join(work, path)), { recursive: true });
+      await writeFile(join(work, path), content);
+    }
+    const list = await h.runner.run('list_files', {}, signal);
+    expect(list.output.split('\n')).toEqual([
+      '.gitignore',
+      '.ignore',
+      'a.txt',
+      'b.ts',
+      'keep.log',
+      'pkg/.gitignore',
+      'pkg/important.log',
+      'pkg/main.ts',
+    ]);
+    const grep = await h.runner.run('grep', { pattern: 'needle' }, signal);
+    expect(grep.output.split('\n')).toEqual([
+      'keep.log:1: needle',
+      'pkg/important.log:1: needle',
+      'pkg/main.ts:1: needle',
+    ]);
+    // An ignored directory asked for by path is searched.
+    const inside = await h.runner.run('list_files', { path: 'build' }, signal);
+    expect(inside.output).toBe('out.js');
   });
 
   it('paths outside the workspace (also through a symlink) need permission in ask mode', async () => {

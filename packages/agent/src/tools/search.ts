@@ -1,7 +1,7 @@
 /** `list_files` (glob) and `grep` (regular expression search): both `search` tool calls. */
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { glob } from 'tinyglobby';
+import { listFiles, type Truncation } from '@acp-kit/files';
 import { z } from 'zod';
 import type { ToolCallLocation } from '@acp-kit/protocol';
 import { throwIfAborted } from '../util/abort.js';
@@ -10,10 +10,17 @@ import { readPermission, resolvePath } from './paths.js';
 import { ToolError, defineTool, type ToolContext } from './types.js';
 import type { ResolvedPath } from './workspace.js';
 
-/** Never worth searching, and huge. */
-const IGNORED = ['**/node_modules/**', '**/.git/**'];
 const MAX_GREP_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_FILES_SCANNED = 20_000;
+/** A walk of a huge tree ends here, with what it found so far. */
+const WALK_TIMEOUT_MS = 30_000;
+
+const TRUNCATION_NOTES: Record<Truncation, string> = {
+  'max-files': 'more files not shown',
+  'max-depth': 'directories nested too deep were skipped',
+  timeout: `stopped after ${WALK_TIMEOUT_MS / 1000} s`,
+  aborted: 'cancelled',
+};
 
 async function searchRoot(
   ctx: ToolContext,
@@ -34,31 +41,32 @@ function checkPattern(pattern: string): void {
   }
 }
 
-/** Files under `root` matching `pattern`, sorted, symlinks not followed (they could leave the root). */
+/**
+ * Files under `root` matching `pattern`, sorted, as the shared walker finds them: what
+ * `.gitignore`, `.ignore` and `.git/info/exclude` ignore is left out, `.git` is never entered, and
+ * symlinks are not followed (they could leave the roots).
+ */
 async function findFiles(
   root: string,
   pattern: string,
   signal: AbortSignal,
   limit: number,
-): Promise<string[]> {
+): Promise<{ files: string[]; truncated?: Truncation }> {
   checkPattern(pattern);
-  const files = await glob(pattern, {
-    cwd: root,
-    dot: true,
-    ignore: IGNORED,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    expandDirectories: false,
+  const { files, truncated } = await listFiles(root, {
+    pattern,
+    maxFiles: limit,
+    timeoutMs: WALK_TIMEOUT_MS,
     signal,
   });
   throwIfAborted(signal);
-  return files.sort().slice(0, limit);
+  return { files: files.sort(), truncated };
 }
 
 export const listFilesTool = defineTool({
   name: 'list_files',
   description:
-    'List files matching a glob pattern (for example "**/*.ts" or "src/*"), relative to a directory (default: the working directory). node_modules and .git are skipped.',
+    'List files matching a glob pattern (for example "**/*.ts" or "src/*"), relative to a directory (default: the working directory). Files that .gitignore or .ignore exclude (node_modules, build output…) and .git are skipped; set path to an ignored directory to list inside it.',
   kind: 'search',
   readOnly: true,
   input: z.object({
@@ -74,16 +82,14 @@ export const listFilesTool = defineTool({
       locations: [{ path: root.path }],
       permission: readPermission(root),
       async execute({ signal }) {
-        const files = await findFiles(root.path, input.pattern, signal, input.limit + 1);
-        const truncated = files.length > input.limit;
-        const shownFiles = files.slice(0, input.limit);
+        const found = await findFiles(root.path, input.pattern, signal, input.limit);
+        const shownFiles = found.files;
+        const truncated = found.truncated !== undefined;
+        const note = found.truncated ? `\n[${TRUNCATION_NOTES[found.truncated]}]` : '';
         const listing = shownFiles.join('\n');
         return {
           title: `List ${input.pattern}${shown === '.' ? '' : ` in ${shown}`} (${plural(shownFiles.length, 'file')})`,
-          output:
-            shownFiles.length === 0
-              ? 'No files match.'
-              : `${listing}${truncated ? '\n[more files not shown]' : ''}`,
+          output: shownFiles.length === 0 ? 'No files match.' : `${listing}${note}`,
           content: [
             {
               type: 'content',
@@ -106,7 +112,7 @@ interface Match {
 export const grepTool = defineTool({
   name: 'grep',
   description:
-    'Search file contents with a JavaScript regular expression. Returns "path:line: text" for each matching line.',
+    'Search file contents with a JavaScript regular expression. Returns "path:line: text" for each matching line. Files that .gitignore or .ignore exclude and .git are skipped; set path to search inside an ignored directory.',
   kind: 'search',
   readOnly: true,
   input: z.object({
@@ -130,7 +136,10 @@ export const grepTool = defineTool({
       locations: [{ path: root.path }],
       permission: readPermission(root),
       async execute({ signal }) {
-        const files = isFile ? [''] : await findFiles(root.path, input.glob, signal, MAX_FILES_SCANNED);
+        const found: { files: string[]; truncated?: Truncation } = isFile
+          ? { files: [''] }
+          : await findFiles(root.path, input.glob, signal, MAX_FILES_SCANNED);
+        const files = found.files;
         const matches: Match[] = [];
         let scanned = 0;
         for (const file of files) {
@@ -156,7 +165,9 @@ export const grepTool = defineTool({
           .map((m) => ({ path: m.file, line: m.line }));
         return {
           title: `Search for /${clip(input.pattern, 60)}/ (${plural(matches.length, 'match', 'matches')})`,
-          output: matches.length === 0 ? `No matches in ${plural(scanned, 'file')}.` : listing,
+          output:
+            (matches.length === 0 ? `No matches in ${plural(scanned, 'file')}.` : listing) +
+            (found.truncated ? `\n[files: ${TRUNCATION_NOTES[found.truncated]}]` : ''),
           content: [
             {
               type: 'content',
@@ -164,7 +175,12 @@ export const grepTool = defineTool({
             },
           ],
           locations: locations.length > 0 ? locations : [{ path: root.path }],
-          rawOutput: { pattern: input.pattern, filesScanned: scanned, matches: matches.length },
+          rawOutput: {
+            pattern: input.pattern,
+            filesScanned: scanned,
+            matches: matches.length,
+            ...(found.truncated ? { truncated: found.truncated } : {}),
+          },
         };
       },
     };

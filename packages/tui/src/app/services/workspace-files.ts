@@ -2,54 +2,26 @@
  * Workspace files for `@` mentions, and turning a composed prompt into the engine's prompt parts
  * (mentioned files become embedded resources or links, images image blocks, as the agent allows).
  */
-import { readdir, stat } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { extname, isAbsolute, resolve } from 'node:path';
 import type { PromptPart } from '@acp-kit/client';
+import { listFiles } from '@acp-kit/files';
 import { extractMentions } from '../../composer/suggestions.js';
 
-/** Directories never listed. */
-const SKIPPED = new Set([
-  '.git',
-  'node_modules',
-  'dist',
-  'build',
-  'coverage',
-  '.next',
-  'target',
-  '.venv',
-  '__pycache__',
-]);
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
+/** A huge directory (a home directory, `/`) stops being listed after this; the picker offers what was found. */
+const LIST_TIMEOUT_MS = 5000;
 
 /**
- * Lists files under `root` (relative paths, breadth first), skipping VCS and build directories,
- * up to `limit` files.
+ * Lists files under `root` (relative paths, breadth first, names sorted) for `@` mentions, up to
+ * `limit` files: what `.gitignore`, `.ignore` and `.git/info/exclude` exclude is left out, `.git`
+ * is never entered and symlinks are not followed (the same walker as the agent's search tools).
  *
  * @example
  * const files = await listWorkspaceFiles(process.cwd(), 5000);
  */
 export async function listWorkspaceFiles(root: string, limit = 5000): Promise<string[]> {
-  const files: string[] = [];
-  const queue: string[] = [root];
-  while (queue.length > 0 && files.length < limit) {
-    const dir = queue.shift() as string;
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED.has(entry.name)) queue.push(path);
-      } else if (entry.isFile()) {
-        files.push(relative(root, path));
-        if (files.length >= limit) break;
-      }
-    }
-  }
+  const { files } = await listFiles(root, { maxFiles: limit, timeoutMs: LIST_TIMEOUT_MS });
   return files;
 }
 
