@@ -92,7 +92,10 @@ function coldLines() {
 const rows = [];
 for (const [kind, lines] of Object.entries(LINES)) {
   // Warm-up (JIT) first; the runs alternate the two so that machine load hits both alike.
-  for (const line of lines) handWritten(line) + displayWidth(line);
+  for (const line of lines) {
+    handWritten(line);
+    displayWidth(line);
+  }
   compare(lines, repeat, kind, 'line');
   compare(
     lines.flatMap((line) => [...line]),
