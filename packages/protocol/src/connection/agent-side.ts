@@ -2,6 +2,7 @@
  * The agent's end of an ACP connection: handles the client's requests and calls the client.
  */
 import type { RequestOptions } from '../jsonrpc/connection.js';
+import { ErrorCodes, ProtocolError } from '../jsonrpc/errors.js';
 import type * as T from '../schema/types.gen.js';
 import type { ByteChannel } from '../transport/types.js';
 import { assertClientSupports } from './capabilities.js';
@@ -40,8 +41,15 @@ export interface AgentHandlers {
   cancelSession(params: T.CancelNotification): MaybePromise<void>;
 }
 
+/** The message of the -32600 answer to a request that arrives before `initialize`. */
+export const NOT_INITIALIZED_MESSAGE = 'Not initialized: send initialize first';
+
 /**
  * The agent side of ACP over a byte channel.
+ *
+ * `initialize` must come first: a request received before it is answered -32600 (`data:
+ * {method}`) without reaching its handler; one received while `initialize` is being handled
+ * (pipelined) waits for it, then runs if it succeeded. Notifications before it are dropped.
  *
  * @example
  * const conn = new AgentSideConnection(stdioChannel(), (conn) => ({
@@ -60,6 +68,10 @@ export class AgentSideConnection extends TypedConnection {
   clientCapabilities: T.ClientCapabilities | undefined;
   /** Who the client said it is in `initialize`. */
   clientInfo: T.Implementation | null | undefined;
+  /** Whether an `initialize` succeeded. */
+  private initialized = false;
+  /** The `initialize` being handled, when none has succeeded yet. */
+  private initializing: Promise<unknown> | undefined;
 
   constructor(
     channel: ByteChannel,
@@ -71,7 +83,7 @@ export class AgentSideConnection extends TypedConnection {
     this.handleRequest('initialize', (params: T.InitializeRequest, ctx: HandlerContext) => {
       this.clientCapabilities = params.clientCapabilities ?? {};
       this.clientInfo = params.clientInfo;
-      return h.initialize(params, ctx);
+      return this.trackInitialize(() => h.initialize(params, ctx));
     });
     this.handleRequest('authenticate', h.authenticate?.bind(h));
     this.handleRequest('logout', h.logout?.bind(h));
@@ -85,7 +97,40 @@ export class AgentSideConnection extends TypedConnection {
     this.handleRequest('session/set_config_option', h.setSessionConfigOption?.bind(h));
     this.handleRequest('session/prompt', h.promptSession.bind(h));
     // Not ordered: a cancel handler may wait for the turn to end, which needs later messages.
-    this.handleNotification('session/cancel', h.cancelSession.bind(h), false);
+    this.handleNotification(
+      'session/cancel',
+      (params: T.CancelNotification) => (this.initialized ? h.cancelSession(params) : undefined),
+      false,
+    );
+  }
+
+  /** Runs the `initialize` handler, opening the gate when it succeeds. */
+  private trackInitialize(run: () => MaybePromise<T.InitializeResponse>): MaybePromise<T.InitializeResponse> {
+    const result = run();
+    if (!(result instanceof Promise)) {
+      this.initialized = true;
+      return result;
+    }
+    if (this.initialized) return result;
+    const attempt = result.then(
+      () => {
+        this.initialized = true;
+      },
+      () => undefined,
+    );
+    this.initializing = attempt;
+    void attempt.then(() => {
+      if (this.initializing === attempt) this.initializing = undefined;
+    });
+    return result;
+  }
+
+  protected override admitRequest(method: string): Promise<void> | undefined {
+    if (this.initialized || method === 'initialize') return undefined;
+    if (!this.initializing) throw notInitialized(method);
+    return this.initializing.then(() => {
+      if (!this.initialized) throw notInitialized(method);
+    });
   }
 
   /** Starts reading from the channel. Call once, after construction. */
@@ -220,4 +265,10 @@ export class TerminalHandle {
   release(): Promise<T.ReleaseTerminalResponse> {
     return this.connection.releaseTerminal({ sessionId: this.sessionId, terminalId: this.id });
   }
+}
+
+function notInitialized(method: string): ProtocolError {
+  return new ProtocolError(ErrorCodes.InvalidRequest, NOT_INITIALIZED_MESSAGE, {
+    method: method.slice(0, 64),
+  });
 }

@@ -1,4 +1,9 @@
-export { AgentSideConnection, TerminalHandle, type AgentHandlers } from './agent-side.js';
+export {
+  AgentSideConnection,
+  NOT_INITIALIZED_MESSAGE,
+  TerminalHandle,
+  type AgentHandlers,
+} from './agent-side.js';
 export { ClientSideConnection, PROTOCOL_VERSION, type ClientHandlers } from './client-side.js';
 export {
   TypedConnection,

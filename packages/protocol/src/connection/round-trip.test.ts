@@ -487,6 +487,7 @@ describe('validation of what arrives', () => {
       { onValidation: (r) => reports.push(r) },
     ).start();
     open.push(agent, client);
+    await client.initialize({ protocolVersion: 1, clientCapabilities: {} });
     await client.promptSession({ sessionId, prompt: [] });
     const { isUnknownVariant } = await import('../schema/runtime.js');
     expect(received).toHaveLength(1);

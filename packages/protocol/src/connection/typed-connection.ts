@@ -136,17 +136,31 @@ export abstract class TypedConnection {
     throw new AcpKitError('INVALID_ARGUMENT', `Invalid ${method} ${part}${where}`, { method });
   }
 
+  /**
+   * Runs before a received request's params are validated: throw a `ProtocolError` to refuse it,
+   * or return a promise to hold it back until it settles (see the agent side's `initialize` gate).
+   */
+  protected admitRequest(_method: string): Promise<void> | undefined {
+    return undefined;
+  }
+
   /** Registers a handler for a request we receive; params are validated before it runs. */
   protected handleRequest(method: string, handler: Handler | undefined): void {
     if (!handler) return;
     this.rpc.onRequest(method, (params, ctx) => {
-      const parsed = this.parseIncoming(method, 'params', params);
-      const result = (handler as (p: unknown, c: HandlerContext) => unknown)(parsed, handlerContext(ctx));
-      if (!this.options.validateOutgoing) return result;
-      return Promise.resolve(result).then((value) => {
-        this.checkOutgoing(method, value, 'result');
-        return value;
-      });
+      const admitted = this.admitRequest(method);
+      if (admitted) return admitted.then(() => this.runRequest(method, handler, params, ctx));
+      return this.runRequest(method, handler, params, ctx);
+    });
+  }
+
+  private runRequest(method: string, handler: Handler, params: unknown, ctx: RequestContext): unknown {
+    const parsed = this.parseIncoming(method, 'params', params);
+    const result = (handler as (p: unknown, c: HandlerContext) => unknown)(parsed, handlerContext(ctx));
+    if (!this.options.validateOutgoing) return result;
+    return Promise.resolve(result).then((value) => {
+      this.checkOutgoing(method, value, 'result');
+      return value;
     });
   }
 
@@ -215,7 +229,11 @@ export abstract class TypedConnection {
   /** Handles an extension request (`_`-prefixed method). */
   onExtRequest(method: ExtensionMethod, handler: (params: unknown, ctx: HandlerContext) => unknown): void {
     assertExtension(method);
-    this.rpc.onRequest(method, (params, ctx) => handler(params, handlerContext(ctx)));
+    this.rpc.onRequest(method, (params, ctx) => {
+      const admitted = this.admitRequest(method);
+      if (admitted) return admitted.then(() => handler(params, handlerContext(ctx)));
+      return handler(params, handlerContext(ctx));
+    });
   }
 
   /** Handles an extension notification (`_`-prefixed method). */
