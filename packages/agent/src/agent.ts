@@ -92,7 +92,7 @@ export function serveAgent(
 ): { connection: AgentSideConnection; closed: Promise<void> } {
   let agent: AcpAgent | undefined;
   const connection = new AgentSideConnection(
-    channel,
+    onInputEnd(channel, () => agent?.inputEnded()),
     (conn) => {
       agent = new AcpAgent(conn, options);
       return agent;
@@ -104,12 +104,37 @@ export function serveAgent(
   return { connection, closed };
 }
 
+/**
+ * `channel`, calling `onEnd` as soon as its input ends. The connection still answers what it has
+ * received after that (a script may pipe requests in and read the answers), but the client will
+ * send nothing more, not even `session/cancel`: running turns must not go on for it.
+ */
+function onInputEnd(channel: ByteChannel, onEnd: () => void): ByteChannel {
+  return {
+    start: (sink) =>
+      channel.start({
+        data: (chunk) => sink.data(chunk),
+        end: (details) => {
+          onEnd();
+          sink.end(details);
+        },
+      }),
+    write: (text) => channel.write(text),
+    drain: () => channel.drain(),
+    pause: () => channel.pause(),
+    resume: () => channel.resume(),
+    close: () => channel.close(),
+  };
+}
+
 /** The handlers of {@link AgentSideConnection}. */
 export class AcpAgent implements AgentHandlers {
   private readonly engine: TurnEngine;
   private readonly sessions: SessionRegistry;
   private readonly logger: Logger;
   private readonly mcp = new Map<string, McpSessionHandle>();
+  /** Aborted when the client's input ends: every turn, running or still to start, is cancelled. */
+  private readonly inputEnd = new AbortController();
 
   constructor(
     private readonly connection: AgentSideConnection,
@@ -243,13 +268,21 @@ export class AcpAgent implements AgentHandlers {
     }
     const stopReason = await session.runTurn(
       (signal) => this.runPrompt(session, params.prompt, signal),
-      ctx.signal,
+      // A prompt read after the input ended starts cancelled.
+      this.inputEnd.signal.aborted ? this.inputEnd.signal : ctx.signal,
     );
     return { stopReason };
   }
 
   cancelSession(params: { sessionId: string }): void {
     this.sessions.get(params.sessionId)?.cancel();
+  }
+
+  /** The client's input ended (it closed our stdin): cancel every turn at once. */
+  inputEnded(): void {
+    this.logger.log('info', 'input ended, cancelling running turns');
+    this.inputEnd.abort();
+    this.sessions.cancelAll();
   }
 
   /** The connection ended: stop every session's work and servers. */

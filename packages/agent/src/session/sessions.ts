@@ -115,6 +115,11 @@ export class SessionRegistry {
     return true;
   }
 
+  /** Cancels the running turn of every live session. */
+  cancelAll(): void {
+    for (const session of this.live.values()) session.cancel();
+  }
+
   async closeAll(): Promise<void> {
     await Promise.all([...this.live.keys()].map((id) => this.close(id)));
   }
