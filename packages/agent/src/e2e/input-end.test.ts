@@ -3,18 +3,11 @@
  * process exits, for the demo and the model agent, as real child processes. Requests already
  * received are still answered (a script may pipe requests in and read the answers).
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  agentCommand,
-  cleanEnv,
-  removeDir,
-  spawnAgent,
-  tempDir,
-  type SpawnedAgent,
-} from '../test-support/harness.js';
+import { cleanEnv, removeDir, spawnAgent, tempDir, type SpawnedAgent } from '../test-support/harness.js';
 import { startOpenAIStub, type ModelStub } from '../test-support/model-stubs.js';
+import { RawAgent } from '../test-support/raw-agent.js';
 
 let work: string;
 let home: string;
@@ -75,31 +68,24 @@ describe('the client closes the agent’s input mid-turn', () => {
 
 describe('requests piped in before the input ends', () => {
   it('are all answered before the agent exits', async () => {
-    const { command, args } = agentCommand(['--demo']);
-    const child = spawn(command, args, {
+    const raw = new RawAgent(['--demo'], {
       cwd: work,
       env: cleanEnv(home, { ACP_KIT_DATA_DIR: join(home, 'data') }),
-      stdio: ['pipe', 'pipe', 'ignore'],
     });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const frames = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } },
-      { jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: work, mcpServers: [] } },
-      { jsonrpc: '2.0', id: 3, method: 'session/list', params: {} },
-    ];
-    child.stdin.end(frames.map((frame) => JSON.stringify(frame)).join('\n') + '\n');
-    expect(await exited).toBe(0);
-    const answers = out
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { id?: number; result?: unknown })
-      .filter((frame) => frame.id !== undefined);
-    expect(answers.map((a) => [a.id, a.result !== undefined]).sort()).toEqual([
-      [1, true],
-      [2, true],
-      [3, true],
-    ]);
+    raw.end(
+      ...[
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: 1, clientCapabilities: {} },
+        },
+        { jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: work, mcpServers: [] } },
+        { jsonrpc: '2.0', id: 3, method: 'session/list', params: {} },
+      ].map((frame) => JSON.stringify(frame)),
+    );
+    expect(await raw.exited).toBe(0);
+    const answers = await Promise.all([1, 2, 3].map((id) => raw.response(id)));
+    expect(answers.map((a) => a.result !== undefined)).toEqual([true, true, true]);
   });
 });

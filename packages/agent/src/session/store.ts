@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger, SessionUpdate } from '@acp-kit/protocol';
+import { MAX_STORED_DEPTH, capDepth } from './depth-cap.js';
 
 /** Which agent wrote a session; each agent lists and loads only its own sessions. */
 export type AgentKind = 'demo' | 'model';
@@ -69,10 +70,21 @@ export class SessionLog {
     this.fd = openSync(path, 'a');
   }
 
+  /**
+   * Appends `record`; parts nested deeper than {@link MAX_STORED_DEPTH} levels (a pathological
+   * `_meta`) are stored as a marker, so the record itself (a prompt, say) is never lost.
+   */
   append(record: SessionRecord): void {
     if (this.fd === undefined) return;
     try {
-      writeSync(this.fd, `${JSON.stringify(record)}\n`);
+      const storable = capDepth(record);
+      if (storable !== record) {
+        this.logger.log('warn', 'stored a record cut at its nesting limit', {
+          path: this.path,
+          maxDepth: MAX_STORED_DEPTH,
+        });
+      }
+      writeSync(this.fd, `${JSON.stringify(storable)}\n`);
     } catch (error) {
       // A full disk must not break the live session; the client still gets the update.
       this.logger.log('error', 'could not write the session log', { path: this.path, error });
