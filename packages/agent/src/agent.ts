@@ -160,25 +160,29 @@ export class AcpAgent implements AgentHandlers {
         mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
       },
-      authMethods: this.engine.authMethods(),
+      authMethods: this.engine.authMethods(this.connection.clientCapabilities),
       agentInfo: { name: 'acp-kit-agent', title: this.engine.title, version: AGENT_VERSION },
     };
   }
 
-  authenticate(params: AuthenticateRequest): AuthenticateResponse {
-    this.engine.authenticate(params.methodId);
+  async authenticate(params: AuthenticateRequest, ctx: HandlerContext): Promise<AuthenticateResponse> {
+    await this.engine.authenticate(params.methodId, {
+      connection: this.connection,
+      requestId: ctx.requestId,
+      signal: ctx.signal,
+    });
     return {};
   }
 
   async newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
-    this.engine.assertReady();
+    this.engine.assertReady(this.connection.clientCapabilities);
     const session = await this.sessions.create(params.cwd, params.additionalDirectories);
     this.afterOpen(session, params.mcpServers);
     return { sessionId: session.id, modes: session.modeState(), configOptions: session.configOptions() };
   }
 
   async loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse> {
-    this.engine.assertReady();
+    this.engine.assertReady(this.connection.clientCapabilities);
     const session = await this.sessions.reopen(params.sessionId, params.cwd, params.additionalDirectories);
     // The whole history goes out before the response, as session/load requires.
     for (const update of replayUpdates(this.sessions.store.readRecords(session.id))) {
@@ -189,7 +193,7 @@ export class AcpAgent implements AgentHandlers {
   }
 
   async resumeSession(params: ResumeSessionRequest): Promise<ResumeSessionResponse> {
-    this.engine.assertReady();
+    this.engine.assertReady(this.connection.clientCapabilities);
     const session = await this.sessions.reopen(params.sessionId, params.cwd, params.additionalDirectories);
     this.afterOpen(session, params.mcpServers ?? []);
     return { modes: session.modeState(), configOptions: session.configOptions() };

@@ -1,12 +1,15 @@
 /**
  * A minimal runnable entry for development and end-to-end tests (`acp agent` is the real one):
  *   node --conditions=@acp-kit/source --import tsx packages/agent/src/bin.ts --demo
+ *   node --conditions=@acp-kit/source --import tsx packages/agent/src/bin.ts setup
  */
 import { parseArgs } from 'node:util';
-import { runAgent, type AgentCliOptions } from './cli-entry.js';
+import { runAgent, runAgentSetup, type AgentCliOptions } from './cli-entry.js';
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
+    'api-key-stdin': { type: 'boolean' },
     demo: { type: 'boolean' },
     provider: { type: 'string' },
     model: { type: 'string' },
@@ -38,8 +41,16 @@ const options: AgentCliOptions = {
   logLevel: values['log-level'],
 };
 
-runAgent(options).then(
-  () => process.exit(0),
+if (positionals.length > 0 && positionals[0] !== 'setup') {
+  process.stderr.write(`acp-kit agent: unknown command ${positionals[0]}\n`);
+  process.exit(2);
+}
+
+(positionals[0] === 'setup'
+  ? runAgentSetup({ ...options, apiKeyStdin: values['api-key-stdin'] })
+  : runAgent(options).then(() => 0)
+).then(
+  (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`acp-kit agent: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

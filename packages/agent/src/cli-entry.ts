@@ -9,6 +9,7 @@ import { serveAgent } from './agent.js';
 import { resolveDataDir } from './config/paths.js';
 import { DemoEngine } from './demo/demo-engine.js';
 import { lazyMcpServers } from './mcp/lazy.js';
+import type { AgentSetupOptions } from './config/setup-command.js';
 import type { TurnEngine } from './session/turn.js';
 import { createStderrLogger, parseLogLevel } from './util/logger.js';
 
@@ -101,8 +102,44 @@ export const agentCliOptions: readonly AgentCliOptionSpec[] = [
 /** A short description of `acp agent` for help output. */
 export const agentCliDescription =
   'Serve the acp-kit coding agent over ACP on stdin/stdout (for Zed, Neovim, Emacs, acp…). ' +
-  'Configure a model with ACP_KIT_MODEL / ACP_KIT_BASE_URL / ACP_KIT_API_KEY, OPENAI_API_KEY or ANTHROPIC_API_KEY, ' +
-  'or try --demo.';
+  'Configure a model with `acp agent setup` (or ACP_KIT_MODEL / ACP_KIT_BASE_URL / ACP_KIT_API_KEY, ' +
+  'OPENAI_API_KEY or ANTHROPIC_API_KEY), or try --demo.';
+
+/** A short description of `acp agent setup` for help output. */
+export const agentSetupDescription =
+  'Configure the model: asks for provider, base URL, model and API key (on a terminal; flags answer ' +
+  'instead) and writes the config file, mode 0600 when it holds a key. Takes --provider, --base-url, ' +
+  '--model, --api-key-env and --config of `acp agent`.';
+
+/** The flag only `acp agent setup` has. */
+export const agentSetupOptions: readonly AgentCliOptionSpec[] = [
+  {
+    flags: '--api-key-stdin',
+    description: 'read the API key from stdin (keys are never flags: they would show in process listings)',
+  },
+];
+
+/** Examples for `acp agent setup --help`. */
+export const agentSetupHelp = `
+Examples:
+  acp agent setup                                   # asks, on a terminal
+  acp agent setup --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3:8b
+  acp agent setup --provider openai-compatible --base-url https://openrouter.ai/api/v1 \\
+    --model deepseek/deepseek-chat-v3.1 --api-key-env OPENROUTER_API_KEY
+  printf %s "$KEY" | acp agent setup --provider anthropic --api-key-stdin
+
+Other providers and models in the file are kept; the one set up becomes the default model.`;
+
+/**
+ * `acp agent setup`; resolves with the exit code. Loaded on demand, like the model engine.
+ *
+ * @example
+ * process.exitCode = await runAgentSetup({ provider: 'openai', model: 'gpt-5' });
+ */
+export async function runAgentSetup(options: AgentSetupOptions): Promise<number> {
+  const { runAgentSetup: run } = await import('./config/setup-command.js');
+  return run(options);
+}
 
 function numberFromEnv(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;

@@ -9,8 +9,17 @@
  * Embedding the model agent: `ModelEngine`, `loadSettings` and `McpServers` come from
  * `@acp-kit/agent/model`.
  */
-export { runAgent, agentCliOptions, agentCliDescription } from './cli-entry.js';
+export {
+  runAgent,
+  runAgentSetup,
+  agentCliOptions,
+  agentCliDescription,
+  agentSetupDescription,
+  agentSetupHelp,
+  agentSetupOptions,
+} from './cli-entry.js';
 export type { AgentCliOptions, AgentCliOptionSpec } from './cli-entry.js';
+export type { AgentSetupOptions } from './config/setup-command.js';
 export { serveAgent, AcpAgent } from './agent.js';
 export type { AgentOptions, McpConnector, McpSessionHandle } from './agent.js';
 export { DemoEngine } from './demo/demo-engine.js';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { resolveConfigPath } from './paths.js';
 
 export type ProviderType = 'openai-compatible' | 'openai' | 'anthropic';
-const PROVIDER_TYPES: readonly ProviderType[] = ['openai-compatible', 'openai', 'anthropic'];
+export const PROVIDER_TYPES: readonly ProviderType[] = ['openai-compatible', 'openai', 'anthropic'];
 
 export interface ProviderSettings {
   id: string;
@@ -102,7 +102,7 @@ const configSchema = z.object({
 type ConfigFile = z.infer<typeof configSchema>;
 
 /** Default model of providers configured by their standard key alone. */
-const DEFAULT_MODELS: Record<'openai' | 'anthropic', string> = {
+export const DEFAULT_MODELS: Record<'openai' | 'anthropic', string> = {
   openai: 'gpt-5-mini',
   anthropic: 'claude-sonnet-4-5',
 };
@@ -118,6 +118,14 @@ function knownCapabilities(model: string): { contextWindow: number; images: bool
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** What is wrong with a config file's content (`field.path: message`), or undefined when it fits the format. */
+export function configProblem(json: unknown): string | undefined {
+  const parsed = configSchema.safeParse(json);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  return `${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`;
+}
+
 function readConfigFile(path: string, problems: string[]): ConfigFile {
   let text: string;
   try {
@@ -132,13 +140,12 @@ function readConfigFile(path: string, problems: string[]): ConfigFile {
     problems.push(`${path} is not valid JSON (${(error as Error).message})`);
     return configSchema.parse({});
   }
-  const parsed = configSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    problems.push(`${path}: ${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`);
+  const problem = configProblem(json);
+  if (problem) {
+    problems.push(`${path}: ${problem}`);
     return configSchema.parse({});
   }
-  return parsed.data;
+  return configSchema.parse(json);
 }
 
 function positiveInt(value: string | undefined): number | undefined {
@@ -294,17 +301,15 @@ function positiveIntOrZero(value: string | undefined): number | undefined {
 }
 
 /**
- * What the user must do to get a model, as one message for the -32000 answer to `session/new`.
+ * What the user must do to get a model, as one message for the -32000 answer to `session/new`
+ * (error messages are cut at 512 characters on the wire: the ways out come first).
  */
 export function setupInstructions(settings: AgentSettings): string {
   const lines = [
-    'No model is configured for the acp-kit agent. Set one of:',
-    '- ACP_KIT_BASE_URL and ACP_KIT_MODEL (and ACP_KIT_API_KEY if the server needs one) for an OpenAI-compatible server such as Ollama, vLLM, LM Studio or OpenRouter;',
-    '- OPENAI_API_KEY (model: OPENAI_MODEL, default gpt-5-mini);',
-    '- ANTHROPIC_API_KEY (model: ANTHROPIC_MODEL, default claude-sonnet-4-5);',
-    `or describe providers and models in ${settings.configPath}. Then restart the agent (or try \`acp agent --demo\`).`,
+    'No model is configured for the acp-kit agent. Sign in from your client to set one up, or run `acp agent setup`.',
+    'Or set ACP_KIT_BASE_URL and ACP_KIT_MODEL (+ ACP_KIT_API_KEY) for an OpenAI-compatible server, OPENAI_API_KEY, or ANTHROPIC_API_KEY, and restart the agent.',
+    `Config file: ${settings.configPath}`,
   ];
-  if (settings.problems.length > 0)
-    lines.push('', 'Problems found:', ...settings.problems.map((p) => `- ${p}`));
+  if (settings.problems.length > 0) lines.push('Problems found:', ...settings.problems.map((p) => `- ${p}`));
   return lines.join('\n');
 }

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorCodes, ProtocolError } from '@acp-kit/protocol';
-import { inProcessAgent, removeDir, tempDir } from '../test-support/harness.js';
+import { ErrorCodes } from '@acp-kit/protocol';
+import { errorOf, inProcessAgent, removeDir, tempDir } from '../test-support/harness.js';
 import { startOpenAIStub, type ModelStub } from '../test-support/model-stubs.js';
 import { choose, type TestClient, type TestClientOptions } from '../test-support/test-client.js';
 import { ModelEngine } from './model-engine.js';
@@ -47,16 +47,6 @@ async function start(environment: Record<string, string>, options: TestClientOpt
 
 function prompt(sessionId: string, text: string) {
   return client.connection.promptSession({ sessionId, prompt: [{ type: 'text', text }] });
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<ProtocolError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a ProtocolError');
 }
 
 type Message = { role: string; content: unknown };

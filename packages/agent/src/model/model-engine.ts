@@ -6,6 +6,7 @@ import type { LanguageModel, LanguageModelUsage, ModelMessage, ToolModelMessage 
 import {
   ProtocolError,
   type AuthMethod,
+  type ClientCapabilities,
   type Logger,
   type PromptCapabilities,
   type SessionConfigOption,
@@ -19,12 +20,17 @@ import {
   type ProviderSettings,
   type SettingsOverrides,
 } from '../config/settings.js';
+import {
+  authMethodsData,
+  authenticateForSetup,
+  setupAuthMethods,
+  type AuthenticateContext,
+} from '../config/setup-acp.js';
 import type { Session } from '../session/session.js';
 import type { Turn, TurnEngine } from '../session/turn.js';
 import { toolsForMode } from '../tools/builtin.js';
 import type { ToolRunResult } from '../tools/runner.js';
 import { abortableDelay } from '../util/abort.js';
-import { invalidParams } from '../util/errors.js';
 import { silentLogger } from '../util/logger.js';
 import { compactConversation } from './compaction.js';
 import { isTransient, retryAfterMs, toProtocolError } from './errors.js';
@@ -33,7 +39,6 @@ import { languageModel } from './providers.js';
 import { StepError, modelToolName, runStep, toolSet, type StepOutcome } from './step.js';
 import { systemPrompt } from './system-prompt.js';
 
-const AUTH_METHOD_ID = 'acp-kit-configure-model';
 const MAX_RETRY_DELAY_MS = 30_000;
 
 /** What a step-level usage report needs. */
@@ -71,30 +76,30 @@ export class ModelEngine implements TurnEngine {
     return { image: this.settings.models.some((m) => m.images), audio: false, embeddedContext: true };
   }
 
-  authMethods(): AuthMethod[] {
+  /** While no model is usable: the setup methods (see `config/setup-acp.ts`). */
+  authMethods(client?: ClientCapabilities): AuthMethod[] {
     if (this.settings.models.length > 0) return [];
-    return [
-      {
-        id: AUTH_METHOD_ID,
-        name: 'Configure a model',
-        description:
-          'Set ACP_KIT_BASE_URL + ACP_KIT_MODEL (+ ACP_KIT_API_KEY), OPENAI_API_KEY or ANTHROPIC_API_KEY, or write the config file, then restart the agent.',
-      },
-    ];
+    return setupAuthMethods(client, this.settings.configPath);
   }
 
-  assertReady(): void {
+  assertReady(client?: ClientCapabilities): void {
     if (this.settings.models.length > 0) return;
     throw ProtocolError.authRequired(setupInstructions(this.settings), {
-      authMethods: this.authMethods().map(({ id, name }) => ({ id, name })),
+      authMethods: authMethodsData(this.authMethods(client)),
     });
   }
 
-  /** Re-reads the config file (the user may have just written it). */
-  authenticate(methodId: string): void {
-    if (methodId !== AUTH_METHOD_ID) throw invalidParams(`Unknown authentication method ${methodId}`);
-    this.settings = loadSettings(this.source.env ?? process.env, this.source.overrides);
-    this.assertReady();
+  /** Asks for a setup and writes it, or re-reads the config file (the user may have just written it). */
+  async authenticate(methodId: string, ctx: AuthenticateContext): Promise<void> {
+    const env = this.source.env ?? process.env;
+    await authenticateForSetup(methodId, ctx, {
+      configPath: this.settings.configPath,
+      env,
+      reload: () => {
+        this.settings = loadSettings(env, this.source.overrides);
+        this.assertReady(ctx.connection.clientCapabilities);
+      },
+    });
   }
 
   initialConfig(): Record<string, string | boolean> {

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorCodes, ProtocolError } from '@acp-kit/protocol';
+import { ErrorCodes } from '@acp-kit/protocol';
 import { DemoEngine } from '../demo/demo-engine.js';
-import { inProcessAgent, removeDir, tempDir } from '../test-support/harness.js';
+import { errorOf, inProcessAgent, removeDir, tempDir } from '../test-support/harness.js';
 import type { TestClient } from '../test-support/test-client.js';
 
 let work: string;
@@ -24,16 +24,6 @@ afterEach(async () => {
   await client.close();
   await Promise.all([work, other, data].map(removeDir));
 });
-
-async function errorOf(promise: Promise<unknown>): Promise<ProtocolError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProtocolError) return error;
-    throw error;
-  }
-  throw new Error('expected a ProtocolError');
-}
 
 describe('session lifecycle', () => {
   it('lists sessions by cwd with titles, updatedAt and cursor paging', async () => {

@@ -4,7 +4,15 @@
  * permissions and persistence are shared.
  */
 import { randomUUID } from 'node:crypto';
-import type { AuthMethod, ContentBlock, McpServer, PromptCapabilities, StopReason } from '@acp-kit/protocol';
+import type {
+  AuthMethod,
+  ClientCapabilities,
+  ContentBlock,
+  McpServer,
+  PromptCapabilities,
+  StopReason,
+} from '@acp-kit/protocol';
+import type { AuthenticateContext } from '../config/setup-acp.js';
 import type { ToolRunner } from '../tools/runner.js';
 import type { ConfigOptionSource, Session } from './session.js';
 import type { AgentKind } from './store.js';
@@ -97,12 +105,12 @@ export interface TurnEngine extends ConfigOptionSource {
   readonly title: string;
   /** Whether prompts may carry images. */
   promptCapabilities(): PromptCapabilities;
-  /** `authMethods` of `initialize`. */
-  authMethods(): AuthMethod[];
+  /** `authMethods` of `initialize`, for a client with capabilities `client`. */
+  authMethods(client?: ClientCapabilities): AuthMethod[];
   /** Throws a -32000 `ProtocolError` naming what to set when sessions cannot be started. */
-  assertReady(): void;
-  /** `authenticate`: re-reads configuration; throws -32000 when still not ready. */
-  authenticate(methodId: string): void;
+  assertReady(client?: ClientCapabilities): void;
+  /** `authenticate`: sets up or re-reads configuration; throws -32000 when still not ready. */
+  authenticate(methodId: string, ctx: AuthenticateContext): void | Promise<void>;
   /** Values of the engine's config options for a new session. */
   initialConfig(): Record<string, string | boolean>;
   /** Runs a turn; returns its stop reason (`cancelled` when the signal aborted). */

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createChannelPair, type Logger } from '@acp-kit/protocol';
+import { ProtocolError, createChannelPair, type Logger } from '@acp-kit/protocol';
 import { spawnPeer, type SpawnedPeer } from '@acp-kit/protocol/node';
 import { serveAgent, type AgentOptions } from '../agent.js';
 import { TestClient, type TestClientOptions } from './test-client.js';
@@ -84,4 +84,15 @@ export function spawnAgent(
       await client.connection.close();
     },
   };
+}
+
+/** The ProtocolError `promise` rejects with (anything else fails the test). */
+export async function errorOf(promise: Promise<unknown>): Promise<ProtocolError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ProtocolError) return error;
+    throw error;
+  }
+  throw new Error('expected a ProtocolError');
 }

@@ -10,6 +10,8 @@ import {
   ProtocolError,
   type ByteChannel,
   type ClientCapabilities,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type InitializeResponse,
   type ReadTextFileRequest,
   type RequestPermissionRequest,
@@ -43,6 +45,10 @@ export const waitForCancel: PermissionPolicy = (_request, signal) =>
 export interface TestClientOptions {
   capabilities?: ClientCapabilities;
   permission?: PermissionPolicy;
+  /** Answers `elicitation/create` (advertise `elicitation.form` in `capabilities` too). */
+  elicit?: (
+    request: CreateElicitationRequest,
+  ) => CreateElicitationResponse | Promise<CreateElicitationResponse>;
 }
 
 type Waiter = { predicate: (n: SessionNotification) => boolean; resolve: (n: SessionNotification) => void };
@@ -53,6 +59,7 @@ export class TestClient {
   readonly permissionRequests: RequestPermissionRequest[] = [];
   readonly reads: ReadTextFileRequest[] = [];
   readonly writes: WriteTextFileRequest[] = [];
+  readonly elicitations: CreateElicitationRequest[] = [];
   readonly terminals = new TestTerminals();
   permission: PermissionPolicy;
   private readonly capabilities: ClientCapabilities;
@@ -97,6 +104,11 @@ export class TestClient {
         waitForTerminalExit: (request, ctx) => this.terminals.waitForExit(request.terminalId, ctx.signal),
         killTerminal: (request) => this.terminals.kill(request.terminalId),
         releaseTerminal: (request) => this.terminals.release(request.terminalId),
+        createElicitation: async (request) => {
+          this.elicitations.push(request);
+          if (!options.elicit) return { action: 'decline' };
+          return options.elicit(request);
+        },
       },
       { validateOutgoing: true },
     ).start();

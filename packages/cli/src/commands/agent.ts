@@ -3,7 +3,17 @@
  * stdout carries protocol frames only; nothing else is printed there.
  */
 import type { Command } from 'commander';
-import { agentCliDescription, agentCliOptions, runAgent, type AgentCliOptions } from '@acp-kit/agent';
+import {
+  agentCliDescription,
+  agentCliOptions,
+  agentSetupDescription,
+  agentSetupHelp,
+  agentSetupOptions,
+  runAgent,
+  runAgentSetup,
+  type AgentCliOptions,
+  type AgentSetupOptions,
+} from '@acp-kit/agent';
 
 /** Registers `acp agent` and its flags on `program`. */
 export function registerAgentCommand(
@@ -20,5 +30,15 @@ export function registerAgentCommand(
     check();
     await runAgent(options);
     done(0);
+  });
+  // `acp agent setup` shares the flags of `acp agent` (commander hands them to the parent).
+  const setup = command
+    .command('setup')
+    .description(agentSetupDescription)
+    .addHelpText('after', agentSetupHelp);
+  for (const option of agentSetupOptions) setup.option(option.flags, option.description);
+  setup.action(async (_options: unknown, sub: Command) => {
+    check();
+    done(await runAgentSetup(sub.optsWithGlobals<AgentSetupOptions>()));
   });
 }
