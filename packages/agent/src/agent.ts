@@ -107,24 +107,20 @@ export function serveAgent(
 /**
  * `channel`, calling `onEnd` as soon as its input ends. The connection still answers what it has
  * received after that (a script may pipe requests in and read the answers), but the client will
- * send nothing more, not even `session/cancel`: running turns must not go on for it.
+ * send nothing more, not even `session/cancel`: running turns must not go on for it. Only `start`
+ * is replaced, on the channel itself, so that everything else it offers stays as it is.
  */
 function onInputEnd(channel: ByteChannel, onEnd: () => void): ByteChannel {
-  return {
-    start: (sink) =>
-      channel.start({
-        data: (chunk) => sink.data(chunk),
-        end: (details) => {
-          onEnd();
-          sink.end(details);
-        },
-      }),
-    write: (text) => channel.write(text),
-    drain: () => channel.drain(),
-    pause: () => channel.pause(),
-    resume: () => channel.resume(),
-    close: () => channel.close(),
-  };
+  const start = channel.start.bind(channel);
+  channel.start = (sink) =>
+    start({
+      data: (chunk) => sink.data(chunk),
+      end: (details) => {
+        onEnd();
+        sink.end(details);
+      },
+    });
+  return channel;
 }
 
 /** The handlers of {@link AgentSideConnection}. */
