@@ -189,6 +189,7 @@ export class PermissionBroker {
       paths: subject.paths,
       outsideRoots: subject.outsideRoots,
       secret: subject.secret,
+      ...(subject.hardLinked ? { hardLinked: true } : {}),
       reason: verdict.reason,
       ...(subject.title ? { title: subject.title } : {}),
       ...(subject.toolCallId ? { toolCallId: subject.toolCallId } : {}),
