@@ -404,12 +404,15 @@ export class AgentConnection implements SessionLink {
   }
 
   private onValidation(report: ValidationReport): void {
-    for (const message of diagnosticsOf(report)) {
-      if (this.seenDiagnostics.has(message) || this.seenDiagnostics.size > 500) continue;
-      this.seenDiagnostics.add(message);
-      this.logger?.log('info', 'agent sent something this client does not know', { message });
-      this.events.emit('diagnostic', { message });
-    }
+    for (const message of diagnosticsOf(report)) this.diagnostic(message);
+  }
+
+  /** Reports something about the agent's behaviour through the `diagnostic` event, once per message. */
+  diagnostic(message: string): void {
+    if (this.seenDiagnostics.has(message) || this.seenDiagnostics.size > 500) return;
+    this.seenDiagnostics.add(message);
+    this.logger?.log('info', 'agent diagnostic', { message });
+    this.events.emit('diagnostic', { message });
   }
 
   private async openTrace(session: ClientSession): Promise<TraceWriter | undefined> {

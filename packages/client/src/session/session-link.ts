@@ -35,4 +35,6 @@ export interface SessionLink {
   authError(error: unknown): ClientError | undefined;
   /** The session no longer uses this connection. */
   detach(agentSessionId: string): void;
+  /** Reports something about the agent's behaviour a developer may want to know (once per message). */
+  diagnostic?(message: string): void;
 }

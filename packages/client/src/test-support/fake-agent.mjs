@@ -196,6 +196,28 @@ async function runStep(sessionId, step, cancelled$) {
     text(sessionId, `RESULT ${JSON.stringify(result)}\n`, `r${nextId++}`);
     if (step.saveTerminal && result.result) step.params.terminalId = result.result.terminalId;
   }
+  if (step.parallel) {
+    // `count` copies of one request at once (tool call ids numbered), reported together.
+    const { count, request: method, params } = step.parallel;
+    const results = await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        request(method, {
+          sessionId,
+          ...params,
+          ...(params.toolCall
+            ? { toolCall: { ...params.toolCall, toolCallId: `${params.toolCall.toolCallId}-${i}` } }
+            : {}),
+        }),
+      ),
+    );
+    text(sessionId, `RESULT ${JSON.stringify(results)}\n`, `r${nextId++}`);
+  }
+  if (step.detached) {
+    // A request the turn does not wait for; its answer is reported whenever it comes.
+    void request(step.detached, { sessionId, ...step.params }).then((result) =>
+      text(sessionId, `LATE ${JSON.stringify(result)}\n`, `l${nextId++}`),
+    );
+  }
   if (step.terminal) {
     const created = await request('terminal/create', { sessionId, ...step.terminal });
     text(sessionId, `RESULT ${JSON.stringify(created)}\n`, `r${nextId++}`);
