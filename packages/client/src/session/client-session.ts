@@ -13,6 +13,7 @@ import {
   type SessionUpdate,
   type StopReason,
 } from '@acp-kit/protocol';
+import { describeLimit } from '../agent/timeouts.js';
 import { ClientError, toErrorInfo } from '../errors.js';
 import type { FsCallContext } from '../fs/fs-service.js';
 import type { PermissionRule, PermissionSubject } from '../permissions/rules.js';
@@ -66,6 +67,10 @@ export class ClientSession {
   private seed: ContentBlock | undefined;
   private trace: TraceWriter | undefined;
   private readonly feed = new FrameFeed();
+  private activity: (() => void) | undefined;
+  /** Ends the running turn here (the agent ignored `session/cancel` for the grace period). */
+  private forceEnd: (() => void) | undefined;
+  private cancelTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * @internal Where the connection's trace router delivers this session's frames: to the trace
    * file and the live feed.
@@ -174,9 +179,25 @@ export class ClientSession {
     const onAbort = (): void => void this.cancel();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     link.turnStarted(this.localId);
+    const forced = new Promise<undefined>((resolve) => (this.forceEnd = () => resolve(undefined)));
     try {
-      const response = await link.connection.promptSession({ sessionId, prompt: sent });
+      const request = link.connection.promptSession({ sessionId, prompt: sent });
+      // After a forced end the request still fails (the agent is killed): nobody waits for it then.
+      request.catch(() => undefined);
+      const response = await Promise.race([request, forced]);
       this.seed = undefined;
+      if (response === undefined) {
+        const grace = describeLimit(link.timeouts.cancelGraceMs);
+        this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: 'cancelled' });
+        void link.kill();
+        return {
+          stopReason: 'cancelled',
+          notes: [
+            ...notes,
+            `the agent did not end the turn within ${grace} of the cancellation; it was stopped`,
+          ],
+        };
+      }
       this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: response.stopReason });
       return { stopReason: response.stopReason, notes };
     } catch (error) {
@@ -184,6 +205,9 @@ export class ClientSession {
       this.store.dispatch({ type: 'turn_failed', at: Date.now(), turn, error: toErrorInfo(failure) });
       throw failure;
     } finally {
+      clearTimeout(this.cancelTimer);
+      this.cancelTimer = undefined;
+      this.forceEnd = undefined;
       options.signal?.removeEventListener('abort', onAbort);
       link.turnEnded(this.localId);
       this.broker.endTurn(turn);
@@ -194,7 +218,8 @@ export class ClientSession {
   /**
    * Cancels the running turn: open permission questions are answered `cancelled`, open tool calls
    * are marked cancelled, and `session/cancel` is sent. The prompt then resolves with `cancelled`;
-   * late updates are still applied.
+   * late updates are still applied. An agent that has not ended the turn `timeouts.cancelGraceMs`
+   * later (default 10 s) is stopped, and the turn ends `cancelled` here.
    */
   async cancel(): Promise<void> {
     const status = this.state.status;
@@ -203,6 +228,11 @@ export class ClientSession {
     this.broker.cancelAll();
     const link = this.link;
     if (!link || link.connection.isClosed || !this.currentAgentSessionId) return;
+    // Armed before sending: an agent that does not even read its stdin must not hold the turn.
+    const forceEnd = this.forceEnd;
+    if (forceEnd && this.cancelTimer === undefined && Number.isFinite(link.timeouts.cancelGraceMs)) {
+      this.cancelTimer = setTimeout(forceEnd, link.timeouts.cancelGraceMs);
+    }
     await link.connection.cancelSession({ sessionId: this.currentAgentSessionId }).catch(() => undefined);
   }
 
@@ -322,8 +352,17 @@ export class ClientSession {
     this.feed.preload(frames);
   }
 
+  /** @internal Calls `listener` on every update received for the session (replays included). */
+  watchActivity(listener: () => void): () => void {
+    this.activity = listener;
+    return () => {
+      if (this.activity === listener) this.activity = undefined;
+    };
+  }
+
   /** @internal A `session/update` for this session. */
   handleUpdate(update: SessionUpdate): void {
+    this.activity?.();
     if (this.replay === 'skip-history' && !STATE_UPDATES.has(String(update.sessionUpdate))) return;
     this.store.dispatch({
       type: 'update',

@@ -75,6 +75,7 @@ async function handle(msg) {
       authenticated = true;
       return reply({});
     case 'session/new': {
+      if (opts.hangNewSession) return;
       if (!authenticated || opts.newSessionError)
         return fail(
           opts.newSessionError ?? { code: -32000, message: 'Authentication required', data: opts.authData },
@@ -104,6 +105,16 @@ async function handle(msg) {
     case 'session/load': {
       const s = sessions.get(params.sessionId);
       if (!s) return fail({ code: -32002, message: 'Session not found' });
+      if (opts.loadReplay) {
+        // `count` updates `everyMs` apart, then an answer, or nothing when `hang`.
+        const { count, everyMs, hang } = opts.loadReplay;
+        for (let i = 0; i < count; i++) {
+          await new Promise((resolve) => setTimeout(resolve, everyMs));
+          text(params.sessionId, `replayed ${i} `);
+        }
+        if (!hang) reply({});
+        return;
+      }
       for (const h of s.history) {
         update(params.sessionId, {
           sessionUpdate: 'user_message_chunk',
@@ -114,6 +125,7 @@ async function handle(msg) {
       return reply({});
     }
     case 'session/resume':
+      if (opts.hangResume) return;
       if (!sessions.has(params.sessionId)) return fail({ code: -32002, message: 'Session not found' });
       return reply({});
     case 'session/list':
