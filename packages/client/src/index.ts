@@ -149,6 +149,7 @@ export { isSensitiveEnvName } from './terminal/env-policy.js';
 export type { ExitStatus } from './terminal/managed-terminal.js';
 
 export {
+  redactMeta,
   TranscriptStore,
   TranscriptWriter,
   type LoadedSession,
@@ -164,6 +165,15 @@ export {
   type TraceSink,
 } from './persistence/trace.js';
 export { parseTraceLine, readTraceTail, type RecordedFrame } from './persistence/trace-tail.js';
-export { redactValue, redactString, REDACTED } from './persistence/redact.js';
+export {
+  isSecretKey,
+  redactArgv,
+  redactCommandLine,
+  redactReplacer,
+  redactValue,
+  redactString,
+  REDACTED,
+} from './persistence/redact.js';
+export { stringifyJson, type JsonReplacer } from './util/stringify-json.js';
 
 export { Emitter, type Unsubscribe } from './util/emitter.js';

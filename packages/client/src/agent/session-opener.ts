@@ -5,6 +5,7 @@
 import { AcpKitError, type McpServer, type NewSessionResponse } from '@acp-kit/protocol';
 import { resolve } from 'node:path';
 import { ClientError } from '../errors.js';
+import { redactCommandLine } from '../persistence/redact.js';
 import type { TraceWriter } from '../persistence/trace.js';
 import type { TranscriptStore } from '../persistence/transcript-store.js';
 import { ClientSession, type ReplayMode } from '../session/client-session.js';
@@ -78,7 +79,10 @@ export class SessionOpener {
     const state = session.state;
     const base = { cwd: state.cwd, additionalDirectories: [...state.additionalDirectories], session };
     const caps = this.link.agentCapabilities;
-    if (previous.agentId === this.link.agent.id && previous.agentSessionId) {
+    // Stored agent ids are redacted (a command line loses its credentials): compare them so.
+    const id = this.link.agent.id;
+    const same = previous.agentId === id || previous.agentId === redactCommandLine(id);
+    if (same && previous.agentSessionId) {
       if (caps.sessionCapabilities?.resume) {
         const done = await this.attempt(() => this.open('resume', previous.agentSessionId as string, base));
         if (done) return 'resume';

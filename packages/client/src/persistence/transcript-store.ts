@@ -1,6 +1,8 @@
 /**
  * The client's own record of every session: `<sessionsDir>/<localId>/events.jsonl` (append-only,
  * one {@link SessionEvent} per line) and `meta.json` (the index entry, replaced atomically).
+ * Both are redacted as they are written (credential fields, token-looking strings, credential
+ * options in command lines), and events nested deeper than `JSON.stringify` reaches are kept.
  *
  * Crash safety: lines are appended whole; a line torn by a crash is skipped when reading and cut
  * off before appending again, so at most the last event before a crash is lost. Reopening replays
@@ -15,6 +17,8 @@ import { initialSessionState, type SessionState } from '../session/state.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
 import { LineBatch } from '../util/line-batch.js';
+import { stringifyJson } from '../util/stringify-json.js';
+import { redactCommandLine, redactReplacer } from './redact.js';
 
 /** The index entry of a stored session. */
 export interface SessionMeta {
@@ -67,7 +71,7 @@ export class TranscriptStore {
   async create(meta: SessionMeta): Promise<TranscriptWriter> {
     const dir = this.sessionDir(meta.localId);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeJsonFile(join(dir, 'meta.json'), meta, 0o600);
+    await writeJsonFile(join(dir, 'meta.json'), redactMeta(meta), 0o600);
     return TranscriptWriter.open(dir, meta);
   }
 
@@ -198,7 +202,7 @@ export class TranscriptWriter {
   /** Queues an event (ephemeral ones are skipped). */
   append(event: SessionEvent): void {
     if (this.closed || EPHEMERAL_EVENTS.has(event.type)) return;
-    this.batch.push(`${JSON.stringify(event)}\n`);
+    this.batch.push(`${stringifyJson(event, redactReplacer)}\n`);
   }
 
   /** Writes what is queued; with `sync`, also forces it to disk. */
@@ -222,7 +226,7 @@ export class TranscriptWriter {
     const meta = this.meta;
     this.chain = this.chain.then(async () => {
       try {
-        await writeJsonFile(join(this.dir, 'meta.json'), meta, 0o600);
+        await writeJsonFile(join(this.dir, 'meta.json'), redactMeta(meta), 0o600);
       } catch (error) {
         this.error ??= error as Error;
       }
@@ -260,6 +264,19 @@ async function cutTornLine(handle: FileHandle): Promise<void> {
     end = start;
   }
   await handle.truncate(0);
+}
+
+/**
+ * The meta as stored: an agent id or name holding a command line (`acp run -- CMD ARGS`) loses its
+ * credentials (`--api-key X`), which `acp sessions list` would print.
+ */
+export function redactMeta(meta: SessionMeta): SessionMeta {
+  return {
+    ...meta,
+    ...(meta.agentId !== undefined ? { agentId: redactCommandLine(meta.agentId) } : {}),
+    ...(meta.agentName !== undefined ? { agentName: redactCommandLine(meta.agentName) } : {}),
+    attachments: meta.attachments.map((a) => ({ ...a, agentId: redactCommandLine(a.agentId) })),
+  };
 }
 
 function parseMeta(raw: unknown): SessionMeta | undefined {

@@ -199,7 +199,16 @@ async function prompt(params) {
 
 async function runStep(sessionId, step, cancelled$) {
   if (step.update) update(sessionId, step.update);
+  // An update read from an environment variable (keeps test secrets out of the prompt and argv).
+  if (step.updateEnv) update(sessionId, JSON.parse(process.env[step.updateEnv]));
   if (step.raw !== undefined) process.stdout.write(step.raw + '\n');
+  if (step.deepUpdate) {
+    // A message chunk whose `_meta.deep` is nested `deepUpdate` arrays deep (written by hand:
+    // JSON.stringify cannot), its innermost value "bottom".
+    const depth = step.deepUpdate;
+    const params = `{"sessionId":${JSON.stringify(sessionId)},"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"deep"},"_meta":{"deep":${'['.repeat(depth)}"bottom"${']'.repeat(depth)}}}}`;
+    process.stdout.write(`{"jsonrpc":"2.0","method":"session/update","params":${params}}\n`);
+  }
   if (step.stderr) process.stderr.write(step.stderr);
   if (step.text) text(sessionId, step.text, step.messageId);
   if (step.flood) for (let i = 0; i < step.flood; i++) text(sessionId, `x${i} `, 'flood');
