@@ -178,18 +178,20 @@ export class TranscriptStore {
 
 /**
  * Appends events to one session's record. Writes are batched (at most every 100 ms, at once past
- * 256 KB, and at the end of each turn) and never interleave.
+ * 256 KB, and at the end of each turn) and never interleave. While the session is detached (its
+ * agent exited) the file is not held open: each write opens and closes it.
  */
 export class TranscriptWriter {
   private readonly batch = new LineBatch(() => void this.flush());
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  private keepOpen = true;
   /** The first write error, if any (the session goes on; the record is incomplete). */
   error: Error | undefined;
 
   private constructor(
     readonly dir: string,
-    private handle: FileHandle,
+    private handle: FileHandle | undefined,
     public meta: SessionMeta,
   ) {}
 
@@ -208,16 +210,33 @@ export class TranscriptWriter {
   /** Writes what is queued; with `sync`, also forces it to disk. */
   flush(sync = false): Promise<void> {
     const text = this.batch.take();
-    const handle = this.handle;
     this.chain = this.chain.then(async () => {
       try {
-        if (text.length > 0) await handle.write(text);
-        if (sync) await handle.datasync();
+        if (text.length > 0) {
+          this.handle ??= await open(join(this.dir, 'events.jsonl'), 'a', 0o600);
+          await this.handle.write(text);
+        }
+        if (sync) await this.handle?.datasync();
       } catch (error) {
         this.error ??= error as Error;
       }
+      if (!this.keepOpen) await this.release();
     });
     return this.chain;
+  }
+
+  /**
+   * Writes what is queued and stops holding the file open (the session's agent is gone; a session
+   * nobody closes must not keep it open): later writes open and close it each time.
+   */
+  suspend(): void {
+    this.keepOpen = false;
+    void this.flush(true);
+  }
+
+  /** Holds the file open again (the session is attached again). */
+  resume(): void {
+    this.keepOpen = true;
   }
 
   /** Replaces fields of the meta and writes it (atomically). */
@@ -240,7 +259,13 @@ export class TranscriptWriter {
     await this.flush(true);
     this.closed = true;
     await this.chain;
-    await this.handle.close();
+    await this.release();
+  }
+
+  private async release(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close().catch(() => undefined);
   }
 }
 

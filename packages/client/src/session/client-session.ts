@@ -71,6 +71,8 @@ export class ClientSession {
   /** Ends the running turn here (the agent ignored `session/cancel` for the grace period). */
   private forceEnd: (() => void) | undefined;
   private cancelTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Settles once the files of a session whose agent exited are written and let go. */
+  private detaching: Promise<void> | undefined;
   /**
    * @internal Where the connection's trace router delivers this session's frames: to the trace
    * file and the live feed.
@@ -212,6 +214,7 @@ export class ClientSession {
       link.turnEnded(this.localId);
       this.broker.endTurn(turn);
       await this.persist();
+      await this.detaching;
     }
   }
 
@@ -292,6 +295,8 @@ export class ClientSession {
   bind(link: SessionLink, agentSessionId: string, trace?: TraceWriter): void {
     this.link = link;
     this.currentAgentSessionId = agentSessionId;
+    this.writer?.resume();
+    this.detaching = undefined;
     if (trace) {
       void this.trace?.close();
       this.trace = trace;
@@ -408,7 +413,11 @@ export class ClientSession {
     this.broker.cancelAll('the agent exited');
     this.store.dispatch({ type: 'agent_exited', at: Date.now(), error: toErrorInfo(error) });
     this.link = undefined;
-    void this.persist();
+    // Until it is attached again, hold no file open: a caller may never close this session.
+    const trace = this.trace;
+    this.trace = undefined;
+    this.writer?.suspend();
+    this.detaching = Promise.all([this.persist(), trace?.close()]).then(() => undefined);
   }
 
   /** @internal Records a stall (or its end) of the running turn. */
