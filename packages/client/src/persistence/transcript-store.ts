@@ -253,6 +253,23 @@ export class TranscriptWriter {
     await this.chain;
   }
 
+  /** Records in the meta that the session was attached to an agent session. */
+  recordAttachment(
+    agent: { id: string; name: string },
+    agentSessionId: string,
+    how: AttachMode,
+  ): Promise<void> {
+    return this.updateMeta({
+      agentId: agent.id,
+      agentName: agent.name,
+      agentSessionId,
+      attachments: [
+        ...this.meta.attachments,
+        { agentId: agent.id, agentSessionId, how, at: new Date().toISOString() },
+      ],
+    });
+  }
+
   /** Flushes to disk and closes the file. */
   async close(): Promise<void> {
     if (this.closed) return;

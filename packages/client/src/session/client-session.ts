@@ -23,6 +23,7 @@ import type { TranscriptWriter } from '../persistence/transcript-store.js';
 import type { TerminalCallContext } from '../terminal/terminal-service.js';
 import type { Unsubscribe } from '../util/emitter.js';
 import type { AttachMode } from './events.js';
+import { CancelDeadline } from './cancel-deadline.js';
 import { FrameFeed } from './frame-feed.js';
 import { PermissionBroker } from './permission-broker.js';
 import { buildPrompt, type PromptPart } from './prompt.js';
@@ -68,9 +69,7 @@ export class ClientSession {
   private trace: TraceWriter | undefined;
   private readonly feed = new FrameFeed();
   private activity: (() => void) | undefined;
-  /** Ends the running turn here (the agent ignored `session/cancel` for the grace period). */
-  private forceEnd: (() => void) | undefined;
-  private cancelTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly cancelDeadline = new CancelDeadline();
   /** Settles once the files of a session whose agent exited are written and let go. */
   private detaching: Promise<void> | undefined;
   /**
@@ -181,12 +180,10 @@ export class ClientSession {
     const onAbort = (): void => void this.cancel();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     link.turnStarted(this.localId);
-    const forced = new Promise<undefined>((resolve) => (this.forceEnd = () => resolve(undefined)));
     try {
-      const request = link.connection.promptSession({ sessionId, prompt: sent });
-      // After a forced end the request still fails (the agent is killed): nobody waits for it then.
-      request.catch(() => undefined);
-      const response = await Promise.race([request, forced]);
+      const response = await this.cancelDeadline.race(
+        link.connection.promptSession({ sessionId, prompt: sent }),
+      );
       this.seed = undefined;
       if (response === undefined) {
         const grace = describeLimit(link.timeouts.cancelGraceMs);
@@ -207,9 +204,7 @@ export class ClientSession {
       this.store.dispatch({ type: 'turn_failed', at: Date.now(), turn, error: toErrorInfo(failure) });
       throw failure;
     } finally {
-      clearTimeout(this.cancelTimer);
-      this.cancelTimer = undefined;
-      this.forceEnd = undefined;
+      this.cancelDeadline.clear();
       options.signal?.removeEventListener('abort', onAbort);
       link.turnEnded(this.localId);
       this.broker.endTurn(turn);
@@ -232,10 +227,7 @@ export class ClientSession {
     const link = this.link;
     if (!link || link.connection.isClosed || !this.currentAgentSessionId) return;
     // Armed before sending: an agent that does not even read its stdin must not hold the turn.
-    const forceEnd = this.forceEnd;
-    if (forceEnd && this.cancelTimer === undefined && Number.isFinite(link.timeouts.cancelGraceMs)) {
-      this.cancelTimer = setTimeout(forceEnd, link.timeouts.cancelGraceMs);
-    }
+    this.cancelDeadline.arm(link.timeouts.cancelGraceMs);
     await link.connection.cancelSession({ sessionId: this.currentAgentSessionId }).catch(() => undefined);
   }
 
@@ -328,18 +320,7 @@ export class ClientSession {
       ...(r.modes ? { modes: r.modes } : {}),
       ...(r.configOptions ? { configOptions: r.configOptions } : {}),
     });
-    const writer = this.writer;
-    if (writer) {
-      void writer.updateMeta({
-        agentId: link.agent.id,
-        agentName: link.agent.name,
-        agentSessionId,
-        attachments: [
-          ...writer.meta.attachments,
-          { agentId: link.agent.id, agentSessionId, how, at: new Date().toISOString() },
-        ],
-      });
-    }
+    void this.writer?.recordAttachment(link.agent, agentSessionId, how);
   }
 
   /** @internal While set, `session/load` history replays are recorded or skipped. */
