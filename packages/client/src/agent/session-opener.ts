@@ -143,14 +143,15 @@ export class SessionOpener {
     }
   }
 
-  /** Runs an attempt; auth-required and a dead agent propagate, other failures mean "try the next way". */
+  /** Runs an attempt; auth-required, a dead agent and a timeout propagate, other failures mean "try the next way". */
   private async attempt(work: () => Promise<unknown>): Promise<boolean> {
     try {
       await work();
       return true;
     } catch (error) {
-      if (error instanceof ClientError && (error.code === 'AUTH_REQUIRED' || error.code === 'AGENT_EXITED'))
-        throw error;
+      // An agent that did not answer in time would not answer the next way either.
+      const fatal = ['AUTH_REQUIRED', 'AGENT_EXITED', 'REQUEST_TIMEOUT'];
+      if (error instanceof ClientError && fatal.includes(error.code)) throw error;
       if (this.link.connection.isClosed) throw error;
       this.link.logger?.log('info', 'could not reopen the agent session; trying the next way', {
         reason: error instanceof Error ? error.message : String(error),

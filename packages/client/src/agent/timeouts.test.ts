@@ -46,11 +46,16 @@ describe('opening a session', () => {
     expect(connection.running).toBe(true);
   });
 
-  it('times out session/resume', async () => {
+  it('times out session/resume, and reattaching does not try the next way after a timeout', async () => {
     const connection = await start({ hangResume: true }, { timeouts: { sessionOpenMs: 300 } });
     const { error } = await failure(connection.resumeSession('fake-1', { cwd: process.cwd() }));
     expect(error.code).toBe('REQUEST_TIMEOUT');
     expect(error.message).toContain('session/resume');
+    const session = await connection.newSession({ cwd: process.cwd() });
+    const previous = { agentId: connection.agent.id, agentSessionId: session.agentSessionId as string };
+    const { error: again, ms } = await failure(connection.reattach(session, previous));
+    expect(again.code).toBe('REQUEST_TIMEOUT');
+    expect(ms).toBeLessThan(1500);
   });
 
   it('lets session/load replay for longer than the limit, and times out once the replay stalls', async () => {
