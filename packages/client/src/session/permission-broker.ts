@@ -91,36 +91,34 @@ export class PermissionBroker {
         ...(argv ? { argv } : {}),
       });
     }
-    if (key !== undefined) {
-      this.dispatch({
-        type: 'permission_resolved',
-        at: Date.now(),
-        key,
-        decision,
-        outcome,
-        by: final.by,
-        reason,
-        ...(final.scope ? { scope: final.scope } : {}),
-      });
-    }
+    this.resolved(key, { ...final, decision, reason }, outcome);
     return { outcome };
   }
 
   /** The policy check of an fs or terminal call; resolves true to go ahead. */
   async authorize(link: SessionLink, subject: PermissionSubject): Promise<boolean> {
     const { final, key } = await this.decide(link, subject, undefined, undefined, undefined);
-    if (key !== undefined) {
-      this.dispatch({
-        type: 'permission_resolved',
-        at: Date.now(),
-        key,
-        decision: final.decision,
-        by: final.by,
-        reason: final.reason,
-        ...(final.scope ? { scope: final.scope } : {}),
-      });
-    }
+    this.resolved(key, final);
     return final.decision === 'allow';
+  }
+
+  /** Records the answer to a recorded question (`key` undefined: it was not recorded). */
+  private resolved(
+    key: string | undefined,
+    final: Final,
+    outcome?: RequestPermissionResponse['outcome'],
+  ): void {
+    if (key === undefined) return;
+    this.dispatch({
+      type: 'permission_resolved',
+      at: Date.now(),
+      key,
+      decision: final.decision,
+      ...(outcome ? { outcome } : {}),
+      by: final.by,
+      reason: final.reason,
+      ...(final.scope ? { scope: final.scope } : {}),
+    });
   }
 
   /**
