@@ -5,6 +5,7 @@
 import type { Logger } from '@acp-kit/protocol';
 import { AgentConnection, type AgentConnectionOptions } from './agent/agent-connection.js';
 import type { ClientHost } from './agent/host.js';
+import { resolveTimeouts, type ClientTimeouts } from './agent/timeouts.js';
 import { AgentCatalog } from './catalog/catalog.js';
 import type { AgentEntry, LaunchSpec } from './catalog/types.js';
 import { ClientError } from './errors.js';
@@ -38,7 +39,11 @@ export interface AcpClientOptions {
   trace?: boolean;
   logger?: Logger;
   stallMs?: number;
-  initializeTimeoutMs?: number;
+  /**
+   * How long to wait for the agent (defaults: `initializeMs` 60 000, `sessionOpenMs` 60 000,
+   * `cancelGraceMs` 10 000; see {@link ClientTimeouts}).
+   */
+  timeouts?: ClientTimeouts;
   fs?: FsServiceOptions;
   terminals?: Omit<TerminalServiceOptions, 'onEvent'>;
   /** Whether the host can run terminal auth methods (default true). */
@@ -90,6 +95,7 @@ export class AcpClient {
 
   /** Loads the catalog and the saved rules. */
   static async create(options: AcpClientOptions = {}): Promise<AcpClient> {
+    resolveTimeouts(options.timeouts); // bad values fail here, not at the first connect
     const paths = options.paths ?? resolveClientPaths(options.env ?? process.env);
     const catalog = await AgentCatalog.load({
       agentsFile: paths.agentsFile,
@@ -118,9 +124,7 @@ export class AcpClient {
       ...(this.options.trace !== undefined ? { trace: this.options.trace } : {}),
       ...(this.options.logger ? { logger: this.options.logger } : {}),
       ...(this.options.stallMs !== undefined ? { stallMs: this.options.stallMs } : {}),
-      ...(this.options.initializeTimeoutMs !== undefined
-        ? { initializeTimeoutMs: this.options.initializeTimeoutMs }
-        : {}),
+      ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
       ...(this.options.fs ? { fs: this.options.fs } : {}),
       ...(this.options.terminals ? { terminals: this.options.terminals } : {}),
       ...(this.options.terminalAuth !== undefined ? { terminalAuth: this.options.terminalAuth } : {}),

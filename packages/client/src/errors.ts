@@ -21,6 +21,8 @@ export type ClientErrorCode =
   | 'UNSUPPORTED_PROTOCOL_VERSION'
   /** The agent did not advertise what the operation needs. */
   | 'CAPABILITY_NOT_SUPPORTED'
+  /** The agent did not answer in time (`details.method`, `details.timeoutMs`). */
+  | 'REQUEST_TIMEOUT'
   /** No such session (locally or at the agent). */
   | 'SESSION_NOT_FOUND'
   /** A prompt is already running in the session. */

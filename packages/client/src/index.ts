@@ -10,6 +10,7 @@ export {
   type AgentConnectionOptions,
 } from './agent/agent-connection.js';
 export type { NewSessionOptions, OpenOptions } from './agent/session-opener.js';
+export { DEFAULT_TIMEOUTS, resolveTimeouts, type ClientTimeouts } from './agent/timeouts.js';
 export { clientCapabilities, CLIENT_INFO, type AdvertiseOptions } from './agent/capabilities.js';
 export { toProtocolError } from './agent/handlers.js';
 export type {
@@ -62,6 +63,7 @@ export { RestartBudget } from './process/restart-budget.js';
 export { ClientSession, type ReplayMode, type TurnResult } from './session/client-session.js';
 export { FrameFeed, RECENT_FRAMES, RECENT_FRAME_BYTES } from './session/frame-feed.js';
 export { SessionStore } from './session/store.js';
+export { MAX_WAITING_QUESTIONS } from './session/question-queue.js';
 export { reduceSession, reduceSessionEvents } from './session/reducer.js';
 export {
   initialSessionState,
@@ -117,7 +119,14 @@ export {
   type RememberedRule,
   type RememberQuestion,
 } from './permissions/remember.js';
-export { optionFor, outcomeFor, decisionOfOption, type PermissionDecision } from './permissions/options.js';
+export {
+  optionFor,
+  outcomeFor,
+  decisionOfOption,
+  normalizeOptions,
+  MAX_PERMISSION_OPTIONS,
+  type PermissionDecision,
+} from './permissions/options.js';
 
 export {
   FsService,
@@ -140,6 +149,7 @@ export { isSensitiveEnvName } from './terminal/env-policy.js';
 export type { ExitStatus } from './terminal/managed-terminal.js';
 
 export {
+  redactMeta,
   TranscriptStore,
   TranscriptWriter,
   type LoadedSession,
@@ -155,6 +165,15 @@ export {
   type TraceSink,
 } from './persistence/trace.js';
 export { parseTraceLine, readTraceTail, type RecordedFrame } from './persistence/trace-tail.js';
-export { redactValue, redactString, REDACTED } from './persistence/redact.js';
+export {
+  isSecretKey,
+  redactArgv,
+  redactCommandLine,
+  redactReplacer,
+  redactValue,
+  redactString,
+  REDACTED,
+} from './persistence/redact.js';
+export { stringifyJson, type JsonReplacer } from './util/stringify-json.js';
 
 export { Emitter, type Unsubscribe } from './util/emitter.js';

@@ -7,6 +7,7 @@
 import type { SessionNotification, SessionUpdate } from '@acp-kit/protocol';
 import {
   describeError,
+  stringifyJson,
   toErrorInfo,
   type AgentConnection,
   type AttachMode,
@@ -277,6 +278,7 @@ export class JsonRenderer implements RunRenderer {
   }
 
   private line(value: Record<string, unknown>): void {
-    this.io.stdout.write(`${JSON.stringify(value)}\n`);
+    // Updates nested past JSON.stringify's depth limit are printed too, not dropped.
+    this.io.stdout.write(`${stringifyJson(value)}\n`);
   }
 }

@@ -407,7 +407,7 @@ describe('AgentConnection against a scripted agent process', () => {
     const failure = (await AgentConnection.start({
       agent: fakeAgent({ hangInit: true }),
       policy: new PermissionPolicy({ mode: 'all' }),
-      initializeTimeoutMs: 200,
+      timeouts: { initializeMs: 200 },
     }).catch((e: unknown) => e)) as ClientError;
     expect(failure.code).toBe('AGENT_START_FAILED');
     expect(failure.message).toContain('did not answer initialize');

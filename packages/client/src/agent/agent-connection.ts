@@ -38,6 +38,7 @@ import { createClientHandlers } from './handlers.js';
 import type { ClientHost } from './host.js';
 import { SessionOpener, type NewSessionOptions, type OpenOptions } from './session-opener.js';
 import { StallWatch } from './stall-watch.js';
+import { resolveTimeouts, type ClientTimeouts } from './timeouts.js';
 
 /** Options of {@link AgentConnection.start}. */
 export interface AgentConnectionOptions {
@@ -57,8 +58,8 @@ export interface AgentConnectionOptions {
   terminals?: Omit<TerminalServiceOptions, 'onEvent'>;
   /** A turn without traffic for this long is reported as stalled (default 60 s). */
   stallMs?: number;
-  /** Time the agent has to answer `initialize` (default 60 s). */
-  initializeTimeoutMs?: number;
+  /** How long to wait for `initialize`, `session/new|load|resume`, and a cancelled turn to end. */
+  timeouts?: ClientTimeouts;
   restartBudget?: { max?: number; windowMs?: number };
   clientInfo?: Implementation;
   logger?: Logger;
@@ -100,6 +101,7 @@ export class AgentConnection implements SessionLink {
   readonly ruleStore: RuleStore | undefined;
   readonly host: ClientHost;
   readonly logger: Logger | undefined;
+  readonly timeouts: Readonly<Required<ClientTimeouts>>;
   private readonly sessions = new Map<string, ClientSession>();
   private readonly early = new EarlyUpdates();
   private readonly budget: RestartBudget;
@@ -119,6 +121,7 @@ export class AgentConnection implements SessionLink {
     this.ruleStore = options.ruleStore;
     this.host = options.host ?? {};
     this.logger = options.logger;
+    this.timeouts = resolveTimeouts(options.timeouts);
     this.budget = new RestartBudget(options.restartBudget);
     this.fs = new FsService(options.fs);
     this.terminals = new TerminalService({
@@ -349,7 +352,7 @@ export class AgentConnection implements SessionLink {
           clientCapabilities: clientCapabilities({ terminalAuth: this.options.terminalAuth }),
           clientInfo: this.options.clientInfo ?? CLIENT_INFO,
         },
-        { timeoutMs: this.options.initializeTimeoutMs ?? 60_000 },
+        { timeoutMs: this.timeouts.initializeMs },
       );
     } catch (error) {
       this.closing = true;
@@ -404,12 +407,15 @@ export class AgentConnection implements SessionLink {
   }
 
   private onValidation(report: ValidationReport): void {
-    for (const message of diagnosticsOf(report)) {
-      if (this.seenDiagnostics.has(message) || this.seenDiagnostics.size > 500) continue;
-      this.seenDiagnostics.add(message);
-      this.logger?.log('info', 'agent sent something this client does not know', { message });
-      this.events.emit('diagnostic', { message });
-    }
+    for (const message of diagnosticsOf(report)) this.diagnostic(message);
+  }
+
+  /** Reports something about the agent's behaviour through the `diagnostic` event, once per message. */
+  diagnostic(message: string): void {
+    if (this.seenDiagnostics.has(message) || this.seenDiagnostics.size > 500) return;
+    this.seenDiagnostics.add(message);
+    this.logger?.log('info', 'agent diagnostic', { message });
+    this.events.emit('diagnostic', { message });
   }
 
   private async openTrace(session: ClientSession): Promise<TraceWriter | undefined> {

@@ -2,9 +2,10 @@
  * Creating, loading, resuming and reattaching sessions on a connection, each only when the agent
  * advertised it, with continuity as the fallback.
  */
-import type { McpServer, NewSessionResponse } from '@acp-kit/protocol';
+import { AcpKitError, type McpServer, type NewSessionResponse } from '@acp-kit/protocol';
 import { resolve } from 'node:path';
 import { ClientError } from '../errors.js';
+import { redactCommandLine } from '../persistence/redact.js';
 import type { TraceWriter } from '../persistence/trace.js';
 import type { TranscriptStore } from '../persistence/transcript-store.js';
 import { ClientSession, type ReplayMode } from '../session/client-session.js';
@@ -13,6 +14,7 @@ import type { AttachMode } from '../session/events.js';
 import type { SessionLink } from '../session/session-link.js';
 import { initialSessionState } from '../session/state.js';
 import { newId } from '../util/ids.js';
+import { describeLimit, IdleDeadline } from './timeouts.js';
 
 /** Options of `newSession`. */
 export interface NewSessionOptions {
@@ -46,12 +48,16 @@ export class SessionOpener {
   async newSession(options: NewSessionOptions, how: AttachMode = 'new'): Promise<ClientSession> {
     const cwd = resolve(options.cwd);
     const dirs = (options.additionalDirectories ?? []).map((dir) => resolve(dir));
-    const response = await this.guard(() =>
-      this.link.connection.newSession({
-        cwd,
-        mcpServers: options.mcpServers ?? [],
-        ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
-      }),
+    const timeoutMs = this.link.timeouts.sessionOpenMs;
+    const response = await this.guard('session/new', () =>
+      this.link.connection.newSession(
+        {
+          cwd,
+          mcpServers: options.mcpServers ?? [],
+          ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
+        },
+        { timeoutMs },
+      ),
     );
     const session = options.session ?? (await this.localSession(cwd, dirs));
     await this.attach(response.sessionId, session, how, response);
@@ -73,7 +79,10 @@ export class SessionOpener {
     const state = session.state;
     const base = { cwd: state.cwd, additionalDirectories: [...state.additionalDirectories], session };
     const caps = this.link.agentCapabilities;
-    if (previous.agentId === this.link.agent.id && previous.agentSessionId) {
+    // Stored agent ids are redacted (a command line loses its credentials): compare them so.
+    const id = this.link.agent.id;
+    const same = previous.agentId === id || previous.agentId === redactCommandLine(id);
+    if (same && previous.agentSessionId) {
       if (caps.sessionCapabilities?.resume) {
         const done = await this.attempt(() => this.open('resume', previous.agentSessionId as string, base));
         if (done) return 'resume';
@@ -109,11 +118,15 @@ export class SessionOpener {
         mcpServers: options.mcpServers ?? [],
         ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
       };
-      const response = await this.guard(() =>
+      const timeoutMs = this.link.timeouts.sessionOpenMs;
+      const response =
         how === 'load'
-          ? this.link.connection.loadSession(params)
-          : this.link.connection.resumeSession(params),
-      );
+          ? await this.replayed(session, timeoutMs, (signal) =>
+              this.guard('session/load', () => this.link.connection.loadSession(params, { signal })),
+            )
+          : await this.guard('session/resume', () =>
+              this.link.connection.resumeSession(params, { timeoutMs }),
+            );
       session.markAttached(how, response);
       return session;
     } catch (error) {
@@ -130,14 +143,15 @@ export class SessionOpener {
     }
   }
 
-  /** Runs an attempt; auth-required and a dead agent propagate, other failures mean "try the next way". */
+  /** Runs an attempt; auth-required, a dead agent and a timeout propagate, other failures mean "try the next way". */
   private async attempt(work: () => Promise<unknown>): Promise<boolean> {
     try {
       await work();
       return true;
     } catch (error) {
-      if (error instanceof ClientError && (error.code === 'AUTH_REQUIRED' || error.code === 'AGENT_EXITED'))
-        throw error;
+      // An agent that did not answer in time would not answer the next way either.
+      const fatal = ['AUTH_REQUIRED', 'AGENT_EXITED', 'REQUEST_TIMEOUT'];
+      if (error instanceof ClientError && fatal.includes(error.code)) throw error;
       if (this.link.connection.isClosed) throw error;
       this.link.logger?.log('info', 'could not reopen the agent session; trying the next way', {
         reason: error instanceof Error ? error.message : String(error),
@@ -178,11 +192,48 @@ export class SessionOpener {
     return new ClientSession(localId, state, writer);
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * `session/load`: it replays the whole history before answering, so its limit counts from the
+   * last replayed update rather than from the request.
+   */
+  private async replayed<T>(
+    session: ClientSession,
+    timeoutMs: number,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const deadline = new IdleDeadline(timeoutMs);
+    const off = session.watchActivity(() => deadline.touch());
+    try {
+      return await work(deadline.signal);
+    } catch (error) {
+      throw deadline.expired ? this.timeoutError('session/load', timeoutMs) : error;
+    } finally {
+      off();
+      deadline.clear();
+    }
+  }
+
+  /** Runs a session request: -32000 becomes AUTH_REQUIRED, a timeout REQUEST_TIMEOUT naming the agent. */
+  private async guard<T>(method: string, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
+      if (
+        error instanceof AcpKitError &&
+        !(error instanceof ClientError) &&
+        error.code === 'REQUEST_TIMEOUT'
+      ) {
+        throw this.timeoutError(method, Number(error.details.timeoutMs));
+      }
       throw this.link.authError(error) ?? error;
     }
+  }
+
+  private timeoutError(method: string, timeoutMs: number): ClientError {
+    return new ClientError(
+      'REQUEST_TIMEOUT',
+      `${this.link.agent.name} did not answer ${method} within ${describeLimit(timeoutMs)}`,
+      { method, timeoutMs },
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientError } from '../errors.js';
@@ -25,7 +25,7 @@ beforeEach(async () => {
 });
 afterEach(() => cleanup());
 
-/** Allows what is inside the roots and not secret, like the default policy. */
+/** Allows what is inside the roots, not secret and not hard-linked, like the default policy. */
 function context(authorize?: (s: PermissionSubject) => boolean | Promise<boolean>): FsCallContext {
   return {
     agentId: 'test',
@@ -33,7 +33,7 @@ function context(authorize?: (s: PermissionSubject) => boolean | Promise<boolean
     roots: [root],
     authorize: async (s) => {
       asked.push(s);
-      return authorize ? authorize(s) : !s.outsideRoots && !s.secret;
+      return authorize ? authorize(s) : !s.outsideRoots && !s.secret && !s.hardLinked;
     },
   };
 }
@@ -169,6 +169,44 @@ describe('symlinks', () => {
   });
 });
 
+describe('hard links', () => {
+  it('treats a file with other hard links as outside the roots, for reads and writes', async () => {
+    const linked = join(root, 'linked.txt');
+    await link(join(outside, 'secret.txt'), linked);
+    expect(await code(read(linked))).toBe('PERMISSION_DENIED');
+    expect(asked.at(-1)).toMatchObject({ hardLinked: true, outsideRoots: false, paths: [linked] });
+    expect(await code(write(linked, 'pwned'))).toBe('PERMISSION_DENIED');
+    expect(asked.at(-1)).toMatchObject({ source: 'fs_write', hardLinked: true });
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET');
+    // When the policy (a rule naming it, or the user) allows it, it is read; a write replaces the
+    // name in the workspace and leaves the other name alone.
+    expect(
+      (
+        await read(
+          linked,
+          context(() => true),
+        )
+      ).content,
+    ).toBe('TOP SECRET');
+    await write(
+      linked,
+      'mine',
+      context(() => true),
+    );
+    expect(await readFile(linked, 'utf8')).toBe('mine');
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('TOP SECRET');
+  });
+
+  it('refuses a file that gains a hard link between the check and the open', async () => {
+    const target = join(root, 'a.txt');
+    const linkIt = async () => {
+      await link(target, join(outside, 'copy.txt'));
+      return true;
+    };
+    expect(await code(read(target, context(linkIt)))).toBe('PATH_OUTSIDE_ROOTS');
+  });
+});
+
 describe('special files and sizes', () => {
   it('refuses devices, FIFOs and directories without blocking', async () => {
     expect(
@@ -202,6 +240,15 @@ describe('reading and writing', () => {
     expect(
       (await fs.readTextFile({ sessionId: 's', path: join(root, 'a.txt'), line: 3 }, context())).content,
     ).toBe('line3\n');
+    expect(
+      (await fs.readTextFile({ sessionId: 's', path: join(root, 'a.txt'), limit: 0 }, context())).content,
+    ).toBe('');
+  });
+
+  it('refuses line 0 (lines are 1-based) before touching the file', async () => {
+    const zero = fs.readTextFile({ sessionId: 's', path: join(root, 'a.txt'), line: 0 }, context());
+    expect(await code(zero)).toBe('INVALID_ARGUMENT');
+    expect(asked).toEqual([]);
   });
 
   it('writes atomically, creates parents, keeps the mode, leaves no temp files', async () => {

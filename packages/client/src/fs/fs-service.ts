@@ -5,20 +5,20 @@
  * O_NONBLOCK (a swapped-in link or a FIFO cannot hang or redirect us), and check that the opened
  * file is the one that was checked. Writes never follow a symlink: the target is resolved through
  * its deepest existing ancestor, a link in the final component is refused, and the content goes
- * to a temp file in the same directory that is renamed over the target (atomic, and a link
- * swapped in at the last moment is replaced, not followed).
+ * to a temp file in the same, verified directory that is renamed over the target (see
+ * `atomic-write.ts`). A regular file with several hard links counts as outside the roots.
  */
-import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open, readlink, realpath, stat } from 'node:fs/promises';
 import type { ReadTextFileRequest, WriteTextFileRequest } from '@acp-kit/protocol';
 import type { WriteReview, WriteReviewAnswer } from '../agent/host.js';
 import { ClientError } from '../errors.js';
 import type { PermissionSubject } from '../permissions/rules.js';
+import { writeAtomic } from './atomic-write.js';
 import {
-  describeFileType,
+  isHardLinked,
   realRoots,
+  refuseSpecial,
   resolveWriteTarget,
   truncatePath,
   validateAgentPath,
@@ -82,6 +82,8 @@ export class FsService {
 
   async readTextFile(params: ReadTextFileRequest, context: FsCallContext): Promise<{ content: string }> {
     const requested = validateAgentPath(params.path);
+    // ACP lines are 1-based: 0 is a mistake, not "from the start".
+    if (params.line === 0) throw new ClientError('INVALID_ARGUMENT', 'line is 1-based; 0 is not a line');
     const roots = await realRoots(context.roots);
     let real: string | undefined;
     try {
@@ -95,11 +97,12 @@ export class FsService {
       }
     }
     const checked = real ?? requested;
-    await this.authorize('fs_read', 'read', requested, checked, roots, context);
+    const hardLinked = real !== undefined && isHardLinked(await stat(real).catch(() => undefined));
+    await this.authorize('fs_read', 'read', requested, checked, roots, context, hardLinked);
     if (real === undefined)
       throw new ClientError('FILE_NOT_FOUND', `no such file: ${truncatePath(requested)}`);
     const overlaid = await this.options.overlay?.read?.(real);
-    const text = overlaid ?? (await this.readVerified(real));
+    const text = overlaid ?? (await this.readVerified(real, hardLinked));
     return { content: sliceLines(text, params.line, params.limit) };
   }
 
@@ -112,13 +115,13 @@ export class FsService {
     }
     const roots = await realRoots(context.roots);
     const target = await resolveWriteTarget(requested);
-    await this.authorize('fs_write', 'edit', requested, target.path, roots, context);
+    const hardLinked = isHardLinked(target.existing);
+    await this.authorize('fs_write', 'edit', requested, target.path, roots, context, hardLinked);
     refuseSpecial(target.existing, target.path);
-    const { content, refusal } = await this.review(target, requested, params.content, context);
+    const { content, refusal } = await this.review(target, requested, params.content, context, hardLinked);
     if (content !== undefined) {
       if (!(await this.options.overlay?.write?.(target.path, content))) {
-        await mkdir(target.parent, { recursive: true });
-        await writeAtomic(target.path, target.parent, content, target.existing);
+        await writeAtomic({ target, content, roots, shown: requested });
       }
     }
     if (refusal) throw refusal;
@@ -134,11 +137,12 @@ export class FsService {
     requested: string,
     newText: string,
     context: FsCallContext,
+    hardLinked: boolean,
   ): Promise<{ content?: string; refusal?: ClientError }> {
     if (!context.reviewWrite) return { content: newText };
     const path = target.path;
     const overlaid = await this.options.overlay?.read?.(path);
-    const oldText = overlaid ?? (target.existing ? await this.readVerified(path) : null);
+    const oldText = overlaid ?? (target.existing ? await this.readVerified(path, hardLinked) : null);
     if (oldText === newText) return { content: newText };
     const answer = await context.reviewWrite({ path, oldText, newText });
     const shown = truncatePath(requested);
@@ -176,6 +180,7 @@ export class FsService {
     real: string,
     roots: readonly string[],
     context: FsCallContext,
+    hardLinked: boolean,
   ): Promise<void> {
     const paths = requested === real ? [real] : [real, requested];
     const subject: PermissionSubject = {
@@ -186,13 +191,16 @@ export class FsService {
       cwd: context.cwd,
       outsideRoots: !withinRoots(real, roots),
       secret: isSecretPath(requested) || isSecretPath(real),
+      ...(hardLinked ? { hardLinked } : {}),
     };
     if (!(await context.authorize(subject))) {
       const why = subject.outsideRoots
         ? 'it is outside the session roots'
-        : subject.secret
-          ? 'it looks like a secret'
-          : 'the policy';
+        : hardLinked
+          ? 'it has other hard links, which may be outside the session roots'
+          : subject.secret
+            ? 'it looks like a secret'
+            : 'the policy';
       throw new ClientError(
         'PERMISSION_DENIED',
         `${source === 'fs_read' ? 'reading' : 'writing'} ${truncatePath(requested)} was refused (${why})`,
@@ -203,7 +211,8 @@ export class FsService {
     }
   }
 
-  private async readVerified(real: string): Promise<string> {
+  /** Reads a checked file; `hardLinked`: whether it was allowed with several hard links. */
+  private async readVerified(real: string, hardLinked: boolean): Promise<string> {
     let handle;
     try {
       handle = await open(real, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -220,6 +229,12 @@ export class FsService {
       const info = await handle.stat();
       refuseSpecial(info, real);
       await verifyOpened(handle.fd, info, real);
+      if (!hardLinked && isHardLinked(info)) {
+        throw new ClientError(
+          'PATH_OUTSIDE_ROOTS',
+          `${truncatePath(real)} gained another hard link while it was opened`,
+        );
+      }
       if (info.size > this.maxReadBytes) {
         throw new ClientError(
           'FILE_TOO_LARGE',
@@ -253,18 +268,6 @@ export class FsService {
   }
 }
 
-function refuseSpecial(stats: Stats | undefined, path: string): void {
-  if (!stats) return;
-  if (stats.isSymbolicLink()) {
-    throw new ClientError(
-      'SYMLINK_REFUSED',
-      `${truncatePath(path)} is a symbolic link; acp does not write through links`,
-    );
-  }
-  if (!stats.isFile())
-    throw new ClientError('NOT_A_REGULAR_FILE', `${truncatePath(path)} is ${describeFileType(stats)}`);
-}
-
 /** Checks that the open descriptor is the checked file, still inside the roots (closes check-then-swap races). */
 async function verifyOpened(fd: number, info: Stats, real: string): Promise<void> {
   let openedPath: string | undefined;
@@ -284,39 +287,6 @@ async function verifyOpened(fd: number, info: Stats, real: string): Promise<void
   const again = await stat(real).catch(() => undefined);
   if (!again || again.dev !== info.dev || again.ino !== info.ino) {
     throw new ClientError('PATH_OUTSIDE_ROOTS', `${truncatePath(real)} changed while it was opened`);
-  }
-}
-
-async function writeAtomic(
-  target: string,
-  parent: string,
-  content: string,
-  existing: Stats | undefined,
-): Promise<void> {
-  const temp = join(parent, `.${target.slice(parent.length + 1)}.acp-${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(
-    temp,
-    constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | O_NOFOLLOW,
-    0o666,
-  );
-  try {
-    try {
-      if (existing) await handle.chmod(existing.mode & 0o7777);
-      await handle.writeFile(content, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // The parent must still be the directory that was checked (not swapped for a link elsewhere).
-    if ((await realpath(parent)) !== parent) {
-      throw new ClientError('SYMLINK_REFUSED', `${truncatePath(parent)} changed while writing`);
-    }
-    const now = await lstat(target).catch(() => undefined);
-    if (now && !now.isFile() && !now.isSymbolicLink()) refuseSpecial(now, target);
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
   }
 }
 

@@ -56,6 +56,10 @@ export interface WriteTarget {
   path: string;
   /** Real path of the parent directory, whether it exists yet or not. */
   parent: string;
+  /** Real path of the deepest ancestor that exists (the parent itself when it exists). */
+  ancestor: string;
+  /** Names of the directories to create under `ancestor` to make `parent`, outermost first. */
+  missing: string[];
   /** lstat of the file when it exists (never followed). */
   existing: Stats | undefined;
 }
@@ -94,7 +98,28 @@ export async function resolveWriteTarget(path: string): Promise<WriteTarget> {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  return { path: target, parent, existing };
+  return { path: target, parent, ancestor: realAncestor, missing, existing };
+}
+
+/** Refuses a link or anything but a regular file (`path` is what the messages show). */
+export function refuseSpecial(stats: Stats | undefined, path: string): void {
+  if (!stats) return;
+  if (stats.isSymbolicLink()) {
+    throw new ClientError(
+      'SYMLINK_REFUSED',
+      `${truncatePath(path)} is a symbolic link; acp does not write through links`,
+    );
+  }
+  if (!stats.isFile())
+    throw new ClientError('NOT_A_REGULAR_FILE', `${truncatePath(path)} is ${describeFileType(stats)}`);
+}
+
+/**
+ * Whether a regular file has other names (hard links) besides this one: they may be outside the
+ * roots, so such a file is treated as outside them (finding every name would mean scanning disks).
+ */
+export function isHardLinked(stats: Stats | undefined): boolean {
+  return stats !== undefined && stats.isFile() && stats.nlink > 1;
 }
 
 /** Describes a file type for error messages. */

@@ -48,3 +48,56 @@ export function outcomeFor(
     option,
   };
 }
+
+/** Most options of one permission request shown and answered with; the rest are dropped. */
+export const MAX_PERMISSION_OPTIONS = 64;
+
+/**
+ * The options a request can safely be shown and answered with: at most
+ * {@link MAX_PERMISSION_OPTIONS} (a reject option, when offered, always among them), one per id,
+ * and none whose id also names an option of another meaning — answering "reject" with an id that
+ * also names "allow" would let the agent read it as allow. `problems` says what was dropped.
+ *
+ * @example
+ * normalizeOptions([
+ *   { optionId: 'x', name: 'Allow', kind: 'allow_once' },
+ *   { optionId: 'x', name: 'Reject', kind: 'reject_once' },
+ * ]).options; // [] — a deny is then answered `cancelled`
+ */
+export function normalizeOptions(options: readonly PermissionOption[]): {
+  options: PermissionOption[];
+  problems: string[];
+} {
+  const problems: string[] = [];
+  const meanings = new Map<string, Set<string>>();
+  for (const option of options) {
+    const set = meanings.get(option.optionId) ?? new Set<string>();
+    set.add(decisionOfOption(option));
+    meanings.set(option.optionId, set);
+  }
+  const seen = new Set<string>();
+  let ambiguous = 0;
+  let repeated = 0;
+  const unique: PermissionOption[] = [];
+  for (const option of options) {
+    if ((meanings.get(option.optionId)?.size ?? 0) > 1) ambiguous++;
+    else if (seen.has(option.optionId)) repeated++;
+    else {
+      seen.add(option.optionId);
+      unique.push(option);
+    }
+  }
+  if (ambiguous > 0)
+    problems.push(
+      'the agent used one permission option id for options that mean different things; those options were left out',
+    );
+  if (repeated > 0) problems.push('the agent offered the same permission option id twice; kept the first');
+  if (unique.length <= MAX_PERMISSION_OPTIONS) return { options: unique, problems };
+  problems.push(
+    `the agent offered ${unique.length} permission options; kept the first ${MAX_PERMISSION_OPTIONS}`,
+  );
+  const kept = unique.slice(0, MAX_PERMISSION_OPTIONS);
+  const reject = optionFor(unique, 'deny');
+  if (reject && !optionFor(kept, 'deny')) kept[MAX_PERMISSION_OPTIONS - 1] = reject;
+  return { options: kept, problems };
+}

@@ -79,6 +79,12 @@ describe('PermissionPolicy defaults', () => {
   const edit = subject({ kind: 'edit', paths: ['/work/project/a.ts'] });
   const outside = subject({ kind: 'read', paths: ['/etc/hosts'], outsideRoots: true });
   const secret = subject({ kind: 'read', paths: ['/work/project/.env'], secret: true });
+  const hardLinked = subject({
+    source: 'fs_read',
+    kind: 'read',
+    paths: ['/work/project/h'],
+    hardLinked: true,
+  });
   it.each([
     ['ask', read, 'allow'],
     ['ask', edit, 'ask'],
@@ -96,6 +102,10 @@ describe('PermissionPolicy defaults', () => {
     ['all', subject({ kind: 'execute' }), 'allow'],
     ['all', outside, 'deny'],
     ['all', secret, 'deny'],
+    ['ask', hardLinked, 'ask'],
+    ['reads', hardLinked, 'deny'],
+    ['all', hardLinked, 'deny'],
+    ['all', { ...hardLinked, source: 'fs_write', kind: 'edit' }, 'deny'],
     ['all', subject({ source: 'terminal', kind: 'execute', sensitiveEnv: ['LD_PRELOAD'] }), 'deny'],
     ['none', read, 'deny'],
   ] as const)('%s: %o → %s', (mode, s, expected) => {
@@ -110,6 +120,16 @@ describe('PermissionPolicy defaults', () => {
     expect(decide('reads', subject({ kind: 'execute', command: { line: 'git push' } }), rules)).toBe('deny');
     expect(decide('reads', subject({ kind: 'execute', command: { line: 'git log' } }), rules)).toBe('allow');
     expect(decide('none', subject({ kind: 'execute', command: { line: 'git log' } }), rules)).toBe('deny');
+  });
+
+  it('lets a rule naming a hard-linked file allow it, and a grant only when it named that path', () => {
+    expect(decide('reads', hardLinked, [{ id: 'named', action: 'allow', path: 'h' }])).toBe('allow');
+    const session = new SessionPermissions();
+    session.addGrant({ kind: 'edit', paths: [], turn: 1 });
+    const write = { ...hardLinked, source: 'fs_write' as const, kind: 'edit' };
+    expect(decide('all', write, [], session)).toBe('deny');
+    session.addGrant({ kind: 'edit', paths: ['/work/project/h'], turn: 1 });
+    expect(decide('all', write, [], session)).toBe('allow');
   });
 
   it('needs a rule naming the path for secrets', () => {

@@ -13,7 +13,8 @@
  * | `all`     | allow                   | allow                            | deny                                   |
  * | `none`    | deny                    | deny                             | deny                                   |
  *
- * ¹ `read`, `search` and `think` tool kinds, and `fs/read_text_file`.
+ * ¹ `read`, `search` and `think` tool kinds, and `fs/read_text_file`. A file with several hard
+ * links counts as outside the roots.
  */
 import { newId } from '../util/ids.js';
 import type { PermissionRule, PermissionSubject, RuleAction } from './rules.js';
@@ -95,7 +96,7 @@ function grantCovers(grant: Grant, subject: PermissionSubject): boolean {
   if (subject.source === 'fs_write' || subject.source === 'fs_read') {
     if (subject.source === 'fs_write' && !WRITE_KINDS.has(grant.kind)) return false;
     // What the user did not see (outside the roots, a secret behind a link) needs its own answer.
-    const strict = subject.outsideRoots || needsExplicitApproval(subject);
+    const strict = subject.outsideRoots || subject.hardLinked === true || needsExplicitApproval(subject);
     if (grant.paths.length === 0) return subject.source === 'fs_write' && !strict;
     return strict
       ? subject.paths.every((path) => grant.paths.includes(path))
@@ -173,14 +174,16 @@ export class PermissionPolicy {
     const isRead =
       subject.source === 'fs_read' ||
       (subject.source === 'permission_request' && READ_KINDS.has(subject.kind));
-    const special = subject.outsideRoots || needsExplicitApproval(subject);
+    const special = subject.outsideRoots || subject.hardLinked === true || needsExplicitApproval(subject);
     const why = subject.outsideRoots
       ? 'outside the session roots'
-      : subject.secret
-        ? 'looks like a secret file'
-        : (subject.sensitiveEnv?.length ?? 0) > 0
-          ? `sets ${subject.sensitiveEnv?.join(', ')}`
-          : '';
+      : subject.hardLinked
+        ? 'has other hard links, possibly outside the session roots'
+        : subject.secret
+          ? 'looks like a secret file'
+          : (subject.sensitiveEnv?.length ?? 0) > 0
+            ? `sets ${subject.sensitiveEnv?.join(', ')}`
+            : '';
     if (mode === 'none')
       return { action: 'deny', reason: 'every permission request is denied (--approve none)', by: 'default' };
     if (special) {

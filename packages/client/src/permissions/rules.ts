@@ -69,6 +69,11 @@ export interface PermissionSubject {
   outsideRoots: boolean;
   /** Some path looks like a secret file. */
   secret: boolean;
+  /**
+   * The file has other hard links (a regular file with more than one link): its other names may
+   * be outside the roots, so it is treated as outside them.
+   */
+  hardLinked?: boolean;
   /** Environment variables that change how programs load (need explicit approval). */
   sensitiveEnv?: string[];
   /** The tool call's title, for display. */

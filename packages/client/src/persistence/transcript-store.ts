@@ -1,6 +1,8 @@
 /**
  * The client's own record of every session: `<sessionsDir>/<localId>/events.jsonl` (append-only,
  * one {@link SessionEvent} per line) and `meta.json` (the index entry, replaced atomically).
+ * Both are redacted as they are written (credential fields, token-looking strings, credential
+ * options in command lines), and events nested deeper than `JSON.stringify` reaches are kept.
  *
  * Crash safety: lines are appended whole; a line torn by a crash is skipped when reading and cut
  * off before appending again, so at most the last event before a crash is lost. Reopening replays
@@ -15,6 +17,8 @@ import { initialSessionState, type SessionState } from '../session/state.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
 import { LineBatch } from '../util/line-batch.js';
+import { stringifyJson } from '../util/stringify-json.js';
+import { redactCommandLine, redactReplacer } from './redact.js';
 
 /** The index entry of a stored session. */
 export interface SessionMeta {
@@ -67,7 +71,7 @@ export class TranscriptStore {
   async create(meta: SessionMeta): Promise<TranscriptWriter> {
     const dir = this.sessionDir(meta.localId);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeJsonFile(join(dir, 'meta.json'), meta, 0o600);
+    await writeJsonFile(join(dir, 'meta.json'), redactMeta(meta), 0o600);
     return TranscriptWriter.open(dir, meta);
   }
 
@@ -174,18 +178,20 @@ export class TranscriptStore {
 
 /**
  * Appends events to one session's record. Writes are batched (at most every 100 ms, at once past
- * 256 KB, and at the end of each turn) and never interleave.
+ * 256 KB, and at the end of each turn) and never interleave. While the session is detached (its
+ * agent exited) the file is not held open: each write opens and closes it.
  */
 export class TranscriptWriter {
   private readonly batch = new LineBatch(() => void this.flush());
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  private keepOpen = true;
   /** The first write error, if any (the session goes on; the record is incomplete). */
   error: Error | undefined;
 
   private constructor(
     readonly dir: string,
-    private handle: FileHandle,
+    private handle: FileHandle | undefined,
     public meta: SessionMeta,
   ) {}
 
@@ -198,22 +204,39 @@ export class TranscriptWriter {
   /** Queues an event (ephemeral ones are skipped). */
   append(event: SessionEvent): void {
     if (this.closed || EPHEMERAL_EVENTS.has(event.type)) return;
-    this.batch.push(`${JSON.stringify(event)}\n`);
+    this.batch.push(`${stringifyJson(event, redactReplacer)}\n`);
   }
 
   /** Writes what is queued; with `sync`, also forces it to disk. */
   flush(sync = false): Promise<void> {
     const text = this.batch.take();
-    const handle = this.handle;
     this.chain = this.chain.then(async () => {
       try {
-        if (text.length > 0) await handle.write(text);
-        if (sync) await handle.datasync();
+        if (text.length > 0) {
+          this.handle ??= await open(join(this.dir, 'events.jsonl'), 'a', 0o600);
+          await this.handle.write(text);
+        }
+        if (sync) await this.handle?.datasync();
       } catch (error) {
         this.error ??= error as Error;
       }
+      if (!this.keepOpen) await this.release();
     });
     return this.chain;
+  }
+
+  /**
+   * Writes what is queued and stops holding the file open (the session's agent is gone; a session
+   * nobody closes must not keep it open): later writes open and close it each time.
+   */
+  suspend(): void {
+    this.keepOpen = false;
+    void this.flush(true);
+  }
+
+  /** Holds the file open again (the session is attached again). */
+  resume(): void {
+    this.keepOpen = true;
   }
 
   /** Replaces fields of the meta and writes it (atomically). */
@@ -222,12 +245,29 @@ export class TranscriptWriter {
     const meta = this.meta;
     this.chain = this.chain.then(async () => {
       try {
-        await writeJsonFile(join(this.dir, 'meta.json'), meta, 0o600);
+        await writeJsonFile(join(this.dir, 'meta.json'), redactMeta(meta), 0o600);
       } catch (error) {
         this.error ??= error as Error;
       }
     });
     await this.chain;
+  }
+
+  /** Records in the meta that the session was attached to an agent session. */
+  recordAttachment(
+    agent: { id: string; name: string },
+    agentSessionId: string,
+    how: AttachMode,
+  ): Promise<void> {
+    return this.updateMeta({
+      agentId: agent.id,
+      agentName: agent.name,
+      agentSessionId,
+      attachments: [
+        ...this.meta.attachments,
+        { agentId: agent.id, agentSessionId, how, at: new Date().toISOString() },
+      ],
+    });
   }
 
   /** Flushes to disk and closes the file. */
@@ -236,7 +276,13 @@ export class TranscriptWriter {
     await this.flush(true);
     this.closed = true;
     await this.chain;
-    await this.handle.close();
+    await this.release();
+  }
+
+  private async release(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close().catch(() => undefined);
   }
 }
 
@@ -260,6 +306,19 @@ async function cutTornLine(handle: FileHandle): Promise<void> {
     end = start;
   }
   await handle.truncate(0);
+}
+
+/**
+ * The meta as stored: an agent id or name holding a command line (`acp run -- CMD ARGS`) loses its
+ * credentials (`--api-key X`), which `acp sessions list` would print.
+ */
+export function redactMeta(meta: SessionMeta): SessionMeta {
+  return {
+    ...meta,
+    ...(meta.agentId !== undefined ? { agentId: redactCommandLine(meta.agentId) } : {}),
+    ...(meta.agentName !== undefined ? { agentName: redactCommandLine(meta.agentName) } : {}),
+    attachments: meta.attachments.map((a) => ({ ...a, agentId: redactCommandLine(a.agentId) })),
+  };
 }
 
 function parseMeta(raw: unknown): SessionMeta | undefined {

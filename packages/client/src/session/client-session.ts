@@ -13,6 +13,7 @@ import {
   type SessionUpdate,
   type StopReason,
 } from '@acp-kit/protocol';
+import { describeLimit } from '../agent/timeouts.js';
 import { ClientError, toErrorInfo } from '../errors.js';
 import type { FsCallContext } from '../fs/fs-service.js';
 import type { PermissionRule, PermissionSubject } from '../permissions/rules.js';
@@ -22,6 +23,7 @@ import type { TranscriptWriter } from '../persistence/transcript-store.js';
 import type { TerminalCallContext } from '../terminal/terminal-service.js';
 import type { Unsubscribe } from '../util/emitter.js';
 import type { AttachMode } from './events.js';
+import { CancelDeadline } from './cancel-deadline.js';
 import { FrameFeed } from './frame-feed.js';
 import { PermissionBroker } from './permission-broker.js';
 import { buildPrompt, type PromptPart } from './prompt.js';
@@ -66,6 +68,10 @@ export class ClientSession {
   private seed: ContentBlock | undefined;
   private trace: TraceWriter | undefined;
   private readonly feed = new FrameFeed();
+  private activity: (() => void) | undefined;
+  private readonly cancelDeadline = new CancelDeadline();
+  /** Settles once the files of a session whose agent exited are written and let go. */
+  private detaching: Promise<void> | undefined;
   /**
    * @internal Where the connection's trace router delivers this session's frames: to the trace
    * file and the live feed.
@@ -175,8 +181,22 @@ export class ClientSession {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     link.turnStarted(this.localId);
     try {
-      const response = await link.connection.promptSession({ sessionId, prompt: sent });
+      const response = await this.cancelDeadline.race(
+        link.connection.promptSession({ sessionId, prompt: sent }),
+      );
       this.seed = undefined;
+      if (response === undefined) {
+        const grace = describeLimit(link.timeouts.cancelGraceMs);
+        this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: 'cancelled' });
+        void link.kill();
+        return {
+          stopReason: 'cancelled',
+          notes: [
+            ...notes,
+            `the agent did not end the turn within ${grace} of the cancellation; it was stopped`,
+          ],
+        };
+      }
       this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: response.stopReason });
       return { stopReason: response.stopReason, notes };
     } catch (error) {
@@ -184,17 +204,20 @@ export class ClientSession {
       this.store.dispatch({ type: 'turn_failed', at: Date.now(), turn, error: toErrorInfo(failure) });
       throw failure;
     } finally {
+      this.cancelDeadline.clear();
       options.signal?.removeEventListener('abort', onAbort);
       link.turnEnded(this.localId);
       this.broker.endTurn(turn);
       await this.persist();
+      await this.detaching;
     }
   }
 
   /**
    * Cancels the running turn: open permission questions are answered `cancelled`, open tool calls
    * are marked cancelled, and `session/cancel` is sent. The prompt then resolves with `cancelled`;
-   * late updates are still applied.
+   * late updates are still applied. An agent that has not ended the turn `timeouts.cancelGraceMs`
+   * later (default 10 s) is stopped, and the turn ends `cancelled` here.
    */
   async cancel(): Promise<void> {
     const status = this.state.status;
@@ -203,6 +226,8 @@ export class ClientSession {
     this.broker.cancelAll();
     const link = this.link;
     if (!link || link.connection.isClosed || !this.currentAgentSessionId) return;
+    // Armed before sending: an agent that does not even read its stdin must not hold the turn.
+    this.cancelDeadline.arm(link.timeouts.cancelGraceMs);
     await link.connection.cancelSession({ sessionId: this.currentAgentSessionId }).catch(() => undefined);
   }
 
@@ -262,6 +287,8 @@ export class ClientSession {
   bind(link: SessionLink, agentSessionId: string, trace?: TraceWriter): void {
     this.link = link;
     this.currentAgentSessionId = agentSessionId;
+    this.writer?.resume();
+    this.detaching = undefined;
     if (trace) {
       void this.trace?.close();
       this.trace = trace;
@@ -293,18 +320,7 @@ export class ClientSession {
       ...(r.modes ? { modes: r.modes } : {}),
       ...(r.configOptions ? { configOptions: r.configOptions } : {}),
     });
-    const writer = this.writer;
-    if (writer) {
-      void writer.updateMeta({
-        agentId: link.agent.id,
-        agentName: link.agent.name,
-        agentSessionId,
-        attachments: [
-          ...writer.meta.attachments,
-          { agentId: link.agent.id, agentSessionId, how, at: new Date().toISOString() },
-        ],
-      });
-    }
+    void this.writer?.recordAttachment(link.agent, agentSessionId, how);
   }
 
   /** @internal While set, `session/load` history replays are recorded or skipped. */
@@ -322,8 +338,17 @@ export class ClientSession {
     this.feed.preload(frames);
   }
 
+  /** @internal Calls `listener` on every update received for the session (replays included). */
+  watchActivity(listener: () => void): () => void {
+    this.activity = listener;
+    return () => {
+      if (this.activity === listener) this.activity = undefined;
+    };
+  }
+
   /** @internal A `session/update` for this session. */
   handleUpdate(update: SessionUpdate): void {
+    this.activity?.();
     if (this.replay === 'skip-history' && !STATE_UPDATES.has(String(update.sessionUpdate))) return;
     this.store.dispatch({
       type: 'update',
@@ -369,7 +394,11 @@ export class ClientSession {
     this.broker.cancelAll('the agent exited');
     this.store.dispatch({ type: 'agent_exited', at: Date.now(), error: toErrorInfo(error) });
     this.link = undefined;
-    void this.persist();
+    // Until it is attached again, hold no file open: a caller may never close this session.
+    const trace = this.trace;
+    this.trace = undefined;
+    this.writer?.suspend();
+    this.detaching = Promise.all([this.persist(), trace?.close()]).then(() => undefined);
   }
 
   /** @internal Records a stall (or its end) of the running turn. */

@@ -35,6 +35,8 @@ export interface PermissionRequestView {
   command?: string;
   outsideRoots: boolean;
   secret: boolean;
+  /** The file has other hard links, which may be outside the roots (treated as outside). */
+  hardLinked?: boolean;
   sensitiveEnv?: string[];
   /** Why the policy asks (or decided). */
   reason: string;

@@ -2,16 +2,20 @@
  * Answers a session's permission questions — `session/request_permission` from the agent, and
  * the policy checks of fs and terminal calls — with the policy, grants, and the user when the
  * policy says "ask". Every question and answer is recorded in the session's store.
+ *
+ * Questions for the user are asked one at a time, a bounded number waiting (past it: answered
+ * `cancelled`); a question still open when its turn ends (the agent did not await it) is withdrawn.
  */
 import type { RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '@acp-kit/protocol';
 import type { PermissionAnswer, WriteReview, WriteReviewAnswer } from '../agent/host.js';
-import { decisionOfOption, outcomeFor } from '../permissions/options.js';
+import { decisionOfOption, normalizeOptions, outcomeFor } from '../permissions/options.js';
 import { SessionPermissions } from '../permissions/policy.js';
 import { answerDecision, rememberedRule } from '../permissions/remember.js';
 import type { PermissionScope, PermissionSubject } from '../permissions/rules.js';
 import { simpleArgv } from '../permissions/shell-words.js';
 import { subjectFromToolCall } from '../permissions/subject.js';
 import type { PermissionRequestView, SessionEvent } from './events.js';
+import { QuestionQueue } from './question-queue.js';
 import type { SessionLink } from './session-link.js';
 import type { SessionState, ToolCallItem } from './state.js';
 
@@ -23,10 +27,17 @@ type Final = {
   optionId?: string;
 };
 
+/** An open question or write review, and the turn it belongs to. */
+interface Pending {
+  controller: AbortController;
+  turn: number;
+}
+
 /** The permission side of a session. */
 export class PermissionBroker {
   readonly permissions = new SessionPermissions();
-  private readonly pending = new Map<string, AbortController>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly queue = new QuestionQueue();
   private counter = 0;
 
   constructor(
@@ -48,12 +59,15 @@ export class PermissionBroker {
       cwd: state.cwd,
       roots: [state.cwd, ...state.additionalDirectories],
     });
-    const { final, key } = await this.decide(link, subject, params.options, params.toolCall, signal);
+    // Only unambiguous options, a bounded number: every answer below picks among these.
+    const { options, problems } = normalizeOptions(params.options);
+    for (const problem of problems) link.diagnostic?.(problem);
+    const { final, key } = await this.decide(link, subject, options, params.toolCall, signal);
     let decision = final.decision;
     let reason = final.reason;
     let outcome: RequestPermissionResponse['outcome'];
     const chosen =
-      final.optionId !== undefined ? params.options.find((o) => o.optionId === final.optionId) : undefined;
+      final.optionId !== undefined ? options.find((o) => o.optionId === final.optionId) : undefined;
     if (decision === 'cancelled') {
       outcome = { outcome: 'cancelled' };
     } else if (chosen) {
@@ -61,7 +75,7 @@ export class PermissionBroker {
       const meaning = decisionOfOption(chosen);
       if (meaning !== 'unknown') decision = meaning;
     } else {
-      const mapped = outcomeFor(params.options, decision);
+      const mapped = outcomeFor(options, decision);
       outcome = mapped.outcome;
       if (decision === 'allow' && !mapped.allowed) {
         decision = 'deny';
@@ -77,32 +91,34 @@ export class PermissionBroker {
         ...(argv ? { argv } : {}),
       });
     }
-    this.dispatch({
-      type: 'permission_resolved',
-      at: Date.now(),
-      key,
-      decision,
-      outcome,
-      by: final.by,
-      reason,
-      ...(final.scope ? { scope: final.scope } : {}),
-    });
+    this.resolved(key, { ...final, decision, reason }, outcome);
     return { outcome };
   }
 
   /** The policy check of an fs or terminal call; resolves true to go ahead. */
   async authorize(link: SessionLink, subject: PermissionSubject): Promise<boolean> {
     const { final, key } = await this.decide(link, subject, undefined, undefined, undefined);
+    this.resolved(key, final);
+    return final.decision === 'allow';
+  }
+
+  /** Records the answer to a recorded question (`key` undefined: it was not recorded). */
+  private resolved(
+    key: string | undefined,
+    final: Final,
+    outcome?: RequestPermissionResponse['outcome'],
+  ): void {
+    if (key === undefined) return;
     this.dispatch({
       type: 'permission_resolved',
       at: Date.now(),
       key,
       decision: final.decision,
+      ...(outcome ? { outcome } : {}),
       by: final.by,
       reason: final.reason,
       ...(final.scope ? { scope: final.scope } : {}),
     });
-    return final.decision === 'allow';
   }
 
   /**
@@ -122,7 +138,7 @@ export class PermissionBroker {
     if (signal?.aborted) onAbort();
     else if (this.getState().status === 'cancelling') controller.abort('the turn was cancelled');
     if (controller.signal.aborted) return { decision: 'reject', reason: String(controller.signal.reason) };
-    this.pending.set(key, controller);
+    this.pending.set(key, { controller, turn: this.getState().turn });
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const answer = await raceAbort(
@@ -149,13 +165,21 @@ export class PermissionBroker {
    * was cancelled or the agent left); `reason` is what a withdrawn write is rejected with.
    */
   cancelAll(reason = 'the turn was cancelled'): void {
-    for (const controller of this.pending.values()) controller.abort(reason);
+    for (const { controller } of this.pending.values()) controller.abort(reason);
     this.pending.clear();
   }
 
-  /** Grants end with their turn. */
+  /**
+   * Grants end with their turn, and so do the questions and reviews of that turn still open: the
+   * agent did not await them, so they are withdrawn (answered `cancelled`, the host's signal aborts).
+   */
   endTurn(turn: number): void {
     this.permissions.endTurn(turn);
+    for (const [key, { controller, turn: asked }] of this.pending) {
+      if (asked > turn) continue;
+      controller.abort('the turn ended before it was answered');
+      this.pending.delete(key);
+    }
   }
 
   private knownToolCall(toolCallId: string): Partial<ToolCallUpdate> | undefined {
@@ -172,16 +196,31 @@ export class PermissionBroker {
     };
   }
 
+  /**
+   * Decides a question. `key` is undefined when it was not recorded: too many questions were
+   * waiting for the host, and it is answered `cancelled` at once.
+   */
   private async decide(
     link: SessionLink,
     subject: PermissionSubject,
     options: RequestPermissionRequest['options'] | undefined,
     toolCall: ToolCallUpdate | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<{ final: Final; key: string }> {
+  ): Promise<{ final: Final; key: string | undefined }> {
     const state = this.getState();
-    const key = String(++this.counter);
     const verdict = link.policy.evaluate(subject, this.permissions, state.turn);
+    const cancelled = state.status === 'cancelling' || signal?.aborted === true;
+    const ask = link.host.askPermission;
+    if (!cancelled && verdict.action === 'ask' && ask && this.queue.full) {
+      link.diagnostic?.(
+        `more than ${this.queue.limit} permission questions were waiting for an answer; the agent's further questions were answered "cancelled"`,
+      );
+      return {
+        key: undefined,
+        final: { decision: 'cancelled', by: 'default', reason: 'too many permission questions are waiting' },
+      };
+    }
+    const key = String(++this.counter);
     const view: PermissionRequestView = {
       key,
       source: subject.source,
@@ -189,6 +228,7 @@ export class PermissionBroker {
       paths: subject.paths,
       outsideRoots: subject.outsideRoots,
       secret: subject.secret,
+      ...(subject.hardLinked ? { hardLinked: true } : {}),
       reason: verdict.reason,
       ...(subject.title ? { title: subject.title } : {}),
       ...(subject.toolCallId ? { toolCallId: subject.toolCallId } : {}),
@@ -202,37 +242,44 @@ export class PermissionBroker {
       request: view,
       ...(toolCall ? { toolCall } : {}),
     });
-    if (state.status === 'cancelling' || signal?.aborted) {
+    if (cancelled) {
       return { key, final: { decision: 'cancelled', by: 'cancel', reason: 'the turn was cancelled' } };
     }
     if (verdict.action !== 'ask') {
       return { key, final: { decision: verdict.action, by: verdict.by, reason: verdict.reason } };
     }
-    const ask = link.host.askPermission;
     if (!ask)
       return {
         key,
         final: { decision: 'deny', by: 'default', reason: `${verdict.reason}; nobody can answer (headless)` },
       };
     const controller = new AbortController();
-    this.pending.set(key, controller);
-    const onAbort = (): void => controller.abort();
+    this.pending.set(key, { controller, turn: state.turn });
+    const onAbort = (): void => controller.abort('the agent withdrew the question');
     signal?.addEventListener('abort', onAbort, { once: true });
+    const withdrawn = (): { key: string; final: Final } => ({
+      key,
+      final: { decision: 'cancelled', by: 'cancel', reason: String(controller.signal.reason) },
+    });
     try {
-      const answer = await raceAbort(
-        ask.call(link.host, {
-          ...view,
-          localId: this.localId,
-          agentId: link.agent.id,
-          ...(toolCall ? { toolCall } : {}),
-          subject,
-          signal: controller.signal,
-        }),
-        controller.signal,
-      );
-      if (answer === undefined)
-        return { key, final: { decision: 'cancelled', by: 'cancel', reason: 'the question was cancelled' } };
-      return { key, final: await this.applyAnswer(link, subject, answer, options) };
+      if (!(await this.queue.enter(controller.signal))) return withdrawn();
+      try {
+        const answer = await raceAbort(
+          ask.call(link.host, {
+            ...view,
+            localId: this.localId,
+            agentId: link.agent.id,
+            ...(toolCall ? { toolCall } : {}),
+            subject,
+            signal: controller.signal,
+          }),
+          controller.signal,
+        );
+        if (answer === undefined) return withdrawn();
+        return { key, final: await this.applyAnswer(link, subject, answer, options) };
+      } finally {
+        this.queue.leave();
+      }
     } catch {
       return { key, final: { decision: 'deny', by: 'user', reason: 'the question could not be answered' } };
     } finally {

@@ -4,6 +4,7 @@
  */
 import type { AgentCapabilities, ClientSideConnection, Logger } from '@acp-kit/protocol';
 import type { ClientHost } from '../agent/host.js';
+import type { ClientTimeouts } from '../agent/timeouts.js';
 import type { ClientError } from '../errors.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { RuleStore } from '../permissions/rule-store.js';
@@ -27,12 +28,17 @@ export interface SessionLink {
   readonly ruleStore: RuleStore | undefined;
   readonly host: ClientHost;
   readonly logger: Logger | undefined;
+  readonly timeouts: Readonly<Required<ClientTimeouts>>;
   /** A turn started: watch it for stalls. */
   turnStarted(localId: string): void;
   /** The turn ended. */
   turnEnded(localId: string): void;
   /** Turns an error of `session/new|load|prompt` into AUTH_REQUIRED when it is a -32000. */
   authError(error: unknown): ClientError | undefined;
+  /** Stops the agent at once (it ignored a cancellation). */
+  kill(): Promise<void>;
   /** The session no longer uses this connection. */
   detach(agentSessionId: string): void;
+  /** Reports something about the agent's behaviour a developer may want to know (once per message). */
+  diagnostic?(message: string): void;
 }

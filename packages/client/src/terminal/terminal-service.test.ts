@@ -179,6 +179,14 @@ describe('TerminalService', () => {
     await capped.releaseAll();
   });
 
+  it('retains nothing with outputByteLimit 0, and says the output was truncated', async () => {
+    const r = await run({ command: 'printf', args: ['%s', 'hello'], outputByteLimit: 0 });
+    expect(r.exit).toMatchObject({ exitCode: 0 });
+    expect(r).toMatchObject({ output: '', truncated: true });
+    const silent = await run({ command: 'true', outputByteLimit: 0 });
+    expect(silent).toMatchObject({ output: '', truncated: false });
+  });
+
   it('kills the whole process group, background children included', async () => {
     const pidLine = outputMatching(/pid (\d+)\n/);
     const { terminalId } = await service.create(

@@ -144,7 +144,8 @@ export class TerminalService {
       throw new ClientError('PERMISSION_DENIED', `running \`${commandText.slice(0, 200)}\` was refused`);
     }
 
-    const limit = Math.min(this.ceiling, positiveOr(params.outputByteLimit, this.ceiling));
+    // `outputByteLimit: 0` retains nothing (the schema's "maximum number of bytes to retain").
+    const limit = Math.min(this.ceiling, byteLimitOr(params.outputByteLimit, this.ceiling));
     const terminalId = newId('term');
     const decoder = new TextDecoder('utf-8');
     let terminal: ManagedTerminal;
@@ -282,8 +283,8 @@ export class TerminalService {
   }
 }
 
-function positiveOr(value: number | null | undefined, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
+function byteLimitOr(value: number | null | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
 }
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

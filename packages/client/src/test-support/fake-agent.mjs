@@ -75,6 +75,7 @@ async function handle(msg) {
       authenticated = true;
       return reply({});
     case 'session/new': {
+      if (opts.hangNewSession) return;
       if (!authenticated || opts.newSessionError)
         return fail(
           opts.newSessionError ?? { code: -32000, message: 'Authentication required', data: opts.authData },
@@ -104,6 +105,16 @@ async function handle(msg) {
     case 'session/load': {
       const s = sessions.get(params.sessionId);
       if (!s) return fail({ code: -32002, message: 'Session not found' });
+      if (opts.loadReplay) {
+        // `count` updates `everyMs` apart, then an answer, or nothing when `hang`.
+        const { count, everyMs, hang } = opts.loadReplay;
+        for (let i = 0; i < count; i++) {
+          await new Promise((resolve) => setTimeout(resolve, everyMs));
+          text(params.sessionId, `replayed ${i} `);
+        }
+        if (!hang) reply({});
+        return;
+      }
       for (const h of s.history) {
         update(params.sessionId, {
           sessionUpdate: 'user_message_chunk',
@@ -114,6 +125,7 @@ async function handle(msg) {
       return reply({});
     }
     case 'session/resume':
+      if (opts.hangResume) return;
       if (!sessions.has(params.sessionId)) return fail({ code: -32002, message: 'Session not found' });
       return reply({});
     case 'session/list':
@@ -187,7 +199,16 @@ async function prompt(params) {
 
 async function runStep(sessionId, step, cancelled$) {
   if (step.update) update(sessionId, step.update);
+  // An update read from an environment variable (keeps test secrets out of the prompt and argv).
+  if (step.updateEnv) update(sessionId, JSON.parse(process.env[step.updateEnv]));
   if (step.raw !== undefined) process.stdout.write(step.raw + '\n');
+  if (step.deepUpdate) {
+    // A message chunk whose `_meta.deep` is nested `deepUpdate` arrays deep (written by hand:
+    // JSON.stringify cannot), its innermost value "bottom".
+    const depth = step.deepUpdate;
+    const params = `{"sessionId":${JSON.stringify(sessionId)},"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"deep"},"_meta":{"deep":${'['.repeat(depth)}"bottom"${']'.repeat(depth)}}}}`;
+    process.stdout.write(`{"jsonrpc":"2.0","method":"session/update","params":${params}}\n`);
+  }
   if (step.stderr) process.stderr.write(step.stderr);
   if (step.text) text(sessionId, step.text, step.messageId);
   if (step.flood) for (let i = 0; i < step.flood; i++) text(sessionId, `x${i} `, 'flood');
@@ -195,6 +216,28 @@ async function runStep(sessionId, step, cancelled$) {
     const result = await request(step.request, { sessionId, ...step.params });
     text(sessionId, `RESULT ${JSON.stringify(result)}\n`, `r${nextId++}`);
     if (step.saveTerminal && result.result) step.params.terminalId = result.result.terminalId;
+  }
+  if (step.parallel) {
+    // `count` copies of one request at once (tool call ids numbered), reported together.
+    const { count, request: method, params } = step.parallel;
+    const results = await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        request(method, {
+          sessionId,
+          ...params,
+          ...(params.toolCall
+            ? { toolCall: { ...params.toolCall, toolCallId: `${params.toolCall.toolCallId}-${i}` } }
+            : {}),
+        }),
+      ),
+    );
+    text(sessionId, `RESULT ${JSON.stringify(results)}\n`, `r${nextId++}`);
+  }
+  if (step.detached) {
+    // A request the turn does not wait for; its answer is reported whenever it comes.
+    void request(step.detached, { sessionId, ...step.params }).then((result) =>
+      text(sessionId, `LATE ${JSON.stringify(result)}\n`, `l${nextId++}`),
+    );
   }
   if (step.terminal) {
     const created = await request('terminal/create', { sessionId, ...step.terminal });
