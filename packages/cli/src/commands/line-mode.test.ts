@@ -78,6 +78,21 @@ describe('acp on a dumb terminal', () => {
     expect(result.stdout + result.stderr).not.toMatch(/\x1b/); // eslint-disable-line no-control-regex
   }, 30_000);
 
+  it('leaves on Ctrl-C at the prompt', async () => {
+    let pressed = false;
+    const result = await runCli(['--', ...fakeCommand()], home, {
+      input: new PassThrough(),
+      onStdout: (stdout, interrupt) => {
+        if (!pressed && stdout.endsWith('> ')) {
+          pressed = true;
+          interrupt();
+        }
+      },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('> \n');
+  });
+
   it('asks which agent when none is given, and reports an unknown session in the one error style', async () => {
     const input = new PassThrough();
     input.end('demo\n');

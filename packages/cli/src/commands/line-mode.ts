@@ -4,7 +4,7 @@
  * streamed as plain text by `acp run`'s text renderer, permission questions answered by typing a
  * number. Built on the same client engine; nothing but text and newlines is written.
  */
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { resolve } from 'node:path';
 import type { TuiArguments } from '@acp-kit/tui';
 import {
@@ -25,25 +25,32 @@ import type { CliIo } from '../io.js';
 import { chooseAgent } from './run.js';
 import { TextRenderer } from './run-render.js';
 
-const HELP = 'type a prompt and press Enter; /quit (or end of input) leaves; Ctrl-C cancels a running turn';
+const HELP =
+  'type a prompt and press Enter; /quit, Ctrl-C or the end of the input leaves; Ctrl-C during a turn cancels it';
 
 /** Lines of input, one at a time; undefined once the input has ended. */
 class LineReader {
   private readonly waiting: ((line: string | undefined) => void)[] = [];
   private readonly queued: string[] = [];
   private ended = false;
+  private readonly lines: Interface;
 
   constructor(input: NodeJS.ReadableStream) {
-    const lines = createInterface({ input, terminal: false, crlfDelay: Infinity });
-    lines.on('line', (line) => {
+    this.lines = createInterface({ input, terminal: false, crlfDelay: Infinity });
+    this.lines.on('line', (line) => {
       const next = this.waiting.shift();
       if (next) next(line);
       else this.queued.push(line);
     });
-    lines.on('close', () => {
-      this.ended = true;
-      for (const next of this.waiting.splice(0)) next(undefined);
-    });
+    this.lines.on('close', () => this.close());
+  }
+
+  /** Ends the input as if it had ended (Ctrl-C at the prompt, or leaving): stdin is let go. */
+  close(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.lines.close();
+    for (const next of this.waiting.splice(0)) next(undefined);
   }
 
   /** The next line; undefined at the end of the input, or when `signal` aborts first (the line then stays queued). */
@@ -155,7 +162,8 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
   let interrupts = 0;
   const offInterrupt = io.onInterrupt(() => {
     const running = session?.state.status === 'running' || session?.state.status === 'cancelling';
-    if (running && interrupts++ === 0) {
+    if (!running) lines.close();
+    else if (interrupts++ === 0) {
       renderer?.info('cancelling the turn (press Ctrl-C again to stop the agent)');
       void session?.cancel();
     } else void connection?.kill();
@@ -186,6 +194,7 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
     return await converse(session, lines, renderer, io, () => (interrupts = 0));
   } finally {
     offInterrupt();
+    lines.close();
     await session?.close().catch(() => undefined);
     await client.close().catch(() => undefined);
   }
