@@ -1,6 +1,6 @@
 /** `acp`'s one parser: the UI's options on the root command, the commands, and what each loads. */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,4 +145,40 @@ describe('startup', () => {
       expect(heavy, args.join(' ')).toEqual([]);
     }
   });
+});
+
+describe('deprecated variable names', () => {
+  it('are warned about on stderr, never on the stdout of acp agent, which stays protocol frames', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-old-names-'));
+    mkdirSync(join(dir, 'sessions', 'demo'), { recursive: true });
+    try {
+      const child = spawn(SELF.command, [...SELF.args, 'agent', '--demo'], {
+        env: { ...process.env, ACP_KIT_LOG: 'warn', ACP_KIT_DATA_DIR: dir, ACP_KIT_AGENT_DATA_DIR: '' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const answered = new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('\n')) resolve();
+        }),
+      );
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } })}\n`,
+      );
+      await answered;
+      child.stdin.end();
+      await new Promise((resolve) => child.on('exit', resolve));
+      for (const line of stdout.trim().split('\n'))
+        expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+      expect(stderr).toContain(
+        'acp: warning: ACP_KIT_LOG is deprecated: rename it to ACP_KIT_AGENT_LOG_LEVEL (docs/configuration.md)\n',
+      );
+      expect(stderr).toContain(`sessions are read from ${dir} in the old layout`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
