@@ -2,7 +2,7 @@
  * Shared pieces of the terminal UI benchmarks (`bench/tui-*.mjs`): the production bundle (built
  * when missing or older than the sources), a UI running in tmux on a private socket with temp
  * config and data directories, bounded polling of `capture-pane`, and the UI's own metrics
- * (`ACP_KIT_TUI_METRICS`).
+ * (`ACP_KIT_TUI_METRICS_FILE`).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -103,7 +103,7 @@ export class TuiRun {
       ACP_KIT_DATA_DIR: this.dirs.data,
       XDG_CONFIG_HOME: join(this.dirs.root, 'xdg/config'),
       XDG_DATA_HOME: join(this.dirs.root, 'xdg/data'),
-      ACP_KIT_TUI_METRICS: this.metricsFile,
+      ACP_KIT_TUI_METRICS_FILE: this.metricsFile,
       SCENARIO_STATE: join(this.dirs.root, 'agent-state'),
       COLORTERM: 'truecolor',
       ...env,

@@ -6,7 +6,7 @@ import { format } from 'node:util';
 import type { Logger } from '@acp-kit/protocol';
 import { stdioChannel } from '@acp-kit/protocol/node';
 import { serveAgent } from './agent.js';
-import { resolveDataDir } from './config/paths.js';
+import { logLevelName, resolveDataDir, usesLegacyDataLayout } from './config/paths.js';
 import { DemoEngine } from './demo/demo-engine.js';
 import { lazyMcpServers } from './mcp/lazy.js';
 import type { AgentSetupOptions } from './config/setup-command.js';
@@ -25,9 +25,9 @@ export interface AgentCliOptions {
   baseUrl?: string;
   /** Name of the environment variable holding the API key (default `ACP_KIT_API_KEY`). */
   apiKeyEnv?: string;
-  /** Path of the config file (default `$XDG_CONFIG_HOME/acp-kit/agent.json`). */
+  /** Path of the config file (default: see `resolveConfigPath`). */
   config?: string;
-  /** Where sessions are stored (default `$XDG_DATA_HOME/acp-kit/agent`). */
+  /** Where sessions are stored (default: see `resolveDataDir`). */
   dataDir?: string;
   /** Most model steps (requests) per prompt turn before stopping with `max_turn_requests`. */
   maxSteps?: number;
@@ -73,10 +73,14 @@ export const agentCliOptions: readonly AgentCliOptionSpec[] = [
     flags: '--api-key-env <name>',
     description: 'environment variable holding the API key (default ACP_KIT_API_KEY)',
   },
-  { flags: '--config <path>', description: 'config file (default $XDG_CONFIG_HOME/acp-kit/agent.json)' },
+  {
+    flags: '--config <path>',
+    description: 'config file (default ACP_KIT_AGENT_CONFIG_FILE, else agent.json in the acp-kit config dir)',
+  },
   {
     flags: '--data-dir <path>',
-    description: 'where sessions are stored (default $XDG_DATA_HOME/acp-kit/agent)',
+    description:
+      'where sessions are stored (default ACP_KIT_AGENT_DATA_DIR, else the acp-kit data dir/agent)',
   },
   {
     flags: '--max-steps <n>',
@@ -95,7 +99,8 @@ export const agentCliOptions: readonly AgentCliOptionSpec[] = [
   },
   {
     flags: '--log-level <level>',
-    description: 'stderr diagnostics: error, warn (default), info, debug, off',
+    description:
+      'stderr diagnostics: error, warn (default), info, debug, off (default ACP_KIT_AGENT_LOG_LEVEL)',
   },
 ];
 
@@ -188,10 +193,15 @@ function keepConsoleOffStdout(): void {
  * await runAgent({ demo: true });
  */
 export async function runAgent(options: AgentCliOptions = {}): Promise<void> {
-  const logger = createStderrLogger(parseLogLevel(options.logLevel ?? process.env.ACP_KIT_LOG));
+  const logger = createStderrLogger(parseLogLevel(options.logLevel ?? logLevelName(process.env)));
   keepConsoleOffStdout();
   const engine = await createEngine(options, logger);
   const dataDir = resolveDataDir(process.env, options.dataDir);
+  if (!options.dataDir && !process.env.ACP_KIT_AGENT_DATA_DIR && usesLegacyDataLayout(process.env))
+    logger.log(
+      'warn',
+      `sessions are read from ${dataDir} in the old layout; move its sessions/ to ${dataDir}/agent/sessions/`,
+    );
   logger.log('info', 'serving ACP on stdio', { agent: engine.kind, dataDir });
   const { connection, closed } = serveAgent(stdioChannel(), {
     engine,

@@ -1,7 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeCommand, jsonLines, runCli, testHome, type TestHome } from './test-support/cli-harness.js';
+import { completionTree } from './commands/completion.js';
+import { buildProgram } from './main.js';
+import { fakeCommand, jsonLines, runCli, SELF, testHome, type TestHome } from './test-support/cli-harness.js';
 
 let home: TestHome;
 beforeEach(async () => {
@@ -113,7 +115,62 @@ describe('acp rules', () => {
   });
 });
 
+describe('--format json and --json', () => {
+  it('mean the same on every command that prints data', async () => {
+    const run = await runCli(['run', '--json', 'hello', '--', ...fakeCommand()], home);
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn' });
+    const localId = String(jsonLines(run.stdout)[0]?.localId);
+    await runCli(['rules', 'add', '--deny', '--kind', 'fetch'], home);
+    for (const command of [
+      ['sessions', 'list'],
+      ['sessions', 'show', localId],
+      ['agents', 'list'],
+      ['rules', 'list'],
+    ]) {
+      const long = await runCli([...command, '--format', 'json'], home);
+      const short = await runCli([...command, '--json'], home);
+      expect(long.code, command.join(' ')).toBe(0);
+      expect(JSON.parse(short.stdout)).toEqual(JSON.parse(long.stdout));
+      const text = await runCli(command, home);
+      expect(() => JSON.parse(text.stdout), command.join(' ')).toThrow();
+    }
+    const names = await runCli(['agents', 'list', '--format', 'names'], home);
+    expect(names.stdout.split('\n')).toEqual(expect.arrayContaining(['demo', 'claude', 'codex']));
+  });
+});
+
 describe('help', () => {
+  it('lists every option of every command in its --help, with examples', async () => {
+    const io = {
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      readStdin: async () => '',
+      env: home.env,
+      cwd: home.work,
+      self: SELF,
+      onInterrupt: () => () => undefined,
+    };
+    const tree = completionTree(
+      await buildProgram(
+        io,
+        undefined,
+        () => undefined,
+        async () => 0,
+        'completion',
+      ),
+    );
+    expect(tree.length).toBeGreaterThan(12);
+    for (const command of tree) {
+      if (command.path.at(-1) === 'help') continue;
+      const shown = await runCli([...command.path, '--help'], home);
+      expect(shown.code).toBe(0);
+      for (const option of command.options)
+        for (const name of option.names)
+          expect(shown.stdout, `${command.path.join(' ')} ${name}`).toContain(name);
+      expect(shown.stdout, command.path.join(' ')).toContain('Examples:');
+    }
+  });
+
   it.each([
     ['--help'],
     ['run', '--help'],
@@ -129,6 +186,8 @@ describe('help', () => {
   it('acp without a command opens the terminal UI, which needs a terminal', async () => {
     const r = await runCli([], home);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('the terminal UI needs a terminal; use `acp run` for scripts and pipes');
+    expect(r.stderr).toBe(
+      'acp: the terminal UI needs a terminal\nhint: use `acp run` for scripts and pipes, or TERM=dumb acp for a plain line-by-line conversation\n',
+    );
   });
 });

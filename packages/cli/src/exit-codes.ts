@@ -1,8 +1,7 @@
 /**
- * Exit codes of `acp`, documented in docs/client.md. Scripts can rely on them.
+ * Exit codes of `acp`, documented in docs/client.md. Scripts can rely on them. This module
+ * imports nothing, so the start of `acp` stays light; errors are mapped to codes in `errors.ts`.
  */
-import { AcpKitError } from '@acp-kit/protocol';
-import { ClientError } from '@acp-kit/client';
 
 /** The exit codes. */
 export const EXIT_CODES = {
@@ -45,29 +44,19 @@ export function exitCodeForStopReason(stopReason: string): number {
   }
 }
 
-/** Exit code for an error. */
-export function exitCodeForError(error: unknown): number {
-  if (error instanceof UsageError) return EXIT_CODES.USAGE;
-  const code = error instanceof ClientError || error instanceof AcpKitError ? error.code : undefined;
-  switch (code) {
-    case 'AUTH_REQUIRED':
-      return EXIT_CODES.AUTH_REQUIRED;
-    case 'AGENT_EXITED':
-    case 'PEER_EXITED':
-    case 'CONNECTION_CLOSED':
-      return EXIT_CODES.AGENT_CRASHED;
-    case 'AGENT_NOT_FOUND':
-    case 'AGENT_NOT_INSTALLED':
-    case 'AGENT_START_FAILED':
-    case 'UNSUPPORTED_PROTOCOL_VERSION':
-    case 'SPAWN_FAILED':
-      return EXIT_CODES.AGENT_UNAVAILABLE;
-    default:
-      return EXIT_CODES.ERROR;
-  }
-}
-
-/** A mistake in how `acp` was called. */
+/**
+ * A mistake in how `acp` was called (exit code 2). `hint` says what to do instead; without one,
+ * the error report points to the command's `--help`.
+ *
+ * @example
+ * throw new UsageError('the prompt is empty', { hint: 'acp run "PROMPT", or acp run - to read it from stdin' });
+ */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  readonly hint: string | undefined;
+
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message);
+    this.hint = options.hint;
+  }
 }

@@ -16,6 +16,8 @@ export interface CliIo {
   stderr: Output;
   /** Reads all of stdin (for `acp run -`). */
   readStdin(): Promise<string>;
+  /** stdin as a stream, read line by line by the line-mode conversation (`TERM=dumb acp`). */
+  input?: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** How to run this `acp` (for the `demo` and `acp-kit` agents). */
@@ -80,6 +82,7 @@ export function processIo(options: { exitOnBrokenPipe?: boolean } = {}): CliIo {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     },
+    input: process.stdin,
     env: process.env,
     cwd: process.cwd(),
     self: selfLaunchSpec(),

@@ -1,41 +1,23 @@
 /**
- * The `acp` command line.
+ * The `acp` command line: one commander program. Without a command it opens the terminal UI, whose
+ * options are the root command's; every command's implementation is imported by its action, so
+ * `acp --version` and `acp --help` load commander and a few small modules only.
  */
-import { Command, CommanderError, Option } from 'commander';
-import { describeError } from '@acp-kit/client';
-import { registerAgentCommand } from './commands/agent.js';
-import { addAgent, listAgents, removeAgent, type AddAgentOptions } from './commands/agents.js';
-import { addRule, listRules, removeRule, type AddRuleOptions } from './commands/rules.js';
-import { runCommand, type RunOptions } from './commands/run.js';
-import { deleteSession, listSessions, showSession } from './commands/sessions.js';
-import { EXIT_CODES, UsageError, exitCodeForError } from './exit-codes.js';
+import { Argument, Command, CommanderError, Option } from 'commander';
+import type { TuiArguments } from '@acp-kit/tui';
+import type { AddAgentOptions } from './commands/agents.js';
+import type { DoctorOptions } from './commands/doctor.js';
+import type { AddRuleOptions } from './commands/rules.js';
+import type { RunOptions } from './commands/run.js';
+import { deprecatedEnvWarnings } from './deprecated-env.js';
+import { EXIT_CODES, UsageError } from './exit-codes.js';
+import * as help from './help-text.js';
 import { processIo, type CliIo } from './io.js';
+import { addFormatOptions, outputFormat, type FormatOptions } from './output-format.js';
+import { VERSION } from './version.js';
 
-const VERSION = '0.1.0';
-
-const RUN_HELP = `
-The prompt is an argument, or - to read it from stdin. The agent is a catalog name (--agent, see
-\`acp agents\`) or a command given after --, e.g.:
-  acp run --agent demo "hello"
-  acp run --format json "summarise README.md" -- my-agent --acp
-  git diff | acp run --agent claude -
-
-Permissions: nobody can answer a prompt, so what the policy does not allow is denied.
-  --approve reads  (default) reads inside the working directory are allowed, the rest denied
-  --approve all    everything the agent asks inside the working directory is allowed
-  --approve none   every permission request is denied
-Secret-looking files, paths outside the working directory and loader variables (LD_PRELOAD…) are
-denied unless a rule names them. Saved rules (\`acp rules\`) and --policy FILE apply on top: their
-deny rules always win, their allow rules apply except under --approve none.
-
-Output: text puts the agent's message on stdout and tool calls, plans and permission decisions on
-stderr. json prints one object per line: {"type":"update","update":{…}} for every session/update
-as received, "permission" decisions, and a last {"type":"result","stopReason":…} line.
-
-Exit codes: 0 end_turn, 1 other error, 2 bad usage, 3 refusal, 4 cancelled, 5 max_tokens or
-max_turn_requests, 6 authentication required, 7 agent crashed, 8 agent unavailable (unknown, not
-installed, failed to start), 130 killed by a second Ctrl-C. Ctrl-C cancels the turn; a second one
-stops the agent.`;
+/** Opens the terminal UI (or its line mode) with parsed options; injectable for tests. */
+export type TerminalUi = (args: TuiArguments, io: CliIo) => Promise<number>;
 
 /**
  * Runs `acp` with `argv` (as in `process.argv`) and resolves with the exit code.
@@ -46,138 +28,222 @@ stops the agent.`;
 export async function main(
   argv: readonly string[],
   io: CliIo = processIo(),
-  ui: (args: readonly string[], io: CliIo) => Promise<number> = runTerminalUi,
+  ui: TerminalUi = openTerminalUi,
 ): Promise<number> {
   const args = argv.slice(2);
+  // Everything after the first `--` is an agent command (`acp -- CMD`, `acp run "…" -- CMD`).
   const split = args.indexOf('--');
   const head = split >= 0 ? args.slice(0, split) : args;
   const tail = split >= 0 ? args.slice(split + 1) : undefined;
-  if (isTerminalUiInvocation(head)) return ui(args, io);
+  for (const warning of deprecatedEnvWarnings(io.env)) io.stderr.write(`acp: warning: ${warning}\n`);
   let exitCode: number = EXIT_CODES.OK;
-  const program = buildProgram(io, tail, (code) => {
-    exitCode = code;
+  let failing = '';
+  const program = await buildProgram(io, tail, (code) => (exitCode = code), ui, commandOf(head));
+  forEachCommand(program, (command) =>
+    command.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // Parse errors are reported below, in the one error style, naming the command that failed.
+      outputError: () => (failing = commandPath(command)),
+    }),
+  );
+  program.hook('preAction', (_program, action) => {
+    failing = commandPath(action);
   });
   try {
     await program.parseAsync(head, { from: 'user' });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.OK : EXIT_CODES.USAGE;
-    if (error instanceof UsageError) {
-      io.stderr.write(`acp: ${error.message}\n`);
-      return EXIT_CODES.USAGE;
-    }
-    io.stderr.write(`acp: ${describeError(error)}\n`);
-    return exitCodeForError(error);
+    if (error instanceof CommanderError && error.exitCode === 0) return EXIT_CODES.OK;
+    const { reportError } = await import('./errors.js');
+    return reportError(error, io, failing ? { command: failing } : {});
   }
 }
 
-const TUI_FLAGS = /^--(agent|cwd|resume)(=|$)/;
-
-/** `acp`, `acp --agent NAME`, `acp --cwd DIR`, `acp --resume ID` and `acp -- CMD…` open the terminal UI. */
-export function isTerminalUiInvocation(head: readonly string[]): boolean {
-  return head.length === 0 || TUI_FLAGS.test(head[0] as string);
+/** The command word of `acp`'s arguments (`run`, `agent`…), skipping the root's own options. */
+function commandOf(head: readonly string[]): string | undefined {
+  for (let i = 0; i < head.length; i++) {
+    const word = head[i] as string;
+    if (/^--(agent|cwd|resume)$/.test(word)) i++;
+    else if (!word.startsWith('-')) return word === 'help' ? head[i + 1] : word;
+  }
+  return undefined;
 }
 
-/** Loads the terminal UI only when it is used, so `acp run` and `acp agent` start without React. */
-async function runTerminalUi(args: readonly string[], io: CliIo): Promise<number> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    io.stderr.write(
-      'acp: the terminal UI needs a terminal; use `acp run` for scripts and pipes (see `acp --help`)\n',
-    );
-    return EXIT_CODES.USAGE;
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+function forEachCommand(command: Command, visit: (command: Command) => void): void {
+  visit(command);
+  for (const child of command.commands) forEachCommand(child, visit);
+}
+
+/** `TERM=dumb`: no cursor movement, no box drawing (Emacs `M-x shell`, some CI consoles). */
+export function isDumbTerminal(env: NodeJS.ProcessEnv): boolean {
+  return env.TERM === 'dumb';
+}
+
+/** The UI, loaded only when it runs; on a dumb terminal, the line-mode conversation. */
+async function openTerminalUi(args: TuiArguments, io: CliIo): Promise<number> {
+  if (isDumbTerminal(io.env)) {
+    const { lineMode } = await import('./commands/line-mode.js');
+    return lineMode(args, io);
+  }
+  if (!io.interactive || !io.stdout.isTTY) {
+    throw new UsageError('the terminal UI needs a terminal', {
+      hint: 'use `acp run` for scripts and pipes, or TERM=dumb acp for a plain line-by-line conversation',
+    });
   }
   const { tuiMain } = await import('@acp-kit/tui');
   return tuiMain(args, { self: io.self, env: io.env });
 }
 
-/** The commander program (exported for help-text tests and documentation). */
-export function buildProgram(
+/** Options of the root command (the UI's). */
+interface RootOptions {
+  agent?: string;
+  cwd?: string;
+  resume?: string;
+}
+
+/**
+ * The commander program (exported for help-text tests, completion and documentation). `command`
+ * is the command about to run: `acp agent`'s options come from the agent package, which is
+ * imported only when that command (or the full tree, for completion) is needed.
+ */
+export async function buildProgram(
   io: CliIo,
   tail: readonly string[] | undefined,
   done: (code: number) => void,
-): Command {
+  ui: TerminalUi = openTerminalUi,
+  command?: string,
+): Promise<Command> {
   const noTail = (): void => {
     if (tail) throw new UsageError('this command takes no arguments after --');
   };
   const program = new Command('acp')
     .description(
-      'The terminal client for every ACP agent. Without a command, `acp [--agent NAME] [--cwd DIR] [--resume ID] [-- CMD ARGS…]` opens the terminal UI; the commands below run agents headless, manage the agent catalog, sessions and permission rules, or serve the acp-kit agent.',
+      'The terminal client for every ACP agent: the terminal UI, headless runs, the agent catalog, sessions and permission rules, and the acp-kit agent.',
+    )
+    .usage(
+      '[--agent NAME] [--cwd DIR] [--resume ID] [-- AGENT-COMMAND [ARGS…]]\n       acp <command> [options]',
     )
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .showSuggestionAfterError();
+    .enablePositionalOptions()
+    .showSuggestionAfterError()
+    // With a root action commander would not add `acp help COMMAND` by itself.
+    .helpCommand(true)
+    .option('--agent <name>', 'open the UI on this catalog agent (see `acp agents`)')
+    .option('--cwd <dir>', 'working directory of new sessions (default: the current one)')
+    .option(
+      '--resume <id>',
+      "reopen a recorded session (local id, unique prefix, or the agent's session id) with its agent, or with --agent / a command instead",
+    )
+    .argument('[agent-command...]', 'after --: start this command as the agent (acp -- node my-agent.mjs)')
+    .addHelpText('after', help.ROOT_HELP)
+    .action(async (words: string[], options: RootOptions) => {
+      if (words.length > 0) unknownCommand(program, words[0] as string);
+      if (tail !== undefined && tail.length === 0)
+        throw new UsageError('a command is needed after --', { hint: 'acp -- COMMAND [ARGS…]' });
+      if (options.agent !== undefined && tail)
+        throw new UsageError('give either --agent NAME or a command after --, not both');
+      done(await ui({ ...options, ...(tail ? { command: tail } : {}) }, io));
+    });
+  program.hook('preSubcommand', () => {
+    const given = (['agent', 'cwd', 'resume'] as const).filter((name) => program.opts()[name] !== undefined);
+    if (given.length > 0)
+      throw new UsageError(`--${given[0]} before a command belongs to the terminal UI`, {
+        hint: 'put the option after the command name, e.g. acp run --agent demo "hello"',
+      });
+  });
 
-  program
+  const run = program
     .command('run')
     .description('Run one prompt turn with an agent (or continue a session), headless')
     .argument('[prompt]', 'the prompt, or - to read it from stdin')
-    .option('--agent <name>', 'catalog agent to run (default: the default agent)')
-    .option('--cwd <dir>', 'working directory of the session (default: the current one)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--agent <name>', "catalog agent to run (default: the session's agent, else the default agent)")
+    .option('--cwd <dir>', 'working directory of the session (default: the current one)');
+  addFormatOptions(run, ['text', 'json'], 'output format: text, or json (one object per line)')
     .addOption(
       new Option('--approve <mode>', 'what to allow without asking')
         .choices(['all', 'reads', 'none'])
         .default('reads'),
     )
     .option('--policy <file>', 'extra permission rules (same format as rules.json)')
-    .option('--session <id>', 'continue a stored session (local id, prefix, or agent session id)')
-    .option(
-      '--file <path>',
-      'attach a file to the prompt (repeatable)',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
+    .option('--session <id>', 'continue a recorded session (local id, prefix, or agent session id)')
+    .option('--file <path>', 'attach a file to the prompt (repeatable)', collect)
     .option('--stall <seconds>', 'report a turn without agent traffic for this long (default 60)')
     .option('--verbose', "show the agent's stderr, thoughts and protocol diagnostics on stderr")
     .option(
       '--auth <method>',
       'authenticate with this agent auth method first (see the methods an auth error lists): terminal logins run here when stdin is a terminal; a method that takes an API key reads it from ACP_KIT_AUTH_API_KEY',
     )
-    .addHelpText('after', RUN_HELP)
-    .action(async (prompt: string | undefined, options: RunOptions) =>
-      done(await runCommand(prompt, tail, options, io)),
-    );
-
-  const sessions = program.command('sessions').description('List, show and delete the sessions acp recorded');
-  sessions
-    .command('list', { isDefault: true })
-    .description('List recorded sessions, or with --agent the sessions that agent lists (session/list)')
-    .option('--agent <name>', "list this agent's own sessions instead")
-    .option('--cwd <dir>', 'with --agent: the working directory to list sessions for')
-    .option('--json', 'print JSON')
-    .action(async (options: { agent?: string; json?: boolean; cwd?: string }) => {
-      noTail();
-      done(await listSessions(options, io));
+    .addHelpText('after', help.RUN_HELP)
+    .action(async (prompt: string | undefined, options: RunOptions & FormatOptions) => {
+      const { runCommand } = await import('./commands/run.js');
+      done(await runCommand(prompt, tail, { ...options, format: outputFormat(options) }, io));
     });
-  sessions
-    .command('show')
-    .description('Print a recorded session')
-    .argument('<id>', 'local id, unique prefix, or agent session id')
-    .option('--json', 'print the meta and every recorded event as JSON')
-    .action(async (id: string, options: { json?: boolean }) => {
+
+  const sessions = program
+    .command('sessions')
+    .description('List, show and delete the sessions acp recorded')
+    .addHelpText('after', help.SESSIONS_HELP);
+  addFormatOptions(
+    sessions
+      .command('list', { isDefault: true })
+      .description('List recorded sessions, or with --agent the sessions that agent lists (session/list)')
+      .option('--agent <name>', "list this agent's own sessions instead")
+      .option('--cwd <dir>', 'with --agent: the working directory to list sessions for'),
+  )
+    .addHelpText('after', help.SESSIONS_LIST_HELP)
+    .action(async (options: { agent?: string; cwd?: string } & FormatOptions) => {
       noTail();
-      done(await showSession(id, options, io));
+      const { listSessions } = await import('./commands/sessions.js');
+      done(await listSessions({ ...options, format: outputFormat(options) }, io));
+    });
+  addFormatOptions(
+    sessions
+      .command('show')
+      .description('Print a recorded session')
+      .argument('<id>', 'local id, unique prefix, or agent session id'),
+    ['text', 'json'],
+    'output format: text, or json (the meta and every recorded event)',
+  )
+    .addHelpText('after', help.SESSIONS_SHOW_HELP)
+    .action(async (id: string, options: FormatOptions) => {
+      noTail();
+      const { showSession } = await import('./commands/sessions.js');
+      done(await showSession(id, { format: outputFormat(options) }, io));
     });
   sessions
     .command('delete')
     .description('Delete a recorded session (transcript and trace)')
     .argument('<id>', 'local id, unique prefix, or agent session id')
     .option('--remote', 'also delete it at the agent (session/delete), when the agent can')
+    .addHelpText('after', help.SESSIONS_DELETE_HELP)
     .action(async (id: string, options: { remote?: boolean }) => {
       noTail();
+      const { deleteSession } = await import('./commands/sessions.js');
       done(await deleteSession(id, options, io));
     });
 
   const agents = program
     .command('agents')
-    .description('The agent catalog: built-in agents, your own, and registry imports');
-  agents
-    .command('list', { isDefault: true })
-    .description('List agents and whether they are installed')
-    .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
+    .description('The agent catalog: built-in agents, your own, and registry imports')
+    .addHelpText('after', help.AGENTS_HELP);
+  addFormatOptions(
+    agents.command('list', { isDefault: true }).description('List agents and whether they are installed'),
+    ['text', 'json', 'names'],
+    'output format: text, json, or names (one per line)',
+  )
+    .addHelpText('after', help.AGENTS_LIST_HELP)
+    .action(async (options: FormatOptions) => {
       noTail();
-      done(await listAgents(options, io));
+      const { listAgents } = await import('./commands/agents.js');
+      done(await listAgents({ format: outputFormat(options) }, io));
     });
   agents
     .command('add')
@@ -187,37 +253,91 @@ export function buildProgram(
     .argument('[names...]', 'the agent name (or registry ids with --registry)')
     .option('--name <display>', 'display name')
     .option('--description <text>', 'description')
-    .option(
-      '--env <NAME=VALUE>',
-      'environment variable for the agent (repeatable)',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
+    .option('--env <NAME=VALUE>', 'environment variable for the agent (repeatable)', collect)
     .option('--cwd <dir>', 'working directory of the agent process')
     .option('--default', 'make it the default agent of acp run')
     .option(
       '--registry <source>',
       'import from an ACP registry JSON file or URL (e.g. https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json)',
     )
-    .action(async (names: string[], options: AddAgentOptions) =>
-      done(await addAgent(names, tail, options, io)),
-    );
+    .addHelpText('after', help.AGENTS_ADD_HELP)
+    .action(async (names: string[], options: AddAgentOptions) => {
+      const { addAgent } = await import('./commands/agents.js');
+      done(await addAgent(names, tail, options, io));
+    });
   agents
     .command('remove')
     .description('Remove one of your agents')
-    .argument('<name>')
+    .argument('<name>', 'the agent to remove')
+    .addHelpText('after', help.AGENTS_REMOVE_HELP)
     .action(async (name: string) => {
       noTail();
+      const { removeAgent } = await import('./commands/agents.js');
       done(await removeAgent(name, io));
     });
 
-  const rules = program.command('rules').description('Saved permission rules, applied across agents');
-  rules
-    .command('list', { isDefault: true })
-    .description('List saved rules')
-    .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
+  registerRules(program, noTail, done, io);
+
+  addFormatOptions(
+    program
+      .command('doctor')
+      .description('Check the installation, agents and terminal: what to paste into a bug report')
+      .option('--probe', 'start each installed agent and open a session to see whether it is signed in'),
+  )
+    .addHelpText('after', help.DOCTOR_HELP)
+    .action(async (options: DoctorOptions & FormatOptions) => {
       noTail();
-      done(await listRules(options, io));
+      const { doctor } = await import('./commands/doctor.js');
+      done(await doctor({ ...options, format: outputFormat(options) }, io));
+    });
+
+  program
+    .command('completion')
+    .description('Print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .addHelpText('after', help.COMPLETION_HELP)
+    .action(async (shell: 'bash' | 'zsh' | 'fish') => {
+      noTail();
+      const { completionScript } = await import('./commands/completion.js');
+      io.stdout.write(completionScript(program, shell));
+      done(EXIT_CODES.OK);
+    });
+
+  // The completion script covers every command, so it needs the agent's real options too.
+  if (command === 'agent' || command === 'completion') await registerAgent(program, noTail, done);
+  else
+    program
+      .command('agent')
+      .description('Serve the acp-kit coding agent (or --demo) over ACP on stdin/stdout')
+      .allowUnknownOption()
+      .action(() => {
+        throw new UsageError('acp agent could not be loaded');
+      });
+  return program;
+}
+
+/** Registers `acp agent` with its real options, from the agent package. */
+async function registerAgent(
+  program: Command,
+  noTail: () => void,
+  done: (code: number) => void,
+): Promise<void> {
+  const { registerAgentCommand } = await import('./commands/agent.js');
+  registerAgentCommand(program, noTail, done);
+  program.commands.find((c) => c.name() === 'agent')?.addHelpText('after', help.AGENT_HELP);
+}
+
+function registerRules(program: Command, noTail: () => void, done: (code: number) => void, io: CliIo): void {
+  const rules = program
+    .command('rules')
+    .description('Saved permission rules, applied across agents')
+    .addHelpText('after', help.RULES_HELP);
+  addFormatOptions(rules.command('list', { isDefault: true }).description('List saved rules'))
+    .addHelpText('after', help.RULES_LIST_HELP)
+    .action(async (options: FormatOptions) => {
+      noTail();
+      const { listRules } = await import('./commands/rules.js');
+      done(await listRules({ format: outputFormat(options) }, io));
     });
   rules
     .command('add')
@@ -240,19 +360,32 @@ export function buildProgram(
     )
     .option('--project [dir]', 'only in this project directory (default: the current one)')
     .option('--note <text>', 'a note for yourself')
+    .addHelpText('after', help.RULES_ADD_HELP)
     .action(async (options: AddRuleOptions) => {
       noTail();
+      const { addRule } = await import('./commands/rules.js');
       done(await addRule(options, io));
     });
   rules
     .command('remove')
     .description('Remove a rule by id (or unique id prefix)')
-    .argument('<id>')
+    .argument('<id>', 'the rule id, or a unique prefix of it')
+    .addHelpText('after', help.RULES_REMOVE_HELP)
     .action(async (id: string) => {
       noTail();
+      const { removeRule } = await import('./commands/rules.js');
       done(await removeRule(id, io));
     });
+}
 
-  registerAgentCommand(program, noTail, done);
-  return program;
+/** Repeatable options collect their values. */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Commander's own "unknown command" error, with its suggestion of a similar command. */
+function unknownCommand(program: Command, word: string): never {
+  const withSuggestion = program as unknown as { unknownCommand?: () => never };
+  if (typeof withSuggestion.unknownCommand === 'function') withSuggestion.unknownCommand();
+  throw new UsageError(`unknown command '${word}'`);
 }

@@ -410,6 +410,49 @@ describe('acp run --session', () => {
   });
 });
 
+describe('acp run --session without --agent', () => {
+  it("continues with the session's recorded agent, not the default one", async () => {
+    const demo = await runCli(['run', '--agent', 'demo', '--format', 'json', 'hello'], home);
+    const demoId = String(jsonLines(demo.stdout)[0]?.localId);
+    const stateFile = join(home.dir, 'agent-state.json');
+    await runCli(['agents', 'add', 'fake', '--', ...fakeCommand({ stateFile })], home);
+    await runCli(['agents', 'add', 'other', '--default', '--', ...fakeCommand({ caps: {} })], home);
+    const first = await runCli(['run', '--agent', 'fake', '--json', 'first'], home);
+    const fakeId = String(jsonLines(first.stdout)[0]?.localId);
+
+    const again = await runCli(['run', '--json', '--session', fakeId, 'second'], home);
+    expect(again.code, again.stderr).toBe(0);
+    expect(jsonLines(again.stdout)[0]).toMatchObject({
+      type: 'session',
+      localId: fakeId,
+      agent: 'fake',
+      how: 'resume',
+    });
+    const text = await runCli(['run', '--session', demoId, 'and again'], home);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('demo agent');
+    const shown = await runCli(['sessions', 'show', demoId], home);
+    expect(shown.stdout.match(/^> /gm)).toHaveLength(2);
+  });
+
+  it('asks for the command again when the session ran an agent given as a command', async () => {
+    const first = await runCli(['run', '--format', 'json', 'first', '--', ...fakeCommand()], home);
+    const localId = String(jsonLines(first.stdout)[0]?.localId);
+    const again = await runCli(['run', '--session', localId, 'second'], home);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `^acp: session ${localId} ran an agent given as a command\nhint: give that command again after --`,
+      ),
+    );
+    const missing = await runCli(['run', '--session', 'nope', 'second'], home);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      'acp: no recorded session matches nope\nhint: `acp sessions list` shows the recorded sessions and their ids\n',
+    );
+  });
+});
+
 describe('acp run --agent demo', () => {
   it('streams a full demo turn; --format json prints the event stream', async () => {
     const text = await runCli(['run', '--agent', 'demo', 'hello'], home);

@@ -1,6 +1,9 @@
 /**
- * Where the client keeps its configuration (agents, permission rules) and data (transcripts,
- * traces). XDG conventions on every platform, overridable for tests and portable installs.
+ * Where the client keeps its configuration (agents, permission rules, the terminal UI's settings)
+ * and data (transcripts, traces). XDG conventions on every platform, overridable for tests and
+ * portable installs. `ACP_KIT_CONFIG_DIR` and `ACP_KIT_DATA_DIR` name the acp-kit directories
+ * shared with the agent, which keeps its files in them too (`agent.json`, `<data dir>/agent`); see
+ * docs/configuration.md.
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,7 +14,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface ClientPaths {
   /** `ACP_KIT_CONFIG_DIR`, else `$XDG_CONFIG_HOME/acp-kit`, else `~/.config/acp-kit`. */
   configDir: string;
-  /** `ACP_KIT_DATA_DIR`, else `$XDG_DATA_HOME/acp-kit`, else `~/.local/share/acp-kit`. */
+  /** `ACP_KIT_DATA_DIR`, else `$XDG_DATA_HOME/acp-kit`, else `~/.local/share/acp-kit` (the client's files are in `client/`). */
   dataDir: string;
   /** User-defined agents: `<configDir>/agents.json`. */
   agentsFile: string;

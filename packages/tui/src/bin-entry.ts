@@ -1,46 +1,21 @@
 /**
- * What the `acp` command needs to start the terminal UI: argument parsing for `acp`,
- * `acp --agent NAME`, `acp -- CMD ARGS`, `--cwd DIR` and `--resume ID`, and {@link tuiMain}.
+ * What the `acp` command needs to start the terminal UI: {@link tuiMain}, which takes the options
+ * `acp`'s argument parser produced (`acp [--agent NAME] [--cwd DIR] [--resume ID] [-- CMD ARGS]`)
+ * and checks that the terminal can show the UI.
  */
 import type { LaunchSpec } from '@acp-kit/client';
-import { runTui, type TuiOptions } from './app/run-tui.js';
+import { runTui } from './app/run-tui.js';
 
-/** Usage of the terminal UI's arguments. */
-export const TUI_USAGE = `usage: acp [--agent NAME] [--cwd DIR] [--resume ID] [-- COMMAND [ARGS…]]
-
-Opens the terminal UI. Without --agent or a command, an agent picker opens (the demo agent is on d).
-  --agent NAME   start this catalog agent (see \`acp agents\`)
-  --cwd DIR      working directory of new sessions (default: the current one)
-  --resume ID    reopen a recorded session (local id, unique prefix, or the agent's session id)
-  -- CMD ARGS    start this command as the agent
-`;
-
-/** Parses the UI's arguments (after `acp`). */
-export function parseTuiArgs(
-  args: readonly string[],
-): { readonly options: TuiOptions } | { readonly error: string } {
-  const split = args.indexOf('--');
-  const head = split >= 0 ? args.slice(0, split) : args;
-  const command = split >= 0 ? args.slice(split + 1) : undefined;
-  const options: { agent?: string; cwd?: string; resume?: string; command?: readonly string[] } = {};
-  for (let i = 0; i < head.length; i++) {
-    const arg = head[i] as string;
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    if (flag !== '--agent' && flag !== '--cwd' && flag !== '--resume')
-      return { error: `unknown argument ${arg}` };
-    const value = inline ?? head[++i];
-    if (value === undefined || value === '') return { error: `${flag} needs a value` };
-    options[flag.slice(2) as 'agent' | 'cwd' | 'resume'] = value;
-  }
-  if (command !== undefined) {
-    if (command.length === 0) return { error: 'a command is needed after --' };
-    if (options.agent !== undefined) return { error: 'give either --agent or a command after --, not both' };
-    options.command = command;
-  }
-  return { options };
+/** What the UI is asked to open: `acp`'s root options, already parsed. */
+export interface TuiArguments {
+  /** A catalog agent to start at once (`--agent NAME`). */
+  readonly agent?: string;
+  /** Working directory of new sessions (`--cwd DIR`; default: the current one). */
+  readonly cwd?: string;
+  /** A recorded session to reopen (`--resume ID`). */
+  readonly resume?: string;
+  /** An agent command to start at once (`acp -- CMD ARGS`). */
+  readonly command?: readonly string[];
 }
 
 /** What {@link tuiMain} needs from the process. */
@@ -54,30 +29,48 @@ export interface TuiMainIo {
 }
 
 /**
- * Parses `args` and runs the UI; resolves with the exit code (2 for bad usage or no terminal).
+ * Why the UI cannot run on this terminal, as `acp: …` and `hint: …` lines, or undefined when it can:
+ * it needs a terminal on stdin and stdout, and one that can move the cursor (not `TERM=dumb`).
+ */
+export function terminalProblem(
+  env: NodeJS.ProcessEnv,
+  stdin: { isTTY?: boolean },
+  stdout: { isTTY?: boolean },
+): string | undefined {
+  if (env.TERM === 'dumb')
+    return (
+      'acp: the terminal UI cannot draw on a dumb terminal (TERM=dumb)\n' +
+      'hint: run `acp`, which talks in plain lines on a dumb terminal, or `acp run` for one prompt\n'
+    );
+  if (!stdin.isTTY || !stdout.isTTY)
+    return (
+      'acp: the terminal UI needs a terminal\n' +
+      'hint: use `acp run` for scripts and pipes (see `acp run --help`)\n'
+    );
+  return undefined;
+}
+
+/**
+ * Runs the UI for `args`; resolves with the exit code (2 when the terminal cannot show it).
  *
  * @example
- * process.exitCode = await tuiMain(process.argv.slice(2), { self: selfLaunchSpec() });
+ * process.exitCode = await tuiMain({ agent: 'demo' }, { self: selfLaunchSpec() });
  */
-export async function tuiMain(args: readonly string[], io: TuiMainIo = {}): Promise<number> {
+export async function tuiMain(args: TuiArguments, io: TuiMainIo = {}): Promise<number> {
   const stderr = io.stderr ?? process.stderr;
-  const parsed = parseTuiArgs(args);
-  if ('error' in parsed) {
-    stderr.write(`acp: ${parsed.error}\n${TUI_USAGE}`);
-    return 2;
-  }
   const stdin = io.stdin ?? process.stdin;
   const stdout = io.stdout ?? process.stdout;
-  if (!stdin.isTTY || !stdout.isTTY) {
-    stderr.write('acp: the terminal UI needs a terminal; use `acp run` for scripts and pipes\n');
+  const problem = terminalProblem(io.env ?? process.env, stdin, stdout);
+  if (problem) {
+    stderr.write(problem);
     return 2;
   }
   return runTui({
-    ...parsed.options,
+    ...args,
     ...(io.self ? { self: io.self } : {}),
     ...(io.env ? { env: io.env } : {}),
     stdin,
     stdout,
-    stderr: io.stderr ?? process.stderr,
+    stderr,
   });
 }

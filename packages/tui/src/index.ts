@@ -6,7 +6,7 @@
 
 // The application
 export { runTui, type TuiOptions } from './app/run-tui.js';
-export { parseTuiArgs, tuiMain, TUI_USAGE, type TuiMainIo } from './bin-entry.js';
+export { terminalProblem, tuiMain, type TuiArguments, type TuiMainIo } from './bin-entry.js';
 export { AppRoot, type AppRootProps } from './app/components/AppRoot.js';
 export { Controller, type ControllerOptions } from './app/services/controller.js';
 export { AppStore } from './app/state/app-store.js';
@@ -135,6 +135,9 @@ export {
   ansiTheme,
   darkTheme,
   lightTheme,
+  noColorRequested,
+  noColorTheme,
+  resolveTheme,
   THEMES,
   themeByName,
   type Theme,

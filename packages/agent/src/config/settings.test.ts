@@ -2,7 +2,6 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../test-support/harness.js';
-import { resolveConfigPath, resolveDataDir } from './paths.js';
 import { loadSettings, setupInstructions } from './settings.js';
 
 let home: string;
@@ -13,16 +12,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await removeDir(home);
-});
-
-describe('paths', () => {
-  it('follows ACP_KIT_* overrides, then XDG, then the home directory', () => {
-    expect(resolveDataDir({ ACP_KIT_DATA_DIR: '/x/data' })).toBe('/x/data');
-    expect(resolveDataDir({ XDG_DATA_HOME: '/xdg' })).toBe('/xdg/acp-kit/agent');
-    expect(resolveDataDir({ XDG_DATA_HOME: '/xdg' }, '/flag')).toBe('/flag');
-    expect(resolveConfigPath({ XDG_CONFIG_HOME: '/cfg' })).toBe('/cfg/acp-kit/agent.json');
-    expect(resolveConfigPath({ ACP_KIT_CONFIG: '/c.json' })).toBe('/c.json');
-  });
 });
 
 describe('loadSettings', () => {

@@ -9,7 +9,7 @@ const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 /** Field names whose values are never written, whatever they contain. */
 const SECRET_FIELD = /key|token|secret|password|authorization|cookie|header/i;
 
-/** Parses a level name (`ACP_KIT_LOG`); unknown names fall back to `warn`. */
+/** Parses a level name (`ACP_KIT_AGENT_LOG_LEVEL`, `--log-level`); unknown names fall back to `warn`. */
 export function parseLogLevel(value: string | undefined): LogLevel | 'off' {
   if (value === 'off' || value === 'silent') return 'off';
   return (LEVELS as readonly string[]).includes(value ?? '') ? (value as LogLevel) : 'warn';

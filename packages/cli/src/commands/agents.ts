@@ -3,9 +3,11 @@
  */
 import { resolve } from 'node:path';
 import { AgentCatalog, commandText, resolveClientPaths } from '@acp-kit/client';
+import { warningText } from '../errors.js';
 import { UsageError } from '../exit-codes.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
+import type { OutputFormat } from '../output-format.js';
 
 async function load(io: CliIo): Promise<AgentCatalog> {
   const catalog = await AgentCatalog.load({
@@ -13,15 +15,25 @@ async function load(io: CliIo): Promise<AgentCatalog> {
     self: io.self,
     env: io.env,
   });
-  for (const problem of catalog.problems) io.stderr.write(`acp: warning: ${problem}\n`);
+  for (const problem of catalog.problems) io.stderr.write(warningText(problem));
   return catalog;
 }
 
-/** `acp agents list [--json]`. */
-export async function listAgents(options: { json?: boolean }, io: CliIo): Promise<number> {
+/** `acp agents list [--format text|json|names]`. */
+export async function listAgents(options: { format: OutputFormat }, io: CliIo): Promise<number> {
   const catalog = await load(io);
+  if (options.format === 'names') {
+    // For shell completion: no detection (it runs `which` for every agent), ids only.
+    io.stdout.write(
+      catalog
+        .list()
+        .map((agent) => `${agent.id}\n`)
+        .join(''),
+    );
+    return 0;
+  }
   const agents = await catalog.detectAll();
-  if (options.json) {
+  if (options.format === 'json') {
     io.stdout.write(
       `${JSON.stringify(agents.map((a) => ({ ...a, default: a.id === catalog.defaultAgent })))}\n`,
     );

@@ -12,15 +12,16 @@ import {
 import { UsageError } from '../exit-codes.js';
 import { table } from '../format.js';
 import type { CliIo } from '../io.js';
+import type { OutputFormat } from '../output-format.js';
 
 async function load(io: CliIo): Promise<RuleStore> {
   return RuleStore.load(resolveClientPaths(io.env).rulesFile);
 }
 
-/** `acp rules list [--json]`. */
-export async function listRules(options: { json?: boolean }, io: CliIo): Promise<number> {
+/** `acp rules list [--format text|json]`. */
+export async function listRules(options: { format: OutputFormat }, io: CliIo): Promise<number> {
   const store = await load(io);
-  if (options.json) {
+  if (options.format === 'json') {
     io.stdout.write(`${JSON.stringify(store.rules)}\n`);
     return 0;
   }
@@ -86,7 +87,8 @@ export async function addRule(options: AddRuleOptions, io: CliIo): Promise<numbe
 export async function removeRule(id: string, io: CliIo): Promise<number> {
   const store = await load(io);
   const removed = await store.remove(id);
-  if (!removed) throw new UsageError(`no rule matches ${id} (see acp rules list)`);
+  if (!removed)
+    throw new UsageError(`no rule matches ${id}`, { hint: '`acp rules list` shows the rules and their ids' });
   io.stderr.write(`removed rule ${removed.id}\n`);
   return 0;
 }

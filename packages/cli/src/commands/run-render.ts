@@ -6,24 +6,22 @@
  */
 import type { SessionNotification, SessionUpdate } from '@acp-kit/protocol';
 import {
-  describeError,
   stringifyJson,
   toErrorInfo,
   type AgentConnection,
   type AttachMode,
-  type AuthOption,
   type ClientSession,
   type SessionEvent,
   type ToolCallItem,
   ClientError,
 } from '@acp-kit/client';
+import { errorReport, formatErrorReport } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { oneLine, safe } from '../format.js';
 
-/** Receives what happens during `acp run`. */
-/** Where `acp run --auth` takes the key of a method that asks for one (never from the command line). */
-export const API_KEY_VARIABLE = 'ACP_KIT_AUTH_API_KEY';
+export { API_KEY_VARIABLE } from '../errors.js';
 
+/** Receives what happens during `acp run`. */
 export interface RunRenderer {
   /** Before the session exists (updates may arrive before `session/new` answers). */
   connected(connection: AgentConnection): void;
@@ -67,25 +65,10 @@ export class TextRenderer implements RunRenderer {
     this.note(text);
   }
 
+  /** The one error style of `acp` (see errors.ts), auth methods included in the hint. */
   error(error: unknown): void {
-    this.note(`error: ${safe(describeError(error))}`);
-    if (error instanceof ClientError && error.code === 'AUTH_REQUIRED') {
-      const options = (error.details.authOptions as AuthOption[] | undefined) ?? [];
-      if (options.length > 0) {
-        this.note('to authenticate, do one of:');
-        for (const option of options) {
-          const how = option.input
-            ? `set ${API_KEY_VARIABLE} to your ${option.input.label} and run again with --auth ${option.id}`
-            : option.action === 'authenticate'
-              ? `run again with --auth ${option.id}`
-              : option.action === 'run-terminal'
-                ? `${option.instructions}, or run again with --auth ${option.id} to do it here`
-                : option.instructions;
-          this.note(`  - ${oneLine(option.name)}: ${safe(how)}`);
-        }
-      }
-      if (typeof error.details.authHint === 'string') this.note(`hint: ${error.details.authHint}`);
-    }
+    if (this.io.stdout.isTTY && this.io.stderr.isTTY) this.endLine();
+    this.io.stderr.write(formatErrorReport(errorReport(error, { command: 'run' })));
   }
 
   result(stopReason: string | null): void {
@@ -264,7 +247,13 @@ export class JsonRenderer implements RunRenderer {
       error instanceof ClientError && error.code === 'AUTH_REQUIRED'
         ? { authOptions: error.details.authOptions }
         : {};
-    this.line({ type: 'error', ...info, exitCode, ...extra });
+    this.line({
+      type: 'error',
+      ...info,
+      exitCode,
+      hint: errorReport(error, { command: 'run' }).hint,
+      ...extra,
+    });
   }
 
   result(stopReason: string | null, exitCode: number): void {

@@ -18,8 +18,10 @@ import {
   type ClientSession,
   type PermissionRule,
   type PromptPart,
+  type SessionMeta,
 } from '@acp-kit/client';
-import { EXIT_CODES, UsageError, exitCodeForError, exitCodeForStopReason } from '../exit-codes.js';
+import { exitCodeForError } from '../errors.js';
+import { EXIT_CODES, UsageError, exitCodeForStopReason } from '../exit-codes.js';
 import { ProtocolError } from '@acp-kit/protocol';
 import type { CliIo } from '../io.js';
 import { API_KEY_VARIABLE, JsonRenderer, TextRenderer, type RunRenderer } from './run-render.js';
@@ -74,7 +76,8 @@ export async function runCommand(
     ...(extraRules ? { extraRules } : {}),
     ...(stallMs !== undefined ? { stallMs } : {}),
   });
-  const entry = chooseAgent(client, options.agent, agentCommand, io.cwd);
+  const recorded = options.session ? await findRecorded(client, options.session) : undefined;
+  const entry = chooseAgent(client, options.agent, agentCommand, io.cwd, recorded);
   const renderer: RunRenderer =
     format === 'json' ? new JsonRenderer(io) : new TextRenderer(io, options.verbose === true);
   const parts: PromptPart[] = [
@@ -106,7 +109,7 @@ export async function runCommand(
     if (options.session) {
       const stored = await client.loadStored(options.session).catch((error: unknown) => {
         if (error instanceof ClientError && error.code === 'SESSION_NOT_FOUND') {
-          throw new UsageError(`no recorded session matches ${options.session} (see acp sessions)`);
+          throw new UsageError(`no recorded session matches ${options.session}`, { hint: NO_SESSION_HINT });
         }
         throw error;
       });
@@ -140,11 +143,21 @@ export async function runCommand(
   }
 }
 
-function chooseAgent(
+const NO_SESSION_HINT = '`acp sessions list` shows the recorded sessions and their ids';
+
+async function findRecorded(client: AcpClient, id: string): Promise<SessionMeta> {
+  const meta = await client.transcripts.find(id);
+  if (!meta) throw new UsageError(`no recorded session matches ${id}`, { hint: NO_SESSION_HINT });
+  return meta;
+}
+
+/** The agent: a command after --, else --agent, else the continued session's own, else the default. */
+export function chooseAgent(
   client: AcpClient,
   name: string | undefined,
   command: readonly string[] | undefined,
   cwd: string,
+  recorded?: SessionMeta,
 ): AgentEntry {
   if (command && command.length > 0) {
     const [given, ...args] = command as [string, ...string[]];
@@ -158,7 +171,12 @@ function chooseAgent(
       args,
     };
   }
-  const chosen = name ?? client.catalog.defaultAgent;
+  if (!name && recorded?.agentId?.startsWith('cmd:')) {
+    throw new UsageError(`session ${recorded.localId} ran an agent given as a command`, {
+      hint: `give that command again after --, or a catalog agent with --agent: acp run --session ${recorded.localId} "…" -- ${recorded.agentId.slice(4)}`,
+    });
+  }
+  const chosen = name ?? recorded?.agentId ?? client.catalog.defaultAgent;
   if (!chosen) {
     throw new UsageError(
       'no agent: use --agent NAME (see `acp agents`), set a default with `acp agents add --default`, or give a command after --',

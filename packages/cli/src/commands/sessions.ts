@@ -4,14 +4,19 @@
 import { resolve } from 'node:path';
 import {
   AcpClient,
+  ClientError,
   describeError,
   resolveClientPaths,
   type SessionState,
   type TranscriptItem,
 } from '@acp-kit/client';
+import { warningText } from '../errors.js';
+import { UsageError } from '../exit-codes.js';
 import { oneLine, safe, shortDate, table } from '../format.js';
 import type { CliIo } from '../io.js';
-import { UsageError } from '../exit-codes.js';
+import type { OutputFormat } from '../output-format.js';
+
+const NO_SESSION_HINT = '`acp sessions list` shows the recorded sessions and their ids';
 
 async function open(io: CliIo): Promise<AcpClient> {
   return AcpClient.create({
@@ -22,15 +27,15 @@ async function open(io: CliIo): Promise<AcpClient> {
   });
 }
 
-/** `acp sessions list [--agent NAME] [--json]`. */
+/** `acp sessions list [--agent NAME [--cwd DIR]] [--format text|json]`. */
 export async function listSessions(
-  options: { agent?: string; json?: boolean; cwd?: string },
+  options: { agent?: string; format: OutputFormat; cwd?: string },
   io: CliIo,
 ): Promise<number> {
   const client = await open(io);
   if (options.agent) return listRemote(client, options.agent, options, io);
   const metas = await client.transcripts.list();
-  if (options.json) {
+  if (options.format === 'json') {
     io.stdout.write(`${JSON.stringify(metas)}\n`);
     return 0;
   }
@@ -53,18 +58,17 @@ export async function listSessions(
 async function listRemote(
   client: AcpClient,
   agent: string,
-  options: { json?: boolean; cwd?: string },
+  options: { format: OutputFormat; cwd?: string },
   io: CliIo,
 ): Promise<number> {
   const cwd = resolve(io.cwd, options.cwd ?? '.');
   const connection = await client.connect(agent, { cwd });
   try {
-    if (!connection.agentCapabilities.sessionCapabilities?.list) {
-      io.stderr.write(
-        `acp: ${connection.agent.name} cannot list its sessions (no sessionCapabilities.list)\n`,
+    if (!connection.agentCapabilities.sessionCapabilities?.list)
+      throw new ClientError(
+        'CAPABILITY_NOT_SUPPORTED',
+        `${connection.agent.name} cannot list its sessions (no sessionCapabilities.list)`,
       );
-      return 1;
-    }
     const sessions = [];
     let cursor: string | undefined;
     do {
@@ -72,7 +76,7 @@ async function listRemote(
       sessions.push(...page.sessions);
       cursor = page.nextCursor ?? undefined;
     } while (cursor && sessions.length < 10_000);
-    if (options.json) io.stdout.write(`${JSON.stringify(sessions)}\n`);
+    if (options.format === 'json') io.stdout.write(`${JSON.stringify(sessions)}\n`);
     else
       io.stdout.write(
         table([
@@ -90,12 +94,12 @@ async function listRemote(
   }
 }
 
-/** `acp sessions show ID [--json]`. */
-export async function showSession(id: string, options: { json?: boolean }, io: CliIo): Promise<number> {
+/** `acp sessions show ID [--format text|json]`. */
+export async function showSession(id: string, options: { format: OutputFormat }, io: CliIo): Promise<number> {
   const client = await open(io);
   const meta = await client.transcripts.find(id);
-  if (!meta) throw new UsageError(`no session matches ${id} (see acp sessions list)`);
-  if (options.json) {
+  if (!meta) throw new UsageError(`no session matches ${id}`, { hint: NO_SESSION_HINT });
+  if (options.format === 'json') {
     const { events } = await client.transcripts.load(meta.localId);
     io.stdout.write(`${JSON.stringify({ meta, events })}\n`);
     return 0;
@@ -154,7 +158,7 @@ function renderItem(item: TranscriptItem): string | undefined {
 export async function deleteSession(id: string, options: { remote?: boolean }, io: CliIo): Promise<number> {
   const client = await open(io);
   const meta = await client.transcripts.find(id);
-  if (!meta) throw new UsageError(`no session matches ${id} (see acp sessions list)`);
+  if (!meta) throw new UsageError(`no session matches ${id}`, { hint: NO_SESSION_HINT });
   if (options.remote && meta.agentId && meta.agentSessionId) {
     const connection = await client.connect(meta.agentId, { cwd: meta.cwd });
     try {
@@ -162,10 +166,10 @@ export async function deleteSession(id: string, options: { remote?: boolean }, i
         await connection.deleteSession(meta.agentSessionId);
       else
         io.stderr.write(
-          `acp: ${connection.agent.name} cannot delete sessions; only the local record is deleted\n`,
+          warningText(`${connection.agent.name} cannot delete sessions; only the local record is deleted`),
         );
     } catch (error) {
-      io.stderr.write(`acp: the agent could not delete it: ${describeError(error)}\n`);
+      io.stderr.write(warningText(`the agent could not delete it: ${describeError(error)}`));
     } finally {
       await connection.close();
     }

@@ -71,7 +71,11 @@ export async function runCli(
   home: TestHome,
   options: {
     stdin?: string;
+    /** stdin as a stream (the line mode reads it line by line). */
+    input?: NodeJS.ReadableStream;
     onStdout?: (text: string, interrupt: () => void) => void;
+    /** Sees stderr as it is written. */
+    onStderr?: (text: string, interrupt: () => void) => void;
     /** Pretend a person is at a terminal (interactive logins run). */
     interactive?: boolean;
   } = {},
@@ -90,8 +94,15 @@ export async function runCli(
         return true;
       },
     },
-    stderr: { write: (text: string) => (stderr += text) },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+        options.onStderr?.(stderr, interrupt);
+        return true;
+      },
+    },
     readStdin: async () => options.stdin ?? '',
+    ...(options.input ? { input: options.input } : {}),
     env: home.env,
     cwd: home.work,
     self: SELF,

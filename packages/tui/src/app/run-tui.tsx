@@ -29,7 +29,7 @@ export interface TuiOptions {
   readonly resume?: string;
   /** How to run `acp` itself, for the catalog's `demo` and `acp-kit` agents (the CLI's `selfLaunchSpec()`). */
   readonly self?: LaunchSpec;
-  /** Environment (default `process.env`): config/data dirs, PATH for agents, `ACP_KIT_TUI_METRICS`. */
+  /** Environment (default `process.env`): config/data dirs, PATH for agents, `ACP_KIT_TUI_METRICS_FILE`. */
   readonly env?: NodeJS.ProcessEnv;
   /** Config and data locations (default: from `env`). */
   readonly paths?: ClientPaths;
@@ -38,7 +38,7 @@ export interface TuiOptions {
   readonly stderr?: NodeJS.WriteStream;
 }
 
-/** Sends console output to a log file (`ACP_KIT_TUI_LOG`) or nowhere: never onto the UI. */
+/** Sends console output to a log file (`ACP_KIT_TUI_LOG_FILE`, formerly `ACP_KIT_TUI_LOG`) or nowhere: never onto the UI. */
 function guardConsole(env: NodeJS.ProcessEnv): () => void {
   const saved = {
     log: console.log,
@@ -48,7 +48,8 @@ function guardConsole(env: NodeJS.ProcessEnv): () => void {
     debug: console.debug,
   };
   let file: WriteStream | undefined;
-  if (env.ACP_KIT_TUI_LOG) file = createWriteStream(env.ACP_KIT_TUI_LOG, { flags: 'a', mode: 0o600 });
+  const logFile = env.ACP_KIT_TUI_LOG_FILE || env.ACP_KIT_TUI_LOG;
+  if (logFile) file = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
   const sink = (...args: unknown[]): void => {
     file?.write(
       `${new Date().toISOString()} ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`,

@@ -5,7 +5,7 @@
 import { resolveKeyBindings } from '../keys/key-bindings.js';
 import { formatKeySpec } from '../keys/key-spec.js';
 import { loadHighlighter } from '../markdown/highlight.js';
-import { darkTheme, themeByName } from '../theme/theme.js';
+import { resolveTheme } from '../theme/theme.js';
 import { renderUnits } from './components/print-units.js';
 import type { Controller } from './services/controller.js';
 import type { TuiMetrics } from './services/metrics.js';
@@ -38,7 +38,7 @@ export function createScreen(controller: Controller, columns: () => number, metr
       const { settings, view } = store.getSnapshot();
       return renderUnits(units, {
         columns: Math.max(20, columns()),
-        theme: themeByName(settings.theme) ?? darkTheme,
+        theme: resolveTheme(settings.theme, controller.env),
         bindings: resolveKeyBindings(settings.keys).bindings,
         cwd: controller.active?.session?.state.cwd,
         showThoughts: view.showThoughts,

@@ -13,7 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root. */
 export const REPO_ROOT = resolve(here, '../../../..');
-const BIN = join(REPO_ROOT, 'packages/tui/src/bin.ts');
+/** `acp` itself, run from source: the UI opens through the command line users run. */
+const BIN = join(REPO_ROOT, 'packages/cli/src/cli.ts');
 /** The scripted agent used by the end-to-end tests. */
 export const SCENARIO_AGENT = join(here, 'fixtures/scenario-agent.mjs');
 

@@ -6,9 +6,10 @@ vi.hoisted(() => {
   process.env.COLORTERM = 'truecolor';
 });
 
+import { openScenario, startApp } from '../test-support/app-flow.js';
 import { renderInk, expectSafeFrame, settle } from '../test-support/ink.js';
 import { ThemeProvider } from './ThemeContext.js';
-import { ansiTheme, darkTheme, lightTheme, themeByName } from './theme.js';
+import { ansiTheme, darkTheme, lightTheme, noColorTheme, resolveTheme, themeByName } from './theme.js';
 import { DiffView } from '../components/DiffView.js';
 import { TerminalView } from '../components/TerminalView.js';
 import { MarkdownView } from '../markdown/MarkdownView.js';
@@ -81,4 +82,66 @@ describe('syntax highlighting', () => {
     expect(r.frame()).toContain(rgb(darkTheme.syntax.comment ?? ''));
     expectSafeFrame(r.frame());
   });
+});
+
+/** An SGR sequence that sets a foreground or background colour (not bold, dim, underline…). */
+const hasColour = (frame: string): boolean =>
+  /\x1b\[(?:[0-9]+;)*(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]/.test(frame); // eslint-disable-line no-control-regex
+
+describe('NO_COLOR', () => {
+  it('selects the theme without colours whatever the settings say', () => {
+    expect(resolveTheme('light', { NO_COLOR: '1' })).toBe(noColorTheme);
+    expect(resolveTheme('light', { NO_COLOR: '' })).toBe(lightTheme);
+    expect(resolveTheme('bogus', {})).toBe(darkTheme);
+    expect(themeByName('none')).toBe(noColorTheme);
+    expect(hasColour('\x1b[1;31m') && hasColour('\x1b[38;2;1;2;3m') && !hasColour('\x1b[1m\x1b[22m')).toBe(
+      true,
+    );
+  });
+
+  it('draws diffs, code and terminal output without colours, keeping bold', async () => {
+    await loadHighlighter();
+    const frame = renderInk(
+      <ThemeProvider theme={resolveTheme('dark', { NO_COLOR: '1' })}>
+        <DiffView path="f" oldText={'a\n'} newText={'b\n'} />
+        <MarkdownView text={'# Title\n\n```ts\nconst answer = 42;\n```'} />
+        <TerminalView
+          terminal={{
+            terminalId: 't',
+            output: '\x1b[1;31mbold red\x1b[0m \x1b[42mon green',
+            truncated: false,
+            exit: { exitCode: 0 },
+          }}
+        />
+      </ThemeProvider>,
+    ).frame();
+    expect(frame).toContain('bold red');
+    expect(frame).toContain('\x1b[1m');
+    expect(hasColour(frame), JSON.stringify(frame)).toBe(false);
+    const coloured = renderInk(
+      <ThemeProvider theme={resolveTheme('dark', {})}>
+        <DiffView path="f" oldText={'a\n'} newText={'b\n'} />
+      </ThemeProvider>,
+    ).frame();
+    expect(hasColour(coloured)).toBe(true);
+  });
+
+  it('runs the whole app without a colour on screen', async () => {
+    const app = await startApp({ env: () => ({ NO_COLOR: '1' }), files: { 'notes.txt': 'n\n' } });
+    try {
+      await openScenario(app.r);
+      const frames = app.r.stdout.frames.join('\n');
+      expect(frames).toContain('Scenario');
+      expect(hasColour(frames)).toBe(false);
+    } finally {
+      await app.close();
+    }
+    const control = await startApp();
+    try {
+      await openScenario(control.r);
+      expect(hasColour(control.r.stdout.frames.join('\n'))).toBe(true);
+    } finally {
+      await control.close();
+    }
+  }, 30_000);
 });

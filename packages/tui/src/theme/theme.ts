@@ -1,17 +1,20 @@
 /**
  * Colour themes. A colour is an Ink colour string (a name such as `green`, `#rrggbb`, or
- * `ansi256(n)`); `undefined` means the terminal's default foreground.
+ * `ansi256(n)`); `undefined` means the terminal's default foreground. `NO_COLOR` selects the
+ * `none` theme whatever the settings say (https://no-color.org).
  */
 
 /** An Ink colour, or undefined for the terminal default. */
 export type ThemeColor = string | undefined;
 
 /** Names of the built-in themes. */
-export type ThemeName = 'dark' | 'light' | 'ansi';
+export type ThemeName = 'dark' | 'light' | 'ansi' | 'none';
 
 /** Every colour role the components use. */
 export interface Theme {
   readonly name: ThemeName;
+  /** False: no colour at all, not even the SGR colours of terminal output (bold, underline, inverse stay). */
+  readonly colors: boolean;
   readonly text: {
     readonly primary: ThemeColor;
     readonly muted: ThemeColor;
@@ -53,6 +56,7 @@ export interface Theme {
 /** For dark backgrounds. */
 export const darkTheme: Theme = {
   name: 'dark',
+  colors: true,
   text: {
     primary: undefined,
     muted: '#8a8f98',
@@ -83,6 +87,7 @@ export const darkTheme: Theme = {
 /** For light backgrounds. */
 export const lightTheme: Theme = {
   name: 'light',
+  colors: true,
   text: {
     primary: undefined,
     muted: '#6c6c6c',
@@ -113,6 +118,7 @@ export const lightTheme: Theme = {
 /** Only the 16 palette colours: the terminal's own colour scheme decides what they look like. */
 export const ansiTheme: Theme = {
   name: 'ansi',
+  colors: true,
   text: {
     primary: undefined,
     muted: 'gray',
@@ -140,14 +146,64 @@ export const ansiTheme: Theme = {
   badge: 'gray',
 };
 
+const NONE = undefined;
+
+/** No colours (`NO_COLOR`, or `"theme": "none"`): the terminal's own colour, with bold, dim and inverse. */
+export const noColorTheme: Theme = {
+  name: 'none',
+  colors: false,
+  text: {
+    primary: NONE,
+    muted: NONE,
+    accent: NONE,
+    heading: NONE,
+    link: NONE,
+    code: NONE,
+    user: NONE,
+    thought: NONE,
+  },
+  status: { success: NONE, error: NONE, warning: NONE, info: NONE, pending: NONE },
+  diff: { added: NONE, removed: NONE, lineNumber: NONE, hunkHeader: NONE },
+  syntax: {
+    keyword: NONE,
+    string: NONE,
+    number: NONE,
+    comment: NONE,
+    function: NONE,
+    type: NONE,
+    variable: NONE,
+    meta: NONE,
+  },
+  border: NONE,
+  focus: NONE,
+  badge: NONE,
+};
+
 /** The built-in themes by name. */
 export const THEMES: Readonly<Record<ThemeName, Theme>> = {
   dark: darkTheme,
   light: lightTheme,
   ansi: ansiTheme,
+  none: noColorTheme,
 };
 
 /** Looks up a theme by (user-configured) name; unknown names give undefined. */
 export function themeByName(name: string): Theme | undefined {
   return Object.hasOwn(THEMES, name) ? THEMES[name as ThemeName] : undefined;
+}
+
+/** Whether the environment asks for no colours: `NO_COLOR` set to anything but the empty string. */
+export function noColorRequested(env: NodeJS.ProcessEnv): boolean {
+  return (env.NO_COLOR ?? '') !== '';
+}
+
+/**
+ * The theme to draw with: the configured one (dark when unknown), or none at all under `NO_COLOR`.
+ *
+ * @example
+ * resolveTheme(settings.theme, process.env); // noColorTheme when NO_COLOR=1
+ */
+export function resolveTheme(name: string, env: NodeJS.ProcessEnv): Theme {
+  if (noColorRequested(env)) return noColorTheme;
+  return themeByName(name) ?? darkTheme;
 }

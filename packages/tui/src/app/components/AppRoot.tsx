@@ -3,8 +3,8 @@ import { useStdout } from 'ink';
 import { resolveKeyBindings } from '../../keys/key-bindings.js';
 import { KeyBindingsProvider } from '../../keys/KeyBindingsContext.js';
 import { ThemeProvider } from '../../theme/ThemeContext.js';
-import { darkTheme, themeByName } from '../../theme/theme.js';
-import { ControllerProvider, useAppState } from '../hooks/AppContext.js';
+import { resolveTheme } from '../../theme/theme.js';
+import { ControllerProvider, useAppState, useController } from '../hooks/AppContext.js';
 import type { Controller } from '../services/controller.js';
 import { App } from './App.js';
 
@@ -26,7 +26,7 @@ function ScreenBridge({ onWriter }: { onWriter: (write: (data: string) => void) 
 /** Theme and key bindings from the settings. */
 function Providers({ children }: { children?: ReactNode }) {
   const { settings } = useAppState();
-  const theme = themeByName(settings.theme) ?? darkTheme;
+  const theme = resolveTheme(settings.theme, useController().env);
   const bindings = resolveKeyBindings(settings.keys).bindings;
   return (
     <ThemeProvider theme={theme}>

@@ -1,5 +1,5 @@
 /**
- * Optional measurements for benchmarks (`ACP_KIT_TUI_METRICS=<file>`): time to the first frame and
+ * Optional measurements for benchmarks (`ACP_KIT_TUI_METRICS_FILE=<file>`, formerly `ACP_KIT_TUI_METRICS`): time to the first frame and
  * to named milestones, keystroke-to-output latency, event-loop delay, CPU, peak RSS, and screen
  * clears. Written as JSON to the file when the UI exits; nothing is measured otherwise.
  */
@@ -93,7 +93,7 @@ export class TuiMetrics {
 
   /** Metrics from the environment, or undefined when not asked for. */
   static fromEnv(env: NodeJS.ProcessEnv): TuiMetrics | undefined {
-    const file = env.ACP_KIT_TUI_METRICS;
+    const file = env.ACP_KIT_TUI_METRICS_FILE || env.ACP_KIT_TUI_METRICS;
     return file ? new TuiMetrics(file) : undefined;
   }
 

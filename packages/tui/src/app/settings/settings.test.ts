@@ -52,7 +52,7 @@ describe('settings', () => {
       },
     ]);
     expect(problems).toEqual([
-      'theme must be "dark", "light" or "ansi"',
+      'theme must be "dark", "light", "ansi" or "none"',
       'keys.app.help must be a key or a list of keys',
       'stallSeconds must be a number of at least 1',
       'mcpServers.broken.command must be a non-empty string (or set "type": "http" with a url)',

@@ -125,9 +125,9 @@ export function parseSettings(document: unknown): ParsedSettings {
   if (!isRecord(document)) return { settings: DEFAULT_SETTINGS, problems: ['expected a JSON object'] };
   const d = document;
   const theme: ThemeName =
-    d.theme === 'dark' || d.theme === 'light' || d.theme === 'ansi'
+    d.theme === 'dark' || d.theme === 'light' || d.theme === 'ansi' || d.theme === 'none'
       ? d.theme
-      : (d.theme !== undefined && problems.push('theme must be "dark", "light" or "ansi"'),
+      : (d.theme !== undefined && problems.push('theme must be "dark", "light", "ansi" or "none"'),
         DEFAULT_SETTINGS.theme);
   const flag = (key: 'reviewWrites' | 'showThoughts'): boolean => {
     if (d[key] === undefined) return DEFAULT_SETTINGS[key];

@@ -6,7 +6,6 @@ import {
   type PermissionAsk,
 } from '@acp-kit/client';
 import { KEYS, renderInk, flat } from '../../test-support/ink.js';
-import { parseTuiArgs } from '../../bin-entry.js';
 import { agentItem, orderAgents } from '../components/AgentPicker.js';
 import { SelectList } from '../components/SelectList.js';
 import { tabMarker } from '../components/TabBar.js';
@@ -153,23 +152,5 @@ describe('SelectList', () => {
     expect(onSelect).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'k5' }));
     await r.press(KEYS.escape);
     expect(onCancel).toHaveBeenCalledTimes(1);
-  });
-});
-
-describe('parseTuiArgs', () => {
-  it('reads --agent, --cwd, --resume and a command after --', () => {
-    expect(parseTuiArgs([])).toEqual({ options: {} });
-    expect(parseTuiArgs(['--agent', 'demo', '--cwd=/w', '--resume', 'abc'])).toEqual({
-      options: { agent: 'demo', cwd: '/w', resume: 'abc' },
-    });
-    expect(parseTuiArgs(['--', 'node', 'a.mjs', '--flag'])).toEqual({
-      options: { command: ['node', 'a.mjs', '--flag'] },
-    });
-    expect(parseTuiArgs(['--agent'])).toEqual({ error: '--agent needs a value' });
-    expect(parseTuiArgs(['--agent', 'x', '--', 'y'])).toEqual({
-      error: 'give either --agent or a command after --, not both',
-    });
-    expect(parseTuiArgs(['--bogus'])).toEqual({ error: 'unknown argument --bogus' });
-    expect(parseTuiArgs(['--'])).toEqual({ error: 'a command is needed after --' });
   });
 });

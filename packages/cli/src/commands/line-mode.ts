@@ -1,0 +1,238 @@
+/**
+ * `acp` on a dumb terminal (`TERM=dumb`: Emacs `M-x shell`, some CI consoles): the Ink UI needs
+ * cursor movement, so the conversation happens in plain lines instead. A prompt line, the answer
+ * streamed as plain text by `acp run`'s text renderer, permission questions answered by typing a
+ * number. Built on the same client engine; nothing but text and newlines is written.
+ */
+import { createInterface, type Interface } from 'node:readline';
+import { resolve } from 'node:path';
+import type { TuiArguments } from '@acp-kit/tui';
+import {
+  AcpClient,
+  decisionOfOption,
+  resolveClientPaths,
+  type AgentConnection,
+  type AgentEntry,
+  type AttachMode,
+  type ClientSession,
+  type PermissionAnswer,
+  type PermissionAsk,
+} from '@acp-kit/client';
+import { exitCodeForError } from '../errors.js';
+import { EXIT_CODES, UsageError } from '../exit-codes.js';
+import { oneLine } from '../format.js';
+import type { CliIo } from '../io.js';
+import { chooseAgent } from './run.js';
+import { TextRenderer } from './run-render.js';
+
+const HELP =
+  'type a prompt and press Enter; /quit, Ctrl-C or the end of the input leaves; Ctrl-C during a turn cancels it';
+
+/** Lines of input, one at a time; undefined once the input has ended. */
+class LineReader {
+  private readonly waiting: ((line: string | undefined) => void)[] = [];
+  private readonly queued: string[] = [];
+  private ended = false;
+  private readonly lines: Interface;
+
+  constructor(input: NodeJS.ReadableStream) {
+    this.lines = createInterface({ input, terminal: false, crlfDelay: Infinity });
+    this.lines.on('line', (line) => {
+      const next = this.waiting.shift();
+      if (next) next(line);
+      else this.queued.push(line);
+    });
+    this.lines.on('close', () => this.close());
+  }
+
+  /** Ends the input as if it had ended (Ctrl-C at the prompt, or leaving): stdin is let go. */
+  close(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.lines.close();
+    for (const next of this.waiting.splice(0)) next(undefined);
+  }
+
+  /** The next line; undefined at the end of the input, or when `signal` aborts first (the line then stays queued). */
+  next(signal?: AbortSignal): Promise<string | undefined> {
+    const line = this.queued.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    if (this.ended || signal?.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const waiter = (value: string | undefined): void => {
+        signal?.removeEventListener('abort', withdraw);
+        resolve(value);
+      };
+      const withdraw = (): void => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        resolve(undefined);
+      };
+      signal?.addEventListener('abort', withdraw, { once: true });
+      this.waiting.push(waiter);
+    });
+  }
+}
+
+/** The answers offered for a question: the agent's options (and always a way to deny), or ours. */
+function choicesFor(ask: PermissionAsk): { label: string; answer: PermissionAnswer }[] {
+  if (!ask.options || ask.options.length === 0) {
+    return [
+      { label: 'allow once', answer: { decision: 'allow' } },
+      { label: 'allow for this session', answer: { decision: 'allow', scope: 'session' } },
+      { label: 'deny', answer: { decision: 'deny' } },
+    ];
+  }
+  const choices = ask.options.map((option): { label: string; answer: PermissionAnswer } => {
+    const meaning = decisionOfOption(option);
+    // The agent's "always" options are remembered, at least for the session (as in the terminal UI).
+    const always = option.kind === 'allow_always' || option.kind === 'reject_always';
+    return {
+      label: oneLine(option.name, 80),
+      answer: {
+        decision: meaning === 'deny' ? 'deny' : 'allow',
+        optionId: option.optionId,
+        ...(always ? { scope: 'session' as const } : {}),
+      },
+    };
+  });
+  if (!ask.options.some((option) => decisionOfOption(option) === 'deny'))
+    choices.push({ label: 'deny', answer: { decision: 'deny' } });
+  return choices;
+}
+
+/** Asks on the terminal: the question, numbered choices, and a typed number (or `y`/`n`). */
+function asker(
+  lines: LineReader,
+  renderer: () => TextRenderer | undefined,
+): (ask: PermissionAsk) => Promise<PermissionAnswer> {
+  return async (ask) => {
+    const say = (text: string): void => renderer()?.info(text);
+    const what = ask.command ?? ask.title ?? `${ask.kind} ${ask.paths.join(', ')}`;
+    const choices = choicesFor(ask);
+    say(`permission: ${oneLine(what)}${ask.reason ? ` (${oneLine(ask.reason, 120)})` : ''}`);
+    for (const [i, choice] of choices.entries()) say(`  ${i + 1}) ${choice.label}`);
+    for (;;) {
+      say(`answer 1-${choices.length} (y = 1, n = deny):`);
+      const line = await lines.next(ask.signal);
+      if (line === undefined) return { decision: 'deny' };
+      const text = line.trim().toLowerCase();
+      if (text === 'y' || text === 'yes') return (choices[0] as (typeof choices)[number]).answer;
+      if (text === 'n' || text === 'no') return { decision: 'deny' };
+      const picked = choices[Number(text) - 1];
+      if (/^\d+$/.test(text) && picked) return picked.answer;
+    }
+  };
+}
+
+/** A catalog agent picked by typing its number or name (when neither --agent nor a default says). */
+async function pickAgent(client: AcpClient, lines: LineReader, io: CliIo): Promise<AgentEntry | undefined> {
+  const agents = (await client.catalog.detectAll()).filter((agent) => agent.detection.installed);
+  io.stdout.write('Agents:\n');
+  for (const [i, agent] of agents.entries())
+    io.stdout.write(`  ${i + 1}) ${agent.id} — ${oneLine(agent.name, 60)}\n`);
+  for (;;) {
+    io.stdout.write(`agent (1-${agents.length} or name)> `);
+    const line = await lines.next();
+    if (line === undefined) return undefined;
+    const text = line.trim();
+    const picked = /^\d+$/.test(text) ? agents[Number(text) - 1] : client.catalog.get(text);
+    if (picked) return picked;
+  }
+}
+
+/**
+ * Runs the conversation until the input ends or `/quit`; resolves with the exit code.
+ *
+ * @example
+ * TERM=dumb acp --agent demo   # what reaches lineMode({ agent: 'demo' }, io)
+ */
+export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
+  if (!io.input) throw new UsageError('the line mode needs an input stream');
+  const lines = new LineReader(io.input);
+  let renderer: TextRenderer | undefined;
+  const cwd = resolve(io.cwd, args.cwd ?? '.');
+  const client = await AcpClient.create({
+    paths: resolveClientPaths(io.env),
+    env: io.env,
+    self: io.self,
+    host: { askPermission: asker(lines, () => renderer) },
+  });
+  let connection: AgentConnection | undefined;
+  let session: ClientSession | undefined;
+  let interrupts = 0;
+  const offInterrupt = io.onInterrupt(() => {
+    const running = session?.state.status === 'running' || session?.state.status === 'cancelling';
+    if (!running) lines.close();
+    else if (interrupts++ === 0) {
+      renderer?.info('cancelling the turn (press Ctrl-C again to stop the agent)');
+      void session?.cancel();
+    } else void connection?.kill();
+  });
+  try {
+    const recorded = args.resume ? await client.transcripts.find(args.resume) : undefined;
+    if (args.resume && !recorded)
+      throw new UsageError(`no recorded session matches ${args.resume}`, {
+        hint: '`acp sessions list` shows the recorded sessions and their ids',
+      });
+    const entry =
+      args.agent || args.command || recorded?.agentId || client.catalog.defaultAgent
+        ? chooseAgent(client, args.agent, args.command, io.cwd, recorded)
+        : await pickAgent(client, lines, io);
+    if (!entry) return EXIT_CODES.OK;
+    let how: AttachMode = 'new';
+    if (recorded) {
+      ({ connection, session, how } = await client.reopen(recorded.localId, { agent: entry }));
+    } else {
+      connection = await client.connect(entry, { cwd });
+      session = await connection.newSession({ cwd });
+    }
+    renderer = new TextRenderer(io, false);
+    renderer.connected(connection);
+    renderer.attached(session, how);
+    renderer.info(`${oneLine(connection.agent.name)}, session ${session.localId} (line mode: TERM=dumb)`);
+    renderer.info(HELP);
+    return await converse(session, lines, renderer, io, () => (interrupts = 0));
+  } finally {
+    offInterrupt();
+    lines.close();
+    await session?.close().catch(() => undefined);
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** Prompt, turn, prompt… until `/quit` or the end of the input. */
+async function converse(
+  session: ClientSession,
+  lines: LineReader,
+  renderer: TextRenderer,
+  io: CliIo,
+  turnStarts: () => void,
+): Promise<number> {
+  for (;;) {
+    io.stdout.write('> ');
+    const line = await lines.next();
+    if (line === undefined) {
+      io.stdout.write('\n');
+      return EXIT_CODES.OK;
+    }
+    const text = line.trim();
+    if (text === '') continue;
+    if (text === '/quit' || text === '/exit') return EXIT_CODES.OK;
+    if (text === '/help') {
+      renderer.info(HELP);
+      continue;
+    }
+    turnStarts();
+    try {
+      const { stopReason, notes } = await session.prompt(line);
+      for (const note of notes) renderer.info(note);
+      renderer.result(String(stopReason));
+    } catch (error) {
+      renderer.error(error);
+      renderer.result(null);
+      const code = exitCodeForError(error);
+      // The agent is gone: nothing more can be said to it.
+      if (code === EXIT_CODES.AGENT_CRASHED) return code;
+    }
+  }
+}

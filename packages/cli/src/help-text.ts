@@ -1,0 +1,154 @@
+/**
+ * The longer `--help` texts of `acp`: what each command does beyond its one-line description, and
+ * examples for every command. Plain text (no colours, no cursor movement).
+ */
+
+/** `Examples:` followed by `command  # what it does` lines, aligned. */
+export function examples(lines: readonly (readonly [string, string])[]): string {
+  const width = Math.max(...lines.map(([command]) => command.length));
+  return `\nExamples:\n${lines.map(([command, what]) => `  ${command.padEnd(width)}  # ${what}`).join('\n')}`;
+}
+
+export const ROOT_HELP = `
+Without a command, acp opens the terminal UI (on a dumb terminal, TERM=dumb, a plain line-mode
+conversation instead). NO_COLOR turns colours off everywhere. Configuration files, data and
+environment variables: docs/configuration.md; \`acp doctor\` shows where they are.
+${examples([
+  ['acp', 'the terminal UI: pick an agent'],
+  ['acp --agent demo', 'a session with the model-free demo agent'],
+  ['acp --agent claude --cwd ~/src/app', 'Claude, working in ~/src/app'],
+  ['acp -- node my-agent.mjs --acp', 'any ACP agent given as a command'],
+  ['acp --resume s-00mwrg', 'reopen a recorded session with its agent'],
+  ['acp run --agent demo "hello"', 'one prompt, headless'],
+  ['acp doctor', 'what to paste into a bug report'],
+])}`;
+
+export const RUN_HELP = `
+The prompt is an argument, or - to read it from stdin. The agent is a catalog name (--agent, see
+\`acp agents\`) or a command given after --; with --session and neither, the session's own agent.
+
+Permissions: nobody can answer a prompt, so what the policy does not allow is denied.
+  --approve reads  (default) reads inside the working directory are allowed, the rest denied
+  --approve all    everything the agent asks inside the working directory is allowed
+  --approve none   every permission request is denied
+Secret-looking files, paths outside the working directory and loader variables (LD_PRELOAD…) are
+denied unless a rule names them. Saved rules (\`acp rules\`) and --policy FILE apply on top: their
+deny rules always win, their allow rules apply except under --approve none.
+
+Output: text puts the agent's message on stdout and tool calls, plans and permission decisions on
+stderr (lines starting with ▸); errors are an "acp:" line and a "hint:" line. json prints one object
+per line: {"type":"update","update":{…}} for every session/update as received, "permission"
+decisions, and a last {"type":"result","stopReason":…} line. Neither contains colours or cursor
+movement.
+
+Exit codes: 0 end_turn, 1 other error, 2 bad usage, 3 refusal, 4 cancelled, 5 max_tokens or
+max_turn_requests, 6 authentication required, 7 agent crashed, 8 agent unavailable (unknown, not
+installed, failed to start), 130 killed by a second Ctrl-C. Ctrl-C cancels the turn; a second one
+stops the agent.
+${examples([
+  ['acp run --agent demo "hello"', 'one turn with the demo agent'],
+  ['acp run --format json "summarise README.md" -- my-agent --acp', 'JSON lines, agent given as a command'],
+  ['git diff | acp run --agent claude -', 'the prompt from stdin'],
+  ['acp run --session s-00mwrg "and now the docs"', 'continue a recorded session with its agent'],
+  ['acp run --agent codex --approve all --file notes.md "apply these notes"', 'attach a file, allow edits'],
+])}`;
+
+export const SESSIONS_HELP = examples([
+  ['acp sessions', 'the recorded sessions, newest first'],
+  ['acp sessions show s-00mwrg', 'one transcript as text'],
+  ['acp sessions list --format json', 'the index as JSON'],
+  ['acp sessions list --agent claude', 'the sessions Claude itself lists (session/list)'],
+  ['acp sessions delete s-00mwrg --remote', 'delete the record and the agent’s session'],
+]);
+
+export const SESSIONS_LIST_HELP = examples([
+  ['acp sessions list', 'id, agent, turns, last update, title, directory'],
+  ['acp sessions list --json', 'the same as JSON'],
+  ['acp sessions list --agent gemini --cwd ~/src/app', "Gemini's sessions for that directory"],
+]);
+
+export const SESSIONS_SHOW_HELP = examples([
+  ['acp sessions show s-00mwrg', 'the transcript as text'],
+  ['acp sessions show s-00 --format json', 'the meta and every recorded event (unique prefix)'],
+]);
+
+export const SESSIONS_DELETE_HELP = examples([
+  ['acp sessions delete s-00mwrg', 'the local record (transcript and trace)'],
+  ['acp sessions delete s-00mwrg --remote', 'also session/delete at the agent, when it can'],
+]);
+
+export const AGENTS_HELP = examples([
+  ['acp agents', 'every agent, installed or not, and its command'],
+  ['acp agents add mine --default -- my-agent --acp', 'add your own agent and make it the default'],
+  ['acp agents remove mine', 'remove it again'],
+]);
+
+export const AGENTS_LIST_HELP = examples([
+  ['acp agents list', 'a table'],
+  ['acp agents list --json', 'every entry with its detection, as JSON'],
+  ['acp agents list --format names', 'one name per line (what shell completion uses)'],
+]);
+
+export const AGENTS_ADD_HELP = examples([
+  ['acp agents add mine -- my-agent --acp', 'an agent given by its command'],
+  [
+    'acp agents add local --env LOG=debug --cwd ~/agents -- node agent.mjs',
+    'with an environment variable and a directory',
+  ],
+  [
+    'acp agents add --registry https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json',
+    'import every agent of a registry',
+  ],
+  ['acp agents add --registry registry.json some-id', 'import one entry of a registry file'],
+]);
+
+export const AGENTS_REMOVE_HELP = examples([['acp agents remove mine', 'built-in agents cannot be removed']]);
+
+export const RULES_HELP = examples([
+  ['acp rules', 'the saved rules'],
+  ['acp rules add --allow --command "npm test" --project', 'allow `npm test` in this project'],
+  ['acp rules remove 3f2a', 'remove a rule by unique id prefix'],
+]);
+
+export const RULES_LIST_HELP = examples([
+  ['acp rules list', 'id, action, scope, agent, kinds, path, command'],
+  ['acp rules list --json', 'the rules as JSON'],
+]);
+
+export const RULES_ADD_HELP = examples([
+  ['acp rules add --deny --kind execute --command "git push"', 'never let an agent push'],
+  ['acp rules add --allow --kind edit --path "src/**" --project', 'edits under src/ of this project'],
+  ['acp rules add --ask --agent codex --kind fetch', 'always ask before Codex fetches'],
+]);
+
+export const RULES_REMOVE_HELP = examples([['acp rules remove 3f2a9c', 'by id or unique id prefix']]);
+
+export const DOCTOR_HELP = `
+Prints Node and acp versions, where acp is installed, the configuration and data paths (and
+whether they exist and are writable), which catalog agents are installed and appear signed in, and
+what the terminal can do: the text to paste into a bug report. "Signed in" is a heuristic (known
+credential files and environment variables, named in the output); --probe asks each installed agent
+for real (initialize + session/new, a few seconds at most per agent). Secrets are never printed:
+only the names of variables that are set. Exit code 1 when a check fails (Node too old, a
+directory that is not writable, an invalid configuration file).
+${examples([
+  ['acp doctor', 'the report as text'],
+  ['acp doctor --probe', 'also start each installed agent and open a session'],
+  ['acp doctor --format json', 'the report as JSON'],
+])}`;
+
+export const COMPLETION_HELP = `
+Prints a completion script for the shell, generated from acp's own commands and options: commands,
+options, the values of options with fixed choices, files and directories, and agent names for
+--agent (asked from \`acp agents list --format names\` as you type).
+${examples([
+  ['source <(acp completion bash)', 'bash, this shell only; add it to ~/.bashrc to keep it'],
+  ['acp completion zsh > "${fpath[1]}/_acp"', 'zsh (then restart the shell)'],
+  ['acp completion fish > ~/.config/fish/completions/acp.fish', 'fish'],
+])}`;
+
+export const AGENT_HELP = examples([
+  ['acp agent --demo', 'the model-free demo agent on stdin/stdout'],
+  ['ACP_KIT_BASE_URL=http://localhost:11434/v1 ACP_KIT_MODEL=qwen3:8b acp agent', 'a local model (Ollama)'],
+  ['acp run --agent acp-kit "explain this repository"', 'drive it from acp'],
+]);
