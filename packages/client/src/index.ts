@@ -31,7 +31,7 @@ export {
   type RegistryImport,
 } from './catalog/registry.js';
 export type { AgentEntry, AgentSource, Detection, LaunchSpec } from './catalog/types.js';
-export { which } from './catalog/which.js';
+export { lookupCommand, which, type CommandLookup } from './catalog/which.js';
 
 export {
   describeAuthMethods,

@@ -7,7 +7,7 @@ import type { CloseDetails } from '@acp-kit/protocol';
 import { sanitizeTerminalText, spawnPeer, type SpawnedPeer } from '@acp-kit/protocol/node';
 import { ClientError } from '../errors.js';
 import type { LaunchSpec } from '../catalog/types.js';
-import { which } from '../catalog/which.js';
+import { lookupCommand } from '../catalog/which.js';
 
 /** Options of {@link startAgentProcess}. */
 export interface AgentProcessOptions {
@@ -40,12 +40,22 @@ export async function startAgentProcess(
 ): Promise<AgentProcess> {
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), ...(spec.env ?? {}) };
   const cwd = options.cwd ?? spec.cwd;
-  const resolved = await which(spec.command, env, cwd ?? process.cwd());
-  if (!resolved) {
-    throw new ClientError('AGENT_NOT_INSTALLED', `${spec.command} was not found on PATH`, {
+  const found = await lookupCommand(spec.command, env, cwd ?? process.cwd());
+  if (!found.found && found.reason === 'not-executable') {
+    throw new ClientError(
+      'AGENT_START_FAILED',
+      `${found.path} is not executable (permission denied); make it executable (chmod +x) or fix the agent's command`,
+      { command: spec.command, path: found.path, reason: 'not-executable' },
+    );
+  }
+  if (!found.found) {
+    const where = spec.command.includes('/') ? 'was not found' : 'was not found on PATH';
+    throw new ClientError('AGENT_NOT_INSTALLED', `${spec.command} ${where}`, {
       command: spec.command,
+      reason: 'not-found',
     });
   }
+  const resolved = found.path;
   let peer: SpawnedPeer;
   try {
     const decoder = new TextDecoder();

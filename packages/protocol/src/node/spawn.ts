@@ -235,7 +235,7 @@ function spawnFailed(command: string, cwd: string | undefined, error: unknown): 
     reason =
       cwd !== undefined && !existsSync(cwd) ? `working directory ${cwd} does not exist` : 'command not found';
   } else if (code === 'EACCES') {
-    reason = 'permission denied';
+    reason = 'not executable (permission denied)';
   } else {
     reason = error instanceof Error ? error.message : String(error);
   }
