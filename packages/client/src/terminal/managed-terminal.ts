@@ -39,6 +39,7 @@ export class ManagedTerminal {
   private status: ExitStatus | undefined;
   private readonly child: ChildProcess;
   private killing: Promise<void> | undefined;
+  private killGraceMs = Infinity;
 
   private constructor(child: ChildProcess, output: OutputBuffer, exited: Promise<ExitStatus>) {
     this.child = child;
@@ -112,6 +113,10 @@ export class ManagedTerminal {
    * command left running in the background after it exited. Resolves once the leader has exited.
    */
   kill(graceMs: number): Promise<void> {
+    // Asked again with less patience (shutting down in a hurry): SIGKILL the group now.
+    if (this.killing && graceMs < this.killGraceMs && this.child.pid !== undefined)
+      signalProcessGroup(this.child.pid, 'SIGKILL');
+    this.killGraceMs = Math.min(this.killGraceMs, graceMs);
     this.killing ??= this.runKill(graceMs);
     return this.killing;
   }
@@ -131,5 +136,6 @@ export class ManagedTerminal {
     if (result === 'timeout') await this.exited;
     untrackProcessGroup(pid);
     this.killing = undefined;
+    this.killGraceMs = Infinity;
   }
 }
