@@ -62,6 +62,7 @@ export { RestartBudget } from './process/restart-budget.js';
 export { ClientSession, type ReplayMode, type TurnResult } from './session/client-session.js';
 export { FrameFeed, RECENT_FRAMES, RECENT_FRAME_BYTES } from './session/frame-feed.js';
 export { SessionStore } from './session/store.js';
+export { retain, type SessionRetention } from './session/retention.js';
 export { reduceSession, reduceSessionEvents } from './session/reducer.js';
 export {
   initialSessionState,
@@ -158,3 +159,13 @@ export { parseTraceLine, readTraceTail, type RecordedFrame } from './persistence
 export { redactValue, redactString, REDACTED } from './persistence/redact.js';
 
 export { Emitter, type Unsubscribe } from './util/emitter.js';
+
+// Safe display text
+export { TextSanitizer, sanitizeInline, sanitizeText } from './text/sanitize-text.js';
+export {
+  EscapeScanner,
+  isBidiControl,
+  isPlainText,
+  isUnsafeCodeUnit,
+  type ScanHandler,
+} from './text/escape-scanner.js';

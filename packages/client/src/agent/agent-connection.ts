@@ -121,6 +121,7 @@ export class AgentConnection implements SessionLink {
   /** The start (or restart) in progress, which close() waits for. */
   private starting: Promise<void> | undefined;
   private noise: NoiseDetector | undefined;
+  private readonly backpressure = new Set<() => Promise<void> | undefined>();
 
   private constructor(readonly options: AgentConnectionOptions) {
     this.agent = options.agent;
@@ -209,6 +210,21 @@ export class AgentConnection implements SessionLink {
   findSession(localId: string): ClientSession | undefined {
     for (const session of this.sessions.values()) if (session.localId === localId) return session;
     return undefined;
+  }
+
+  /**
+   * Lets a slow consumer of the agent's updates push back: after each `session/update`, while
+   * `source()` returns a promise, the next messages from the agent wait for it, and past the
+   * engine's bounds (`maxQueuedInbound`, `maxQueuedInboundBytes`) its output is no longer read,
+   * so a flooding agent blocks in its own writes instead of filling our memory. Returns the
+   * unsubscribe function.
+   *
+   * @example
+   * connection.addBackpressure(() => (output.backedUp ? output.drained() : undefined));
+   */
+  addBackpressure(source: () => Promise<void> | undefined): () => void {
+    this.backpressure.add(source);
+    return () => void this.backpressure.delete(source);
   }
 
   // ---------------------------------------------------------------- sessions
@@ -372,6 +388,7 @@ export class AgentConnection implements SessionLink {
         session: (id) => this.sessions.get(id),
         orphanUpdate: (params) => this.early.hold(params),
         onUpdate: (params) => this.events.emit('update', params),
+        backpressure: () => this.pushback(),
         fs: this.fs,
         terminals: this.terminals,
         host: this.host,
@@ -427,6 +444,17 @@ export class AgentConnection implements SessionLink {
       agent: this.agent.id,
       ...toErrorInfo(error),
     });
+  }
+
+  private pushback(): Promise<void> | undefined {
+    if (this.backpressure.size === 0) return undefined;
+    let waits: Promise<void>[] | undefined;
+    for (const source of this.backpressure) {
+      const wait = source();
+      if (wait) (waits ??= []).push(wait);
+    }
+    if (!waits) return undefined;
+    return waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
   }
 
   private onValidation(report: ValidationReport): void {

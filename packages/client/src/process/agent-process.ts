@@ -4,7 +4,8 @@
  * exit reason kept.
  */
 import type { CloseDetails } from '@acp-kit/protocol';
-import { sanitizeTerminalText, spawnPeer, type SpawnedPeer } from '@acp-kit/protocol/node';
+import { spawnPeer, type SpawnedPeer } from '@acp-kit/protocol/node';
+import { TextSanitizer, sanitizeText } from '../text/sanitize-text.js';
 import { ClientError } from '../errors.js';
 import type { LaunchSpec } from '../catalog/types.js';
 import { lookupCommand } from '../catalog/which.js';
@@ -59,12 +60,14 @@ export async function startAgentProcess(
   let peer: SpawnedPeer;
   try {
     const decoder = new TextDecoder();
+    // Streaming: a sequence split across two chunks of stderr is still recognised.
+    const sanitizer = new TextSanitizer();
     peer = spawnPeer(resolved, spec.args, {
       cwd,
       env,
       onStderr: options.onStderr
         ? (chunk) => {
-            const text = sanitizeTerminalText(decoder.decode(chunk, { stream: true }));
+            const text = sanitizer.write(decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n'));
             if (text !== '') options.onStderr?.(text);
           }
         : undefined,
@@ -105,7 +108,7 @@ export class NoiseDetector {
     if (text.charCodeAt(i) === 123 /* { */) return;
     this.count++;
     if (this.count === 1) {
-      this.sample = sanitizeTerminalText(text.slice(0, 200));
+      this.sample = sanitizeText(text.slice(0, 200));
       this.onFirst(this.sample);
     }
   }
