@@ -12,7 +12,7 @@ function io(): CliIo & { out: () => string } {
     env: {},
     cwd: '/',
     self: { command: process.execPath, args: ['acp'] },
-    onInterrupt: () => () => undefined,
+    onSignal: () => () => undefined,
     out: () => out,
   };
 }

@@ -1,8 +1,9 @@
 /**
  * What `acp run` prints. Text: the agent's message on stdout; tool calls, plans, permission
- * decisions and problems on stderr. JSON: one object per line on stdout — every `session/update`
- * received with its ACP `update` object intact, permission decisions, warnings, errors — and a
- * last line carrying `stopReason`.
+ * decisions and problems on stderr, all agent-controlled text through `@acp-kit/client`'s
+ * sanitizer. JSON: one object per line on stdout — every `session/update` received with its ACP
+ * `update` object intact, permission decisions, warnings, errors — and a last line carrying
+ * `stopReason`. Both write through a {@link RunOutput}: batched, in order, with backpressure.
  */
 import type { SessionNotification, SessionUpdate } from '@acp-kit/protocol';
 import {
@@ -15,15 +16,18 @@ import {
   type SessionEvent,
   type ToolCallItem,
   ClientError,
+  TextSanitizer,
 } from '@acp-kit/client';
-import type { CliIo } from '../io.js';
 import { oneLine, safe } from '../format.js';
+import type { RunOutput } from './run-output.js';
 
 /** Receives what happens during `acp run`. */
 /** Where `acp run --auth` takes the key of a method that asks for one (never from the command line). */
 export const API_KEY_VARIABLE = 'ACP_KIT_AUTH_API_KEY';
 
 export interface RunRenderer {
+  /** Where it writes; the run waits for it (backpressure) and settles it at the end. */
+  readonly output: RunOutput;
   /** Before the session exists (updates may arrive before `session/new` answers). */
   connected(connection: AgentConnection): void;
   attached(session: ClientSession, how: AttachMode, agentId: string): void;
@@ -36,10 +40,12 @@ export interface RunRenderer {
 export class TextRenderer implements RunRenderer {
   private atLineStart = true;
   private lastMessageKey: string | undefined;
+  /** Streaming: an escape sequence split across two chunks of a message is still removed. */
+  private readonly messageText = new TextSanitizer();
   private plan: string[] = [];
 
   constructor(
-    private readonly io: CliIo,
+    readonly output: RunOutput,
     private readonly verbose: boolean,
   ) {}
 
@@ -83,7 +89,7 @@ export class TextRenderer implements RunRenderer {
           this.note(`  - ${oneLine(option.name)}: ${safe(how)}`);
         }
       }
-      if (typeof error.details.authHint === 'string') this.note(`hint: ${error.details.authHint}`);
+      if (typeof error.details.authHint === 'string') this.note(`hint: ${safe(error.details.authHint)}`);
     }
   }
 
@@ -122,13 +128,16 @@ export class TextRenderer implements RunRenderer {
     if (kind === 'agent_message_chunk') {
       const items = session.state.items;
       const key = items[items.length - 1]?.key;
-      if (this.lastMessageKey !== undefined && key !== this.lastMessageKey && !this.atLineStart)
-        this.write('\n');
+      if (key !== this.lastMessageKey) {
+        if (this.lastMessageKey !== undefined && !this.atLineStart) this.write('\n');
+        this.messageText.reset();
+      }
       this.lastMessageKey = key;
       const content = (
         update as { content: { type?: string; text?: string; uri?: string; mimeType?: string } }
       ).content;
-      if (content.type === 'text') this.write(safe(content.text ?? ''));
+      if (content.type === 'text')
+        this.write(this.messageText.write((content.text ?? '').replace(/\r\n?/g, '\n')));
       else if (content.type === 'resource_link') this.write(`[${safe(content.uri ?? 'link')}]`);
       else
         this.write(`[${safe(String(content.type))}${content.mimeType ? ` ${safe(content.mimeType)}` : ''}]`);
@@ -184,7 +193,7 @@ export class TextRenderer implements RunRenderer {
 
   private write(text: string): void {
     if (text === '') return;
-    this.io.stdout.write(text);
+    this.output.out(text);
     this.atLineStart = text.endsWith('\n');
   }
 
@@ -194,8 +203,9 @@ export class TextRenderer implements RunRenderer {
 
   private note(text: string): void {
     // Keep the message and the notes on separate lines when both go to one terminal.
-    if (this.io.stdout.isTTY && this.io.stderr.isTTY) this.endLine();
-    this.io.stderr.write(`▸ ${text}\n`);
+    if (this.output.stdout.isTTY && this.output.stderr.isTTY) this.endLine();
+    // Notes quote agent text (titles, paths, errors): sanitised again here, whatever the caller did.
+    this.output.err(`▸ ${safe(text)}\n`);
   }
 }
 
@@ -205,7 +215,7 @@ export class JsonRenderer implements RunRenderer {
   private localId: string | undefined;
   private early: SessionNotification[] = [];
 
-  constructor(private readonly io: CliIo) {}
+  constructor(readonly output: RunOutput) {}
 
   connected(connection: AgentConnection): void {
     connection.events.on('update', (params) => {
@@ -277,6 +287,14 @@ export class JsonRenderer implements RunRenderer {
   }
 
   private line(value: Record<string, unknown>): void {
-    this.io.stdout.write(`${JSON.stringify(value)}\n`);
+    this.output.out(`${terminalSafeJson(JSON.stringify(value))}\n`);
   }
+}
+
+// JSON.stringify escapes C0 controls but leaves C1 controls, line separators and bidi controls raw.
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** The same JSON with the characters a terminal could act on written as `\uXXXX` escapes (same value). */
+function terminalSafeJson(json: string): string {
+  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LaunchSpec } from '@acp-kit/client';
+import type { StopSignal } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
 
@@ -78,9 +79,9 @@ export async function runCli(
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const handlers = new Set<() => void>();
+  const handlers = new Set<(signal: StopSignal) => void>();
   const interrupt = (): void => {
-    for (const handler of [...handlers]) handler();
+    for (const handler of [...handlers]) handler('SIGINT');
   };
   const io: CliIo = {
     stdout: {
@@ -96,7 +97,7 @@ export async function runCli(
     cwd: home.work,
     self: SELF,
     interactive: options.interactive ?? false,
-    onInterrupt: (handler) => {
+    onSignal: (handler) => {
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
