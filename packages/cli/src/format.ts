@@ -8,7 +8,7 @@ import { sanitizeText } from '@acp-kit/client';
  * tabs; `\r\n` and a lone `\r` become `\n`): the one sanitizer of `@acp-kit/client`.
  */
 export function safe(text: string): string {
-  return sanitizeText(text.replace(/\r\n?/g, '\n'));
+  return sanitizeText(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
 }
 
 /** One line of agent text: sanitised, newlines folded, shortened. */

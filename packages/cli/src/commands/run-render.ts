@@ -137,7 +137,8 @@ export class TextRenderer implements RunRenderer {
         update as { content: { type?: string; text?: string; uri?: string; mimeType?: string } }
       ).content;
       if (content.type === 'text')
-        this.write(this.messageText.write((content.text ?? '').replace(/\r\n?/g, '\n')));
+        // A `\r` is dropped (`\r\n` stays one newline even when split across two chunks).
+        this.write(this.messageText.write(content.text ?? ''));
       else if (content.type === 'resource_link') this.write(`[${safe(content.uri ?? 'link')}]`);
       else
         this.write(`[${safe(String(content.type))}${content.mimeType ? ` ${safe(content.mimeType)}` : ''}]`);
