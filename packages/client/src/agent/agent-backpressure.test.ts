@@ -5,6 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogLevel, SessionNotification } from '@acp-kit/protocol';
+import { TraceWriter } from '../persistence/trace.js';
+import { TranscriptStore } from '../persistence/transcript-store.js';
 import { script, startFake, tempDir } from '../test-support/harness.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -46,5 +48,38 @@ describe('AgentConnection.addBackpressure', () => {
     release?.();
     await expect(turn).resolves.toMatchObject({ stopReason: 'end_turn' });
     expect(seen).toEqual(Array.from({ length: 20_000 }, (_, i) => i));
+  });
+});
+
+describe('recording pressure', () => {
+  it('a trace or transcript file that lags far behind asks the producer to wait, then lets go', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const trace = await TraceWriter.open(dir);
+    const now = new Date().toISOString();
+    const transcript = await new TranscriptStore(dir).create({
+      version: 1,
+      localId: 'l1',
+      cwd: dir,
+      additionalDirectories: [],
+      createdAt: now,
+      updatedAt: now,
+      turns: 0,
+      attachments: [],
+    });
+    const line = `${JSON.stringify({ t: 0, dir: 'in', frame: { text: 'x'.repeat(1000) } })}\n`;
+    expect(trace.pressure()).toBeUndefined();
+    // 2 MiB queued in one go: more than the writers may hold before the producer waits.
+    for (let i = 0; i < 2048; i++) {
+      trace.write(line);
+      transcript.append({ type: 'title_set', at: i, title: 'x'.repeat(1000) });
+    }
+    const waits = [trace.pressure(), transcript.pressure()];
+    expect(waits.every((wait) => wait instanceof Promise)).toBe(true);
+    await Promise.all(waits);
+    expect(trace.pressure()).toBeUndefined();
+    expect(transcript.pressure()).toBeUndefined();
+    await trace.close();
+    await transcript.close();
   });
 });

@@ -446,11 +446,15 @@ export class AgentConnection implements SessionLink {
     });
   }
 
+  /** What the next message from the agent must wait for: slow hosts, lagging recordings. */
   private pushback(): Promise<void> | undefined {
-    if (this.backpressure.size === 0) return undefined;
     let waits: Promise<void>[] | undefined;
     for (const source of this.backpressure) {
       const wait = source();
+      if (wait) (waits ??= []).push(wait);
+    }
+    for (const session of this.sessions.values()) {
+      const wait = session.recordingPressure();
       if (wait) (waits ??= []).push(wait);
     }
     if (!waits) return undefined;

@@ -14,7 +14,7 @@ import { EPHEMERAL_EVENTS, type AttachMode, type SessionEvent } from '../session
 import { initialSessionState, type SessionState } from '../session/state.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
-import { LineBatch } from '../util/line-batch.js';
+import { BATCH_BACKLOG_CHARS, LineBatch } from '../util/line-batch.js';
 
 /** The index entry of a stored session. */
 export interface SessionMeta {
@@ -211,9 +211,16 @@ export class TranscriptWriter {
         if (sync) await handle.datasync();
       } catch (error) {
         this.error ??= error as Error;
+      } finally {
+        this.batch.settled(text.length);
       }
     });
     return this.chain;
+  }
+
+  /** While the file lags far behind (a flood), a promise to wait on before producing more. */
+  pressure(): Promise<void> | undefined {
+    return this.batch.backlog > BATCH_BACKLOG_CHARS ? this.flush() : undefined;
   }
 
   /** Replaces fields of the meta and writes it (atomically). */
