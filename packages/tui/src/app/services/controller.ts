@@ -62,7 +62,7 @@ export class Controller {
   private counter = 0;
   private client_: AcpClient | undefined;
   private exitResolve: ((code: number) => void) | undefined;
-  private quitting: Promise<void> | undefined;
+  private quitting_: Promise<void> | undefined;
   /** Resolves with the exit code when the user quits. */
   readonly exited: Promise<number>;
   readonly now: () => number;
@@ -370,6 +370,11 @@ export class Controller {
     this.store.dispatch({ type: 'flash', flash: { text, severity } });
   }
 
+  /** True once {@link quit} was called: the app is closing its tabs and stopping its agents. */
+  get quitting(): boolean {
+    return this.quitting_ !== undefined;
+  }
+
   /**
    * Closes every tab — turns cancelled, sessions closed, agents stopped, those still starting
    * included (stdin closed, SIGTERM, SIGKILL to each agent's process group) — and resolves
@@ -377,12 +382,12 @@ export class Controller {
    * hurries: the agents are killed at once, the rest of the cleanup still runs.
    */
   quit(code = 0): Promise<void> {
-    if (this.quitting) {
+    if (this.quitting_) {
       void this.client_?.kill();
-      return this.quitting;
+      return this.quitting_;
     }
-    this.quitting = this.closeAll(code);
-    return this.quitting;
+    this.quitting_ = this.closeAll(code);
+    return this.quitting_;
   }
 
   // ---------------------------------------------------------------- internals
