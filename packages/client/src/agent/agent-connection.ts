@@ -38,6 +38,7 @@ import { createClientHandlers } from './handlers.js';
 import type { ClientHost } from './host.js';
 import { SessionOpener, type NewSessionOptions, type OpenOptions } from './session-opener.js';
 import { initializeError, stoppedWhileStarting } from './start-errors.js';
+import { Pushback } from './pushback.js';
 import { StallWatch } from './stall-watch.js';
 
 /** Options of {@link AgentConnection.start}. */
@@ -121,7 +122,7 @@ export class AgentConnection implements SessionLink {
   /** The start (or restart) in progress, which close() waits for. */
   private starting: Promise<void> | undefined;
   private noise: NoiseDetector | undefined;
-  private readonly backpressure = new Set<() => Promise<void> | undefined>();
+  private readonly pushback = new Pushback();
 
   private constructor(readonly options: AgentConnectionOptions) {
     this.agent = options.agent;
@@ -223,8 +224,7 @@ export class AgentConnection implements SessionLink {
    * connection.addBackpressure(() => (output.backedUp ? output.drained() : undefined));
    */
   addBackpressure(source: () => Promise<void> | undefined): () => void {
-    this.backpressure.add(source);
-    return () => void this.backpressure.delete(source);
+    return this.pushback.add(source);
   }
 
   // ---------------------------------------------------------------- sessions
@@ -388,7 +388,7 @@ export class AgentConnection implements SessionLink {
         session: (id) => this.sessions.get(id),
         orphanUpdate: (params) => this.early.hold(params),
         onUpdate: (params) => this.events.emit('update', params),
-        backpressure: () => this.pushback(),
+        backpressure: () => this.pushback.wait(this.sessions.values()),
         fs: this.fs,
         terminals: this.terminals,
         host: this.host,
@@ -444,21 +444,6 @@ export class AgentConnection implements SessionLink {
       agent: this.agent.id,
       ...toErrorInfo(error),
     });
-  }
-
-  /** What the next message from the agent must wait for: slow hosts, lagging recordings. */
-  private pushback(): Promise<void> | undefined {
-    let waits: Promise<void>[] | undefined;
-    for (const source of this.backpressure) {
-      const wait = source();
-      if (wait) (waits ??= []).push(wait);
-    }
-    for (const session of this.sessions.values()) {
-      const wait = session.recordingPressure();
-      if (wait) (waits ??= []).push(wait);
-    }
-    if (!waits) return undefined;
-    return waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
   }
 
   private onValidation(report: ValidationReport): void {

@@ -10,6 +10,7 @@ import type {
   RequestOptions,
 } from './connection-types.js';
 import { AcpKitError, ProtocolError, truncate, type CloseDetails } from './errors.js';
+import { outboundFull, RequestSlots } from './flow-control.js';
 import { FrameDecoder, encodeFrame, type FrameDecoderSink } from './framing.js';
 import { InboundQueue } from './inbound-queue.js';
 import { InboundRequest } from './inbound-request.js';
@@ -81,12 +82,9 @@ export class JsonRpcConnection {
   private readonly trace: FrameTrace | undefined;
   private readonly peerName: string;
   private readonly requestTimeoutMs: number | undefined;
-  private readonly maxConcurrentRequests: number;
   private readonly maxOutboundBytes: number;
-  /** Inbound requests whose handler is running. */
-  private runningRequests = 0;
-  /** Releases the inbound queue once fewer than `maxConcurrentRequests` handlers run. */
-  private releaseRequestSlot: (() => void) | undefined;
+  /** Inbound requests whose handler is running, bounded. */
+  private readonly requestSlots: RequestSlots;
   private readonly decoder: FrameDecoder;
   private readonly queue: InboundQueue<InboundItem>;
   private readonly pending: PendingRequests;
@@ -116,9 +114,8 @@ export class JsonRpcConnection {
     this.trace = options.trace;
     this.peerName = options.peerName ?? 'peer';
     this.requestTimeoutMs = options.requestTimeoutMs;
-    this.maxConcurrentRequests = Math.max(
-      1,
-      options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
+    this.requestSlots = new RequestSlots(
+      Math.max(1, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
     );
     this.maxOutboundBytes = options.maxOutboundBytes ?? DEFAULT_MAX_OUTBOUND_BYTES;
     this.closed = new Promise((resolve) => {
@@ -334,7 +331,7 @@ export class JsonRpcConnection {
     }
     if (item instanceof InboundRequest) {
       this.startRequest(item);
-      return this.requestSlot();
+      return this.closeReason ? undefined : this.requestSlots.wait();
     }
     const method = item.method;
     if (typeof method === 'string') return this.runNotification(item, method);
@@ -377,7 +374,7 @@ export class JsonRpcConnection {
       return;
     }
     request.running = true;
-    this.runningRequests++;
+    this.requestSlots.started();
     try {
       const result = handler(request.params, request);
       if (isThenable(result)) {
@@ -433,8 +430,7 @@ export class JsonRpcConnection {
   private release(request: InboundRequest): boolean {
     if (request.running) {
       request.running = false;
-      this.runningRequests--;
-      if (this.runningRequests < this.maxConcurrentRequests) this.releaseRequestSlot?.();
+      this.requestSlots.finished();
     }
     if (this.inFlight.get(request.id) !== request) return false;
     this.inFlight.delete(request.id);
@@ -501,29 +497,17 @@ export class JsonRpcConnection {
     this.writeFrame(encodeNotification(CANCEL_REQUEST_METHOD, { requestId: request.id }));
   }
 
-  /** When too many request handlers run, a promise the inbound queue waits on until one ends. */
-  private requestSlot(): Promise<void> | undefined {
-    if (this.runningRequests < this.maxConcurrentRequests || this.closeReason) return undefined;
-    return new Promise<void>((resolve) => {
-      this.releaseRequestSlot = () => {
-        this.releaseRequestSlot = undefined;
-        resolve();
-      };
-    });
-  }
-
   /** The error for a message that would overfill the outbound buffer of a peer that does not read. */
   private outboundFull(frame: string, method: string): AcpKitError | undefined {
-    const buffered = this.channel.bufferedAmount;
-    // An empty buffer always takes one message, however large.
-    if (buffered === undefined || buffered === 0 || buffered + frame.length <= this.maxOutboundBytes)
-      return undefined;
-    this.log('warn', 'outbound buffer full, refusing a message', { method: truncate(method, 200), buffered });
-    return new AcpKitError(
-      'OUTBOUND_BUFFER_FULL',
-      `${this.peerName} is not reading its input: ${buffered} bytes are already waiting to be sent (limit ${this.maxOutboundBytes})`,
-      { method: truncate(method, 200), buffered, limit: this.maxOutboundBytes },
+    const full = outboundFull(
+      this.peerName,
+      method,
+      this.channel.bufferedAmount,
+      frame.length,
+      this.maxOutboundBytes,
     );
+    if (full) this.log('warn', 'outbound buffer full, refusing a message', { ...full.details });
+    return full;
   }
 
   private waitForDrain(): Promise<void> {
@@ -560,7 +544,7 @@ export class JsonRpcConnection {
     for (const request of this.inFlight.values()) request.abort(reason);
     this.inFlight.clear();
     // Kept responses must not wait behind handlers that may never end.
-    this.releaseRequestSlot?.();
+    this.requestSlots.releaseAll();
     this.log(local ? 'debug' : 'info', 'connection closed', { code: reason.code });
     this.resolveClosed(reason);
     this.channel.close();
