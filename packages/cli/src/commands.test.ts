@@ -148,7 +148,7 @@ describe('help', () => {
       env: home.env,
       cwd: home.work,
       self: SELF,
-      onInterrupt: () => () => undefined,
+      onSignal: () => () => undefined,
     };
     const tree = completionTree(
       await buildProgram(

@@ -23,9 +23,32 @@ export const EXIT_CODES = {
   AGENT_CRASHED: 7,
   /** The agent could not be started: unknown name, not installed, failed to initialize, wrong protocol version. */
   AGENT_UNAVAILABLE: 8,
-  /** A second Ctrl-C killed the agent. */
+  /** Stopped by Ctrl-C (SIGINT) while no turn ran, or by a second Ctrl-C during one. */
   INTERRUPTED: 130,
+  /** Stopped by SIGHUP (the terminal was closed). */
+  HANGUP: 129,
+  /** Stopped because stdout was closed by its reader (a broken pipe, as SIGPIPE). */
+  BROKEN_PIPE: 141,
+  /** Stopped by SIGTERM. */
+  TERMINATED: 143,
 } as const;
+
+/** What stops a run from outside; a broken stdout counts as SIGPIPE. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGPIPE';
+
+/** The conventional exit code after a signal: 128 + its number. */
+export function exitCodeForSignal(signal: StopSignal): number {
+  switch (signal) {
+    case 'SIGINT':
+      return EXIT_CODES.INTERRUPTED;
+    case 'SIGHUP':
+      return EXIT_CODES.HANGUP;
+    case 'SIGPIPE':
+      return EXIT_CODES.BROKEN_PIPE;
+    case 'SIGTERM':
+      return EXIT_CODES.TERMINATED;
+  }
+}
 
 /** Exit code for a turn's stop reason. */
 export function exitCodeForStopReason(stopReason: string): number {

@@ -1,11 +1,14 @@
 /**
  * Text output helpers: tables, and agent-provided text made safe for a terminal.
  */
-import { sanitizeTerminalText } from '@acp-kit/protocol/node';
+import { sanitizeText } from '@acp-kit/client';
 
-/** Agent text without escape sequences or control characters (keeps newlines and tabs). */
+/**
+ * Agent text without escape sequences, control characters or bidi controls (keeps newlines and
+ * tabs; `\r\n` and a lone `\r` become `\n`): the one sanitizer of `@acp-kit/client`.
+ */
 export function safe(text: string): string {
-  return sanitizeTerminalText(text);
+  return sanitizeText(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
 }
 
 /** One line of agent text: sanitised, newlines folded, shortened. */

@@ -43,8 +43,11 @@ movement.
 
 Exit codes: 0 end_turn, 1 other error, 2 bad usage, 3 refusal, 4 cancelled, 5 max_tokens or
 max_turn_requests, 6 authentication required, 7 agent crashed, 8 agent unavailable (unknown, not
-installed, failed to start), 130 killed by a second Ctrl-C. Ctrl-C cancels the turn; a second one
-stops the agent.
+installed, failed to start); stopped by a signal: 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 stdout
+closed by its reader. Ctrl-C cancels the turn; a second one stops the agent. Any stop closes the
+session and stops the agent and everything it started (stdin closed, SIGTERM, SIGKILL after 2 s
+each); a second signal meanwhile skips the waiting. An agent that ignores the cancel for 10 s is
+stopped the same way.
 ${examples([
   ['acp run --agent demo "hello"', 'one turn with the demo agent'],
   ['acp run --format json "summarise README.md" -- my-agent --acp', 'JSON lines, agent given as a command'],

@@ -3,11 +3,20 @@
  * run in-process in tests; `processIo()` is the real thing.
  */
 import type { LaunchSpec } from '@acp-kit/client';
+import type { StopSignal } from './exit-codes.js';
 
 /** A place to write text. */
 export interface Output {
+  /** False (a Node stream under backpressure) asks the caller to wait for `'drain'`. */
   write(text: string): unknown;
   isTTY?: boolean;
+  /** With `off`: `acp run` waits for `'drain'` (or `'close'`) after a write that returned false. */
+  once?(event: 'drain' | 'close', listener: () => void): unknown;
+  off?(event: 'drain' | 'close', listener: () => void): unknown;
+  /** True once the stream is closed (a reader that went away): nothing will drain any more. */
+  readonly destroyed?: boolean;
+  /** Drops what is still buffered (a stopped run whose reader never takes it). */
+  destroy?(): unknown;
 }
 
 /** The command's world. */
@@ -22,8 +31,12 @@ export interface CliIo {
   cwd: string;
   /** How to run this `acp` (for the `demo` and `acp-kit` agents). */
   self: LaunchSpec;
-  /** Subscribes to Ctrl-C; returns the unsubscribe function. */
-  onInterrupt(handler: () => void): () => void;
+  /**
+   * Subscribes to what stops the process: SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed),
+   * and SIGPIPE for a stdout whose reader went away. While a handler is subscribed, none of them
+   * ends the process by itself: the handler must. Returns the unsubscribe function.
+   */
+  onSignal(handler: (signal: StopSignal) => void): () => void;
   /** Whether a person is at a terminal (stdin is one): interactive logins can run. */
   interactive?: boolean;
 }
@@ -63,17 +76,30 @@ export function selfLaunchSpec(): LaunchSpec {
   return { command: process.execPath, args: [...replayableExecArgv(), process.argv[1] as string] };
 }
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
  * The real process's io. With `exitOnBrokenPipe`, a reader that went away (`acp run … | head`)
- * ends the process quietly, like any Unix tool (not for `acp agent`, whose stdout is the protocol
- * channel and handles its own end).
+ * ends the process quietly, like any Unix tool — or, while a command subscribed with `onSignal`,
+ * is reported to it as SIGPIPE so it stops what it started first (not for `acp agent`, whose
+ * stdout is the protocol channel and handles its own end).
  */
 export function processIo(options: { exitOnBrokenPipe?: boolean } = {}): CliIo {
+  const handlers = new Set<(signal: StopSignal) => void>();
+  const deliver = (signal: StopSignal): void => {
+    for (const handler of [...handlers]) handler(signal);
+  };
+  let pipeBroken = false;
   if (options.exitOnBrokenPipe) {
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(141);
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') return;
+      if (handlers.size === 0) process.exit(141);
+      if (pipeBroken) return;
+      pipeBroken = true;
+      deliver('SIGPIPE');
     });
   }
+  const onProcessSignal = (signal: NodeJS.Signals): void => deliver(signal as StopSignal);
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -87,9 +113,13 @@ export function processIo(options: { exitOnBrokenPipe?: boolean } = {}): CliIo {
     cwd: process.cwd(),
     self: selfLaunchSpec(),
     interactive: process.stdin.isTTY === true,
-    onInterrupt: (handler) => {
-      process.on('SIGINT', handler);
-      return () => process.off('SIGINT', handler);
+    onSignal: (handler) => {
+      if (handlers.size === 0) for (const signal of STOP_SIGNALS) process.on(signal, onProcessSignal);
+      handlers.add(handler);
+      return () => {
+        handlers.delete(handler);
+        if (handlers.size === 0) for (const signal of STOP_SIGNALS) process.off(signal, onProcessSignal);
+      };
     },
   };
 }

@@ -20,7 +20,7 @@ function io(env: NodeJS.ProcessEnv = {}): CliIo & { out: () => string; err: () =
     env,
     cwd: '/',
     self: { command: process.execPath, args: ['acp'] },
-    onInterrupt: () => () => undefined,
+    onSignal: () => () => undefined,
     out: () => out,
     err: () => err,
   };

@@ -109,9 +109,13 @@ export class AcpClient {
   /**
    * Starts an agent: a catalog name, an entry, or a command (`{ id, command, args }`).
    * Throws AGENT_NOT_FOUND, AGENT_NOT_INSTALLED (with how to install it), AGENT_START_FAILED or
-   * UNSUPPORTED_PROTOCOL_VERSION.
+   * UNSUPPORTED_PROTOCOL_VERSION. Aborting `signal` (or closing the client) while the agent starts
+   * stops it and rejects with AGENT_START_FAILED (`details.stopped`).
    */
-  async connect(agent: string | AgentEntry, options: { cwd?: string } = {}): Promise<AgentConnection> {
+  async connect(
+    agent: string | AgentEntry,
+    options: { cwd?: string; signal?: AbortSignal } = {},
+  ): Promise<AgentConnection> {
     const entry = typeof agent === 'string' ? this.catalog.require(agent) : agent;
     const connectionOptions: AgentConnectionOptions = {
       agent: entry,
@@ -130,9 +134,18 @@ export class AcpClient {
       ...(this.options.terminalAuth !== undefined ? { terminalAuth: this.options.terminalAuth } : {}),
     };
     let connection: AgentConnection;
+    let created: AgentConnection | undefined;
+    const abort = (): void => void created?.close();
+    options.signal?.addEventListener('abort', abort, { once: true });
     try {
-      connection = await AgentConnection.start(connectionOptions);
+      // Registered before it starts, so that close() and kill() reach an agent still starting.
+      connection = await AgentConnection.start(connectionOptions, (started) => {
+        created = started;
+        this.connections.add(started);
+        if (options.signal?.aborted) void started.close();
+      });
     } catch (error) {
+      if (created) this.connections.delete(created);
       if (error instanceof ClientError && error.code === 'AGENT_NOT_INSTALLED') {
         const how = entry.install ? `; install it with: ${entry.install}` : '';
         throw new ClientError('AGENT_NOT_INSTALLED', `${entry.name}: ${error.message}${how}`, {
@@ -141,8 +154,9 @@ export class AcpClient {
         });
       }
       throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', abort);
     }
-    this.connections.add(connection);
     connection.events.on('exit', ({ expected }) => {
       if (expected) this.connections.delete(connection);
     });
@@ -234,9 +248,19 @@ export class AcpClient {
     return session;
   }
 
-  /** Closes every connection this client started. */
-  async close(): Promise<void> {
-    await Promise.all([...this.connections].map((connection) => connection.close()));
+  /**
+   * Closes every connection this client started, agents still starting included (see
+   * {@link AgentConnection.close}); `kill()` meanwhile hurries it.
+   */
+  async close(graceMs?: number): Promise<void> {
+    await Promise.all([...this.connections].map((connection) => connection.close(graceMs)));
     this.connections.clear();
+  }
+
+  /** Kills every agent this client started, at once (see {@link AgentConnection.kill}), and closes. */
+  async kill(): Promise<void> {
+    const connections = [...this.connections];
+    await Promise.all(connections.map((connection) => connection.kill()));
+    await this.close(0);
   }
 }

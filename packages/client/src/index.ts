@@ -32,7 +32,7 @@ export {
   type RegistryImport,
 } from './catalog/registry.js';
 export type { AgentEntry, AgentSource, Detection, LaunchSpec } from './catalog/types.js';
-export { which } from './catalog/which.js';
+export { lookupCommand, which, type CommandLookup } from './catalog/which.js';
 
 export {
   describeAuthMethods,
@@ -64,6 +64,7 @@ export { ClientSession, type ReplayMode, type TurnResult } from './session/clien
 export { FrameFeed, RECENT_FRAMES, RECENT_FRAME_BYTES } from './session/frame-feed.js';
 export { SessionStore } from './session/store.js';
 export { MAX_WAITING_QUESTIONS } from './session/question-queue.js';
+export { retain, type SessionRetention } from './session/retention.js';
 export { reduceSession, reduceSessionEvents } from './session/reducer.js';
 export {
   initialSessionState,
@@ -177,3 +178,13 @@ export {
 export { stringifyJson, type JsonReplacer } from './util/stringify-json.js';
 
 export { Emitter, type Unsubscribe } from './util/emitter.js';
+
+// Safe display text
+export { TextSanitizer, sanitizeInline, sanitizeText } from './text/sanitize-text.js';
+export {
+  EscapeScanner,
+  isBidiControl,
+  isPlainText,
+  isUnsafeCodeUnit,
+  type ScanHandler,
+} from './text/escape-scanner.js';

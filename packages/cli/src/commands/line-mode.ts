@@ -23,7 +23,9 @@ import { EXIT_CODES, UsageError } from '../exit-codes.js';
 import { oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
 import { chooseAgent } from './run.js';
+import { RunOutput } from './run-output.js';
 import { TextRenderer } from './run-render.js';
+import { RunStop, STOP_GRACE_MS } from './run-stop.js';
 
 const HELP =
   'type a prompt and press Enter; /quit, Ctrl-C or the end of the input leaves; Ctrl-C during a turn cancels it';
@@ -157,17 +159,16 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
     self: io.self,
     host: { askPermission: asker(lines, () => renderer) },
   });
-  let connection: AgentConnection | undefined;
-  let session: ClientSession | undefined;
-  let interrupts = 0;
-  const offInterrupt = io.onInterrupt(() => {
-    const running = session?.state.status === 'running' || session?.state.status === 'cancelling';
-    if (!running) lines.close();
-    else if (interrupts++ === 0) {
-      renderer?.info('cancelling the turn (press Ctrl-C again to stop the agent)');
-      void session?.cancel();
-    } else void connection?.kill();
+  const output = new RunOutput(io.stdout, io.stderr);
+  // Every way out but leaving at the prompt (a signal, a broken stdout) goes through `stop`, as in
+  // `acp run`: the turn cancelled, the session closed, every agent stopped by process group.
+  const stop = new RunStop(client, (note) => renderer?.info(note));
+  const offSignal = io.onSignal((signal) => {
+    if (signal === 'SIGINT' && !stop.stopping && !stop.turnRunning()) lines.close();
+    else stop.signal(signal);
+    if (stop.stopping) lines.close();
   });
+  let session: ClientSession | undefined;
   try {
     const recorded = args.resume ? await client.transcripts.find(args.resume) : undefined;
     if (args.resume && !recorded)
@@ -179,6 +180,7 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
         ? chooseAgent(client, args.agent, args.command, io.cwd, recorded)
         : await pickAgent(client, lines, io);
     if (!entry) return EXIT_CODES.OK;
+    let connection: AgentConnection;
     let how: AttachMode = 'new';
     if (recorded) {
       ({ connection, session, how } = await client.reopen(recorded.localId, { agent: entry }));
@@ -186,17 +188,24 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
       connection = await client.connect(entry, { cwd });
       session = await connection.newSession({ cwd });
     }
-    renderer = new TextRenderer(io, false);
+    stop.session = session;
+    connection.addBackpressure(() => output.pressure());
+    renderer = new TextRenderer(output, false);
     renderer.connected(connection);
     renderer.attached(session, how);
     renderer.info(`${oneLine(connection.agent.name)}, session ${session.localId} (line mode: TERM=dumb)`);
     renderer.info(HELP);
-    return await converse(session, lines, renderer, io, () => (interrupts = 0));
+    const code = await converse(session, lines, renderer, output, stop);
+    return stop.exitCode ?? code;
+  } catch (error) {
+    if (stop.stopping) return stop.exitCode ?? EXIT_CODES.INTERRUPTED;
+    throw error;
   } finally {
-    offInterrupt();
     lines.close();
-    await session?.close().catch(() => undefined);
-    await client.close().catch(() => undefined);
+    stop.session ??= session;
+    await stop.finish();
+    await output.settle(stop.stopping ? STOP_GRACE_MS : Infinity);
+    offSignal();
   }
 }
 
@@ -205,14 +214,14 @@ async function converse(
   session: ClientSession,
   lines: LineReader,
   renderer: TextRenderer,
-  io: CliIo,
-  turnStarts: () => void,
+  output: RunOutput,
+  stop: RunStop,
 ): Promise<number> {
   for (;;) {
-    io.stdout.write('> ');
+    output.out('> ');
     const line = await lines.next();
     if (line === undefined) {
-      io.stdout.write('\n');
+      output.out('\n');
       return EXIT_CODES.OK;
     }
     const text = line.trim();
@@ -222,12 +231,12 @@ async function converse(
       renderer.info(HELP);
       continue;
     }
-    turnStarts();
     try {
-      const { stopReason, notes } = await session.prompt(line);
+      const { stopReason, notes } = await stop.startTurn(session.prompt(line));
       for (const note of notes) renderer.info(note);
       renderer.result(String(stopReason));
     } catch (error) {
+      if (stop.stopping) return stop.exitCode ?? EXIT_CODES.INTERRUPTED;
       renderer.error(error);
       renderer.result(null);
       const code = exitCodeForError(error);

@@ -1,8 +1,9 @@
 /**
  * What `acp run` prints. Text: the agent's message on stdout; tool calls, plans, permission
- * decisions and problems on stderr. JSON: one object per line on stdout — every `session/update`
- * received with its ACP `update` object intact, permission decisions, warnings, errors — and a
- * last line carrying `stopReason`.
+ * decisions and problems on stderr, all agent-controlled text through `@acp-kit/client`'s
+ * sanitizer. JSON: one object per line on stdout — every `session/update` received with its ACP
+ * `update` object intact, permission decisions, warnings, errors — and a last line carrying
+ * `stopReason`. Both write through a {@link RunOutput}: batched, in order, with backpressure.
  */
 import type { SessionNotification, SessionUpdate } from '@acp-kit/protocol';
 import {
@@ -14,15 +15,18 @@ import {
   type SessionEvent,
   type ToolCallItem,
   ClientError,
+  TextSanitizer,
 } from '@acp-kit/client';
 import { errorReport, formatErrorReport } from '../errors.js';
-import type { CliIo } from '../io.js';
 import { oneLine, safe } from '../format.js';
+import type { RunOutput } from './run-output.js';
 
 export { API_KEY_VARIABLE } from '../errors.js';
 
 /** Receives what happens during `acp run`. */
 export interface RunRenderer {
+  /** Where it writes; the run waits for it (backpressure) and settles it at the end. */
+  readonly output: RunOutput;
   /** Before the session exists (updates may arrive before `session/new` answers). */
   connected(connection: AgentConnection): void;
   attached(session: ClientSession, how: AttachMode, agentId: string): void;
@@ -35,10 +39,12 @@ export interface RunRenderer {
 export class TextRenderer implements RunRenderer {
   private atLineStart = true;
   private lastMessageKey: string | undefined;
+  /** Streaming: an escape sequence split across two chunks of a message is still removed. */
+  private readonly messageText = new TextSanitizer();
   private plan: string[] = [];
 
   constructor(
-    private readonly io: CliIo,
+    readonly output: RunOutput,
     private readonly verbose: boolean,
   ) {}
 
@@ -67,8 +73,8 @@ export class TextRenderer implements RunRenderer {
 
   /** The one error style of `acp` (see errors.ts), auth methods included in the hint. */
   error(error: unknown): void {
-    if (this.io.stdout.isTTY && this.io.stderr.isTTY) this.endLine();
-    this.io.stderr.write(formatErrorReport(errorReport(error, { command: 'run' })));
+    if (this.output.stdout.isTTY && this.output.stderr.isTTY) this.endLine();
+    this.output.err(formatErrorReport(errorReport(error, { command: 'run' })));
   }
 
   result(stopReason: string | null): void {
@@ -106,13 +112,17 @@ export class TextRenderer implements RunRenderer {
     if (kind === 'agent_message_chunk') {
       const items = session.state.items;
       const key = items[items.length - 1]?.key;
-      if (this.lastMessageKey !== undefined && key !== this.lastMessageKey && !this.atLineStart)
-        this.write('\n');
+      if (key !== this.lastMessageKey) {
+        if (this.lastMessageKey !== undefined && !this.atLineStart) this.write('\n');
+        this.messageText.reset();
+      }
       this.lastMessageKey = key;
       const content = (
         update as { content: { type?: string; text?: string; uri?: string; mimeType?: string } }
       ).content;
-      if (content.type === 'text') this.write(safe(content.text ?? ''));
+      if (content.type === 'text')
+        // A `\r` is dropped (`\r\n` stays one newline even when split across two chunks).
+        this.write(this.messageText.write(content.text ?? ''));
       else if (content.type === 'resource_link') this.write(`[${safe(content.uri ?? 'link')}]`);
       else
         this.write(`[${safe(String(content.type))}${content.mimeType ? ` ${safe(content.mimeType)}` : ''}]`);
@@ -168,7 +178,7 @@ export class TextRenderer implements RunRenderer {
 
   private write(text: string): void {
     if (text === '') return;
-    this.io.stdout.write(text);
+    this.output.out(text);
     this.atLineStart = text.endsWith('\n');
   }
 
@@ -178,8 +188,9 @@ export class TextRenderer implements RunRenderer {
 
   private note(text: string): void {
     // Keep the message and the notes on separate lines when both go to one terminal.
-    if (this.io.stdout.isTTY && this.io.stderr.isTTY) this.endLine();
-    this.io.stderr.write(`▸ ${text}\n`);
+    if (this.output.stdout.isTTY && this.output.stderr.isTTY) this.endLine();
+    // Notes quote agent text (titles, paths, errors): sanitised again here, whatever the caller did.
+    this.output.err(`▸ ${safe(text)}\n`);
   }
 }
 
@@ -189,7 +200,7 @@ export class JsonRenderer implements RunRenderer {
   private localId: string | undefined;
   private early: SessionNotification[] = [];
 
-  constructor(private readonly io: CliIo) {}
+  constructor(readonly output: RunOutput) {}
 
   connected(connection: AgentConnection): void {
     connection.events.on('update', (params) => {
@@ -268,6 +279,15 @@ export class JsonRenderer implements RunRenderer {
 
   private line(value: Record<string, unknown>): void {
     // Updates nested past JSON.stringify's depth limit are printed too, not dropped.
-    this.io.stdout.write(`${stringifyJson(value)}\n`);
+    this.output.out(`${terminalSafeJson(stringifyJson(value))}
+`);
   }
+}
+
+// JSON.stringify escapes C0 controls but leaves C1 controls, line separators and bidi controls raw.
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** The same JSON with the characters a terminal could act on written as `\uXXXX` escapes (same value). */
+function terminalSafeJson(json: string): string {
+  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -21,10 +21,15 @@ import {
   type SessionMeta,
 } from '@acp-kit/client';
 import { exitCodeForError } from '../errors.js';
-import { EXIT_CODES, UsageError, exitCodeForStopReason } from '../exit-codes.js';
+import { UsageError, exitCodeForStopReason } from '../exit-codes.js';
 import { ProtocolError } from '@acp-kit/protocol';
 import type { CliIo } from '../io.js';
+import { RunOutput } from './run-output.js';
 import { API_KEY_VARIABLE, JsonRenderer, TextRenderer, type RunRenderer } from './run-render.js';
+import { RunStop, STOP_GRACE_MS } from './run-stop.js';
+
+/** A headless run needs no history in memory: the transcript on disk keeps it all. */
+const RUN_RETENTION = { maxItems: 200, maxMessageChars: 16 * 1024 };
 
 /** Options of `acp run` (commander's names). */
 export interface RunOptions {
@@ -78,32 +83,22 @@ export async function runCommand(
   });
   const recorded = options.session ? await findRecorded(client, options.session) : undefined;
   const entry = chooseAgent(client, options.agent, agentCommand, io.cwd, recorded);
+  const output = new RunOutput(io.stdout, io.stderr);
   const renderer: RunRenderer =
-    format === 'json' ? new JsonRenderer(io) : new TextRenderer(io, options.verbose === true);
+    format === 'json' ? new JsonRenderer(output) : new TextRenderer(output, options.verbose === true);
   const parts: PromptPart[] = [
     text,
     ...(options.file ?? []).map((path): PromptPart => ({ type: 'file', path: resolve(io.cwd, path) })),
   ];
 
-  let connection: AgentConnection | undefined;
+  // From here on, every way out (the end of the turn, a signal, a broken stdout) goes through `stop`.
+  const stop = new RunStop(client, (note) => renderer.info(note));
+  const offSignal = io.onSignal((signal) => stop.signal(signal));
   let session: ClientSession | undefined;
-  let interrupts = 0;
-  let killed = false;
-  const offInterrupt = io.onInterrupt(() => {
-    interrupts++;
-    const running = session?.state.status === 'running' || session?.state.status === 'cancelling';
-    if (interrupts === 1 && running && session) {
-      renderer.info('cancelling the turn (press Ctrl-C again to stop the agent)');
-      void session.cancel();
-    } else if (!killed) {
-      killed = true;
-      renderer.info('stopping the agent');
-      void connection?.kill();
-    }
-  });
   try {
-    connection = await client.connect(entry, { cwd });
+    const connection = await client.connect(entry, { cwd });
     renderer.connected(connection);
+    connection.addBackpressure(() => output.pressure());
     if (options.auth) await authenticate(connection, options.auth, io, cwd);
     let how: AttachMode = 'new';
     if (options.session) {
@@ -114,32 +109,39 @@ export async function runCommand(
         throw error;
       });
       session = stored.session;
+      stop.session = session;
       how = await connection.reattach(session, {
         ...(stored.meta.agentId ? { agentId: stored.meta.agentId } : {}),
         ...(stored.meta.agentSessionId ? { agentSessionId: stored.meta.agentSessionId } : {}),
       });
     } else {
       session = await connection.newSession({ cwd });
+      stop.session = session;
     }
+    session.store.setRetention(RUN_RETENTION);
     renderer.attached(session, how, entry.id);
-    if (killed) throw new ClientError('AGENT_EXITED', 'interrupted');
-    const { stopReason, notes } = await session.prompt(parts);
+    if (stop.stopping) throw new ClientError('AGENT_EXITED', `stopped by ${stop.stoppedBy}`);
+    const turn = session.prompt(parts);
+    stop.turn = turn;
+    const { stopReason, notes } = await turn;
     for (const note of notes) renderer.info(note);
-    const code = exitCodeForStopReason(String(stopReason));
+    const code = stop.exitCode ?? exitCodeForStopReason(String(stopReason));
     renderer.result(String(stopReason), code);
     return code;
   } catch (error) {
-    const code = killed ? EXIT_CODES.INTERRUPTED : exitCodeForError(error);
-    renderer.error(error, code);
+    const code = stop.exitCode ?? exitCodeForError(error);
+    // Stopped by a signal: what failed on the way (the start, the turn) is the stop, not an error.
+    if (!stop.stopping) renderer.error(error, code);
     // Agents that are not signed in often fail to open a session with a plain JSON-RPC error.
-    if (!session && error instanceof ProtocolError && entry.authHint)
+    if (!stop.stopping && !session && error instanceof ProtocolError && entry.authHint)
       renderer.info(`if ${entry.name} needs you to sign in: ${entry.authHint}`);
     renderer.result(null, code);
     return code;
   } finally {
-    offInterrupt();
-    await session?.close().catch(() => undefined);
-    await client.close().catch(() => undefined);
+    await stop.finish();
+    // After a signal, a reader that no longer reads must not keep acp alive.
+    await output.settle(stop.stopping ? STOP_GRACE_MS : Infinity);
+    offSignal();
   }
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LaunchSpec } from '@acp-kit/client';
+import type { StopSignal } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { main } from '../main.js';
 
@@ -82,9 +83,9 @@ export async function runCli(
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const handlers = new Set<() => void>();
+  const handlers = new Set<(signal: StopSignal) => void>();
   const interrupt = (): void => {
-    for (const handler of [...handlers]) handler();
+    for (const handler of [...handlers]) handler('SIGINT');
   };
   const io: CliIo = {
     stdout: {
@@ -107,7 +108,7 @@ export async function runCli(
     cwd: home.work,
     self: SELF,
     interactive: options.interactive ?? false,
-    onInterrupt: (handler) => {
+    onSignal: (handler) => {
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
@@ -125,10 +126,10 @@ export function jsonLines(text: string): Record<string, unknown>[] {
 }
 
 /** Runs `acp` from source as a real child process (for signals). */
-export function spawnCli(args: readonly string[], home: TestHome) {
+export function spawnCli(args: readonly string[], home: TestHome, stdin: 'ignore' | 'pipe' = 'ignore') {
   return spawn(SELF.command, [...SELF.args, ...args], {
     cwd: home.work,
     env: home.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
   });
 }

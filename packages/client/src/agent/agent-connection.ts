@@ -5,9 +5,9 @@
  * and restarts within a budget.
  */
 import {
-  AcpKitError,
   ClientSideConnection,
   PROTOCOL_VERSION,
+  type AcpKitError,
   type AgentCapabilities,
   type FrameDirection,
   type Implementation,
@@ -37,6 +37,8 @@ import { diagnosticsOf, EarlyUpdates } from './early-updates.js';
 import { createClientHandlers } from './handlers.js';
 import type { ClientHost } from './host.js';
 import { SessionOpener, type NewSessionOptions, type OpenOptions } from './session-opener.js';
+import { initializeError, stoppedWhileStarting } from './start-errors.js';
+import { Pushback } from './pushback.js';
 import { StallWatch } from './stall-watch.js';
 import { resolveTimeouts, type ClientTimeouts } from './timeouts.js';
 
@@ -113,7 +115,16 @@ export class AgentConnection implements SessionLink {
   private router = new TraceRouter();
   private init: InitializeResponse | undefined;
   private closing = false;
+  /** Set by close(): nothing is started again. */
+  private stopped = false;
+  /** The grace of the stop asked for while starting (the smallest one wins). */
+  private stopGraceMs = 2000;
+  /** Aborts the `initialize` of a start in progress when the connection is closed or killed. */
+  private startAbort = new AbortController();
+  /** The start (or restart) in progress, which close() waits for. */
+  private starting: Promise<void> | undefined;
   private noise: NoiseDetector | undefined;
+  private readonly pushback = new Pushback();
 
   private constructor(readonly options: AgentConnectionOptions) {
     this.agent = options.agent;
@@ -141,10 +152,17 @@ export class AgentConnection implements SessionLink {
     });
   }
 
-  /** Starts the agent and initializes the connection. */
-  static async start(options: AgentConnectionOptions): Promise<AgentConnection> {
+  /**
+   * Starts the agent and initializes the connection. `onCreated` (for owners such as `AcpClient`)
+   * receives the connection before it is started, so it can be closed or killed while starting.
+   */
+  static async start(
+    options: AgentConnectionOptions,
+    onCreated?: (connection: AgentConnection) => void,
+  ): Promise<AgentConnection> {
     const connection = new AgentConnection(options);
-    await connection.spawn();
+    onCreated?.(connection);
+    await connection.spawnOnce();
     return connection;
   }
 
@@ -196,6 +214,20 @@ export class AgentConnection implements SessionLink {
   findSession(localId: string): ClientSession | undefined {
     for (const session of this.sessions.values()) if (session.localId === localId) return session;
     return undefined;
+  }
+
+  /**
+   * Lets a slow consumer of the agent's updates push back: after each `session/update`, while
+   * `source()` returns a promise, the next messages from the agent wait for it, and past the
+   * engine's bounds (`maxQueuedInbound`, `maxQueuedInboundBytes`) its output is no longer read,
+   * so a flooding agent blocks in its own writes instead of filling our memory. Returns the
+   * unsubscribe function.
+   *
+   * @example
+   * connection.addBackpressure(() => (output.backedUp ? output.drained() : undefined));
+   */
+  addBackpressure(source: () => Promise<void> | undefined): () => void {
+    return this.pushback.add(source);
   }
 
   // ---------------------------------------------------------------- sessions
@@ -255,27 +287,40 @@ export class AgentConnection implements SessionLink {
         `${this.agent.name} was restarted too often; not restarting again`,
       );
     }
+    if (this.stopped) throw new ClientError('AGENT_EXITED', `${this.agent.name} was closed`);
     const old = this.process;
     this.closing = true;
     await old?.shutdown(1000);
     this.closing = false;
-    await this.spawn();
+    this.stopGraceMs = 2000;
+    await this.spawnOnce();
   }
 
-  /** Closes every session and stops the agent (close stdin, SIGTERM, SIGKILL to its group). */
+  /**
+   * Closes every session and stops the agent: its stdin is closed, then after `graceMs` SIGTERM,
+   * after `graceMs` more SIGKILL, to its whole process group. Works at any time, also while the
+   * agent is still starting (its `initialize` is abandoned). Calling `kill()` meanwhile hurries it.
+   */
   async close(graceMs = 2000): Promise<void> {
-    this.closing = true;
+    this.stopped = true;
+    this.stopWhileStarting(graceMs);
     for (const session of [...this.sessions.values()]) await session.close().catch(() => undefined);
     await this.terminals.releaseAll();
     this.stall.stop();
+    await this.starting?.catch(() => undefined);
     await this.process?.shutdown(graceMs);
   }
 
-  /** Stops the agent at once (a second Ctrl-C): its whole process group is killed. */
+  /**
+   * Stops the agent at once (a second Ctrl-C, a turn that ignores cancel): its terminals and its
+   * whole process group are killed, a close() or start in progress is hurried. The sessions stay
+   * and can be reattached after `restart()`.
+   */
   async kill(): Promise<void> {
-    this.closing = true;
-    await this.terminals.releaseAll();
-    await this.process?.shutdown(0);
+    this.stopWhileStarting(0);
+    const terminals = this.terminals.releaseAll(0);
+    await Promise.all([terminals, this.process?.shutdown(0)]);
+    await this.starting?.catch(() => undefined);
   }
 
   // ---------------------------------------------------------- SessionLink
@@ -306,13 +351,35 @@ export class AgentConnection implements SessionLink {
 
   // -------------------------------------------------------------- internals
 
+  private stopWhileStarting(graceMs: number): void {
+    this.closing = true;
+    this.stopGraceMs = Math.min(this.stopGraceMs, graceMs);
+    this.startAbort.abort();
+  }
+
+  private spawnOnce(): Promise<void> {
+    const starting = this.spawn();
+    this.starting = starting;
+    void starting.then(
+      () => this.starting === starting && (this.starting = undefined),
+      () => this.starting === starting && (this.starting = undefined),
+    );
+    return starting;
+  }
+
   private async spawn(): Promise<void> {
+    if (this.closing) throw stoppedWhileStarting(this.agent);
+    this.startAbort = new AbortController();
     const process = await startAgentProcess(this.agent, {
       cwd: this.options.cwd ?? this.agent.cwd,
       env: this.options.env,
       onStderr: (text) => this.events.emit('stderr', { text }),
     });
     this.process = process;
+    if (this.closing) {
+      await process.shutdown(this.stopGraceMs);
+      throw stoppedWhileStarting(this.agent);
+    }
     // Every session has a live frame feed; trace files are written only when recording with traces.
     this.router = new TraceRouter();
     const noise = new NoiseDetector((sample) => this.events.emit('noise', { sample }));
@@ -324,6 +391,7 @@ export class AgentConnection implements SessionLink {
         session: (id) => this.sessions.get(id),
         orphanUpdate: (params) => this.early.hold(params),
         onUpdate: (params) => this.events.emit('update', params),
+        backpressure: () => this.pushback.wait(this.sessions.values()),
         fs: this.fs,
         terminals: this.terminals,
         host: this.host,
@@ -352,41 +420,14 @@ export class AgentConnection implements SessionLink {
           clientCapabilities: clientCapabilities({ terminalAuth: this.options.terminalAuth }),
           clientInfo: this.options.clientInfo ?? CLIENT_INFO,
         },
-        { timeoutMs: this.timeouts.initializeMs },
+        { timeoutMs: this.timeouts.initializeMs, signal: this.startAbort.signal },
       );
     } catch (error) {
+      const stopped = this.closing;
       this.closing = true;
-      await process.shutdown(500);
-      throw this.initializeError(error);
+      await process.shutdown(stopped ? this.stopGraceMs : 500);
+      throw stopped ? stoppedWhileStarting(this.agent) : initializeError(this.agent, error);
     }
-  }
-
-  private initializeError(error: unknown): Error {
-    if (error instanceof AcpKitError && !(error instanceof ClientError)) {
-      if (error.code === 'UNSUPPORTED_PROTOCOL_VERSION') {
-        return new ClientError(
-          'UNSUPPORTED_PROTOCOL_VERSION',
-          `${error.message}; use a version of ${this.agent.name} that speaks ACP v1`,
-          error.details,
-          error,
-        );
-      }
-      if (error.code === 'REQUEST_TIMEOUT') {
-        return new ClientError(
-          'AGENT_START_FAILED',
-          `${this.agent.name} did not answer initialize in time (is ${this.agent.command} an ACP agent?)`,
-          {},
-          error,
-        );
-      }
-      return new ClientError(
-        'AGENT_START_FAILED',
-        `${this.agent.name} failed to start: ${error.message}`,
-        { ...error.details },
-        error,
-      );
-    }
-    return error instanceof Error ? error : new Error(String(error));
   }
 
   private onClosed(rpc: ClientSideConnection, reason: AcpKitError): void {
@@ -400,6 +441,8 @@ export class AgentConnection implements SessionLink {
       this.detach(agentSessionId);
     }
     this.events.emit('exit', { error, expected });
+    // The connection is gone: stop what is left (an agent that closed a pipe, its grandchildren).
+    if (!expected) void this.process?.shutdown();
     this.logger?.log(expected ? 'debug' : 'warn', 'agent exited', {
       agent: this.agent.id,
       ...toErrorInfo(error),

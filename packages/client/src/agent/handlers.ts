@@ -16,6 +16,8 @@ export interface HandlerDeps {
   orphanUpdate(params: SessionNotification): void;
   /** Sees every `session/update` received, before it is routed. */
   onUpdate?(params: SessionNotification): void;
+  /** A promise while the host is backed up: the next messages wait for it (see `AgentConnection.addBackpressure`). */
+  backpressure?(): Promise<void> | undefined;
   fs: FsService;
   terminals: TerminalService;
   host: ClientHost;
@@ -65,6 +67,8 @@ export function createClientHandlers(deps: HandlerDeps): ClientHandlers {
       const session = deps.session(params.sessionId);
       if (session) session.handleUpdate(params.update);
       else deps.orphanUpdate(params);
+      // A promise here holds the inbound queue; past its bounds, reading stops (the agent waits).
+      return deps.backpressure?.();
     },
     requestPermission: (params, ctx) => require(params.sessionId).requestPermission(params, ctx.signal),
     readTextFile: (params) =>

@@ -7,7 +7,7 @@ import type { ClientError } from '../errors.js';
 import { tempDir } from '../test-support/harness.js';
 import { AgentCatalog } from './catalog.js';
 import { convertRegistry, readRegistry } from './registry.js';
-import { which } from './which.js';
+import { lookupCommand, which } from './which.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -81,6 +81,37 @@ describe('AgentCatalog', () => {
     expect(detected).toMatchObject({ codex: true, gemini: false, claude: false });
     expect(await which('codex-acp', { PATH: `/nonexistent:${bin}` })).toBe(join(bin, 'codex-acp'));
     expect(await which('./bin/codex-acp', {}, dir)).toBe(join(bin, 'codex-acp'));
+  });
+
+  it('tells a file that is not executable (with its path) from a missing command', async () => {
+    const bin = join(dir, 'bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'gemini'), '#!/bin/sh\n');
+    await chmod(join(bin, 'gemini'), 0o644);
+    expect(await lookupCommand('gemini', { PATH: bin })).toEqual({
+      found: false,
+      reason: 'not-executable',
+      path: join(bin, 'gemini'),
+    });
+    expect(await lookupCommand('./bin/gemini', {}, dir)).toMatchObject({ reason: 'not-executable' });
+    expect(await lookupCommand('no-such-agent', { PATH: bin })).toEqual({
+      found: false,
+      reason: 'not-found',
+    });
+    // An executable later on PATH still wins, as in a shell.
+    const later = join(dir, 'later');
+    await mkdir(later);
+    await writeFile(join(later, 'gemini'), '#!/bin/sh\n');
+    await chmod(join(later, 'gemini'), 0o755);
+    expect(await lookupCommand('gemini', { PATH: `${bin}:${later}` })).toEqual({
+      found: true,
+      path: join(later, 'gemini'),
+    });
+    const catalog = await AgentCatalog.load({ agentsFile: join(dir, 'a.json'), env: { PATH: bin } });
+    expect(await catalog.detect(catalog.require('gemini'))).toEqual({
+      installed: false,
+      notExecutable: join(bin, 'gemini'),
+    });
   });
 });
 

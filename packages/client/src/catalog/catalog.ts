@@ -14,7 +14,7 @@ import { isRecord, isStringArray, readJsonFile, writeJsonFile } from '../util/js
 import { builtinAgents } from './builtins.js';
 import { readRegistry, type ReadRegistryOptions, type RegistryImport } from './registry.js';
 import type { AgentEntry, AgentSource, Detection, LaunchSpec } from './types.js';
-import { which } from './which.js';
+import { lookupCommand } from './which.js';
 
 /** Options of {@link AgentCatalog.load}. */
 export interface CatalogOptions {
@@ -96,8 +96,11 @@ export class AgentCatalog {
 
   /** Whether the entry's command can be found on PATH (or at its path). */
   async detect(entry: LaunchSpec): Promise<Detection> {
-    const path = await which(entry.command, this.options.env ?? process.env);
-    return path ? { installed: true, path } : { installed: false };
+    const found = await lookupCommand(entry.command, this.options.env ?? process.env);
+    if (found.found) return { installed: true, path: found.path };
+    return found.reason === 'not-executable'
+      ? { installed: false, notExecutable: found.path }
+      : { installed: false };
   }
 
   /** Every entry with its installed state. */

@@ -36,4 +36,6 @@ export interface Detection {
   installed: boolean;
   /** Absolute path of the executable, when found. */
   path?: string;
+  /** When not installed because the file found is not executable: its path. */
+  notExecutable?: string;
 }

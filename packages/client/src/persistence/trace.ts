@@ -9,7 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FrameDirection } from '@acp-kit/protocol';
 import { isRecord } from '../util/json-file.js';
-import { LineBatch } from '../util/line-batch.js';
+import { BATCH_BACKLOG_CHARS, LineBatch } from '../util/line-batch.js';
 import { redactString, redactValue } from './redact.js';
 
 /** Largest trace file; past it, one marker line and nothing more. */
@@ -50,11 +50,16 @@ export class TraceWriter {
     if (text.length > 0)
       this.chain = this.chain.then(() =>
         this.handle.write(text).then(
-          () => undefined,
-          () => undefined,
+          () => this.batch.settled(text.length),
+          () => this.batch.settled(text.length),
         ),
       );
     return this.chain;
+  }
+
+  /** While the file lags far behind (a flood), a promise to wait on before producing more. */
+  pressure(): Promise<void> | undefined {
+    return this.batch.backlog > BATCH_BACKLOG_CHARS ? this.flush() : undefined;
   }
 
   async close(): Promise<void> {

@@ -16,7 +16,7 @@ import { EPHEMERAL_EVENTS, type AttachMode, type SessionEvent } from '../session
 import { initialSessionState, type SessionState } from '../session/state.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
-import { LineBatch } from '../util/line-batch.js';
+import { BATCH_BACKLOG_CHARS, LineBatch } from '../util/line-batch.js';
 import { stringifyJson } from '../util/stringify-json.js';
 import { redactCommandLine, redactReplacer } from './redact.js';
 
@@ -219,6 +219,8 @@ export class TranscriptWriter {
         if (sync) await this.handle?.datasync();
       } catch (error) {
         this.error ??= error as Error;
+      } finally {
+        this.batch.settled(text.length);
       }
       if (!this.keepOpen) await this.release();
     });
@@ -237,6 +239,11 @@ export class TranscriptWriter {
   /** Holds the file open again (the session is attached again). */
   resume(): void {
     this.keepOpen = true;
+  }
+
+  /** While the file lags far behind (a flood), a promise to wait on before producing more. */
+  pressure(): Promise<void> | undefined {
+    return this.batch.backlog > BATCH_BACKLOG_CHARS ? this.flush() : undefined;
   }
 
   /** Replaces fields of the meta and writes it (atomically). */

@@ -4,10 +4,11 @@
  * exit reason kept.
  */
 import type { CloseDetails } from '@acp-kit/protocol';
-import { sanitizeTerminalText, spawnPeer, type SpawnedPeer } from '@acp-kit/protocol/node';
+import { spawnPeer, type SpawnedPeer } from '@acp-kit/protocol/node';
+import { TextSanitizer, sanitizeText } from '../text/sanitize-text.js';
 import { ClientError } from '../errors.js';
 import type { LaunchSpec } from '../catalog/types.js';
-import { which } from '../catalog/which.js';
+import { lookupCommand } from '../catalog/which.js';
 
 /** Options of {@link startAgentProcess}. */
 export interface AgentProcessOptions {
@@ -40,21 +41,33 @@ export async function startAgentProcess(
 ): Promise<AgentProcess> {
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), ...(spec.env ?? {}) };
   const cwd = options.cwd ?? spec.cwd;
-  const resolved = await which(spec.command, env, cwd ?? process.cwd());
-  if (!resolved) {
-    throw new ClientError('AGENT_NOT_INSTALLED', `${spec.command} was not found on PATH`, {
+  const found = await lookupCommand(spec.command, env, cwd ?? process.cwd());
+  if (!found.found && found.reason === 'not-executable') {
+    throw new ClientError(
+      'AGENT_START_FAILED',
+      `${found.path} is not executable (permission denied); make it executable (chmod +x) or fix the agent's command`,
+      { command: spec.command, path: found.path, reason: 'not-executable' },
+    );
+  }
+  if (!found.found) {
+    const where = spec.command.includes('/') ? 'was not found' : 'was not found on PATH';
+    throw new ClientError('AGENT_NOT_INSTALLED', `${spec.command} ${where}`, {
       command: spec.command,
+      reason: 'not-found',
     });
   }
+  const resolved = found.path;
   let peer: SpawnedPeer;
   try {
     const decoder = new TextDecoder();
+    // Streaming: a sequence split across two chunks of stderr is still recognised.
+    const sanitizer = new TextSanitizer();
     peer = spawnPeer(resolved, spec.args, {
       cwd,
       env,
       onStderr: options.onStderr
         ? (chunk) => {
-            const text = sanitizeTerminalText(decoder.decode(chunk, { stream: true }));
+            const text = sanitizer.write(decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n'));
             if (text !== '') options.onStderr?.(text);
           }
         : undefined,
@@ -95,7 +108,7 @@ export class NoiseDetector {
     if (text.charCodeAt(i) === 123 /* { */) return;
     this.count++;
     if (this.count === 1) {
-      this.sample = sanitizeTerminalText(text.slice(0, 200));
+      this.sample = sanitizeText(text.slice(0, 200));
       this.onFirst(this.sample);
     }
   }

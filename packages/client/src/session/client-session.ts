@@ -401,6 +401,14 @@ export class ClientSession {
     this.detaching = Promise.all([this.persist(), trace?.close()]).then(() => undefined);
   }
 
+  /**
+   * @internal While its transcript or trace file lags far behind (a flood), a promise that
+   * settles once they caught up: the connection waits for it before reading more from the agent.
+   */
+  recordingPressure(): Promise<void> | undefined {
+    return this.writer?.pressure() ?? this.trace?.pressure();
+  }
+
   /** @internal Records a stall (or its end) of the running turn. */
   stalled(silentMs: number | undefined): void {
     if (silentMs === undefined) this.store.dispatch({ type: 'activity', at: Date.now() });

@@ -36,7 +36,8 @@ export class Draft {
   /** Appends an item with the next key; returns its index. */
   push(item: DistributiveOmit<TranscriptItem, 'key'>): number {
     const items = this.items();
-    items.push({ ...item, key: String(items.length) } as TranscriptItem);
+    // Keys stay unique when a retention policy drops old items: they count the dropped ones too.
+    items.push({ ...item, key: String((this.state.itemsDropped ?? 0) + items.length) } as TranscriptItem);
     return items.length - 1;
   }
 

@@ -30,6 +30,8 @@ export interface MessageItem {
   content: readonly ContentBlock[];
   /** Replayed by the agent on `session/load`. */
   replay?: boolean;
+  /** Characters of text dropped from its start by the store's retention (see `SessionRetention`). */
+  droppedChars?: number;
 }
 
 /** A tool call, with every update merged in. */
@@ -121,6 +123,8 @@ export interface SessionState {
   /** Number of prompts sent so far. */
   turn: number;
   items: readonly TranscriptItem[];
+  /** Items dropped from the start of `items` by the store's retention; keys continue after them. */
+  itemsDropped?: number;
   /** toolCallId → index in `items`. */
   toolCallIndex: Readonly<Record<string, number>>;
   /** `role:messageId` → index in `items`. */

@@ -5,6 +5,7 @@
 import { Emitter, type Unsubscribe } from '../util/emitter.js';
 import type { SessionEvent } from './events.js';
 import { reduceSessionEvents } from './reducer.js';
+import { retain, type SessionRetention } from './retention.js';
 import type { SessionState } from './state.js';
 
 /**
@@ -20,9 +21,21 @@ export class SessionStore {
   private state: SessionState;
   private readonly listeners = new Set<() => void>();
   private readonly events = new Emitter<{ event: SessionEvent }>();
+  private retention: SessionRetention | undefined;
 
   constructor(initial: SessionState) {
     this.state = initial;
+  }
+
+  /**
+   * Keeps only part of the transcript in memory from now on (undefined: everything, the default).
+   * The record on disk is not affected: it is written from the events.
+   *
+   * @example
+   * session.store.setRetention({ maxItems: 200, maxMessageChars: 16_384 }); // a headless run
+   */
+  setRetention(retention: SessionRetention | undefined): void {
+    this.retention = retention;
   }
 
   /** The current snapshot (a new object after every change, the same object otherwise). */
@@ -43,7 +56,7 @@ export class SessionStore {
 
   /** Applies an event and notifies. */
   dispatch(event: SessionEvent): void {
-    this.state = reduceSessionEvents(this.state, [event]);
+    this.state = this.reduce([event]);
     this.events.emit('event', event);
     this.notify();
   }
@@ -51,9 +64,14 @@ export class SessionStore {
   /** Applies events in one go (one notification); `emit` false keeps them from event listeners (replays from disk). */
   dispatchMany(events: readonly SessionEvent[], emit = true): void {
     if (events.length === 0) return;
-    this.state = reduceSessionEvents(this.state, events);
+    this.state = this.reduce(events);
     if (emit) for (const event of events) this.events.emit('event', event);
     this.notify();
+  }
+
+  private reduce(events: readonly SessionEvent[]): SessionState {
+    const next = reduceSessionEvents(this.state, events);
+    return this.retention ? retain(next, this.retention) : next;
   }
 
   private notify(): void {

@@ -3,6 +3,12 @@
  * killed as a group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  processGroupAlive,
+  signalProcessGroup,
+  trackProcessGroup,
+  untrackProcessGroup,
+} from '@acp-kit/protocol/node';
 import { OutputBuffer } from './output-buffer.js';
 
 /** How a terminal's command ended. */
@@ -22,24 +28,6 @@ export interface StartOptions {
   onOutput?: (chunk: Buffer) => void;
 }
 
-/** Process groups still alive, killed if our process exits (no orphans). */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const pgid of liveGroups) {
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
-    }
-  });
-}
-
 /** After the leader's exit, how long to wait for the pipes to deliver the last output. */
 const OUTPUT_SETTLE_MS = 250;
 
@@ -51,6 +39,7 @@ export class ManagedTerminal {
   private status: ExitStatus | undefined;
   private readonly child: ChildProcess;
   private killing: Promise<void> | undefined;
+  private killGraceMs = Infinity;
 
   private constructor(child: ChildProcess, output: OutputBuffer, exited: Promise<ExitStatus>) {
     this.child = child;
@@ -63,7 +52,6 @@ export class ManagedTerminal {
 
   /** Starts the command; rejects when it cannot be started (e.g. not found). */
   static start(options: StartOptions): Promise<ManagedTerminal> {
-    installExitHook();
     const output = new OutputBuffer(options.outputLimit);
     const child = spawn(options.program, [...options.args], {
       cwd: options.cwd,
@@ -79,7 +67,8 @@ export class ManagedTerminal {
       });
       child.once('spawn', () => {
         const pid = child.pid as number;
-        liveGroups.add(pid);
+        // Killed with our process if it exits before the terminal was released (no orphans).
+        trackProcessGroup(pid);
         const onData = (chunk: Buffer): void => {
           output.push(chunk);
           options.onOutput?.(chunk);
@@ -100,7 +89,7 @@ export class ManagedTerminal {
             });
             void Promise.race([streamsEnded, settle]).then(() => {
               clearTimeout(timer);
-              if (!groupAlive(pid)) liveGroups.delete(pid);
+              if (!processGroupAlive(pid)) untrackProcessGroup(pid);
               done({ exitCode, signal });
             });
           });
@@ -124,6 +113,10 @@ export class ManagedTerminal {
    * command left running in the background after it exited. Resolves once the leader has exited.
    */
   kill(graceMs: number): Promise<void> {
+    // Asked again with less patience (shutting down in a hurry): SIGKILL the group now.
+    if (this.killing && graceMs < this.killGraceMs && this.child.pid !== undefined)
+      signalProcessGroup(this.child.pid, 'SIGKILL');
+    this.killGraceMs = Math.min(this.killGraceMs, graceMs);
     this.killing ??= this.runKill(graceMs);
     return this.killing;
   }
@@ -131,7 +124,7 @@ export class ManagedTerminal {
   private async runKill(graceMs: number): Promise<void> {
     const pid = this.child.pid;
     if (pid === undefined) return;
-    signalGroup(pid, 'SIGTERM');
+    signalProcessGroup(pid, 'SIGTERM');
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), graceMs);
@@ -139,26 +132,10 @@ export class ManagedTerminal {
     const result = await Promise.race([this.exited.then(() => 'exited' as const), timedOut]);
     clearTimeout(timer);
     // SIGKILL the group either way: background children may ignore SIGTERM or outlive the leader.
-    signalGroup(pid, 'SIGKILL');
+    signalProcessGroup(pid, 'SIGKILL');
     if (result === 'timeout') await this.exited;
-    liveGroups.delete(pid);
+    untrackProcessGroup(pid);
     this.killing = undefined;
-  }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // The group is gone.
-  }
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
+    this.killGraceMs = Infinity;
   }
 }

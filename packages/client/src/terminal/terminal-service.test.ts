@@ -204,6 +204,23 @@ describe('TerminalService', () => {
     });
   });
 
+  it('releaseAll(0) hurries a release that waits for a command ignoring SIGTERM', async () => {
+    const patient = new TerminalService({
+      killGraceMs: 60_000,
+      onEvent: (e) => listeners.forEach((l) => l(e)),
+    });
+    const ready = outputMatching(/ready\n/);
+    const { terminalId } = await patient.create(
+      { sessionId: 's1', command: 'sh', args: ['-c', 'trap "" TERM; echo ready; while :; do sleep 1; done'] },
+      ctx(),
+    );
+    await ready;
+    const releasing = patient.release({ sessionId: 's1', terminalId });
+    await patient.releaseAll(0);
+    await releasing;
+    expect(patient.openCount).toBe(0);
+  });
+
   it('kills what a finished command left behind when released', async () => {
     const r = await run({ command: 'sh', args: ['-c', 'sleep 1000 >/dev/null 2>&1 & echo $!'] });
     const orphan = Number(r.output.trim());

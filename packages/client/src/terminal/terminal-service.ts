@@ -81,6 +81,8 @@ const SHELL_SYNTAX = /[\s;&|<>()$`\\"'*?[\]{}~#!=]/;
  */
 export class TerminalService {
   private readonly terminals = new Map<string, Entry>();
+  /** Released terminals whose processes are still being killed. */
+  private readonly dying = new Set<ManagedTerminal>();
   private readonly ceiling: number;
 
   constructor(private readonly options: TerminalServiceOptions = {}) {
@@ -219,10 +221,15 @@ export class TerminalService {
     return {};
   }
 
-  async release(params: ReleaseTerminalRequest): Promise<Record<string, never>> {
+  async release(params: ReleaseTerminalRequest, graceMs?: number): Promise<Record<string, never>> {
     const { terminal } = this.get(params.sessionId, params.terminalId);
     this.terminals.delete(params.terminalId);
-    await terminal.kill(this.options.killGraceMs ?? 2000);
+    this.dying.add(terminal);
+    try {
+      await terminal.kill(graceMs ?? this.options.killGraceMs ?? 2000);
+    } finally {
+      this.dying.delete(terminal);
+    }
     this.emit({ type: 'terminal_released', sessionId: params.sessionId, terminalId: params.terminalId });
     return {};
   }
@@ -233,13 +240,17 @@ export class TerminalService {
     await Promise.all(ids.map((terminalId) => this.release({ sessionId, terminalId })));
   }
 
-  /** Kills and forgets every terminal. */
-  async releaseAll(): Promise<void> {
-    await Promise.all(
-      [...this.terminals].map(([terminalId, entry]) =>
-        this.release({ sessionId: entry.sessionId, terminalId }),
+  /**
+   * Kills and forgets every terminal, SIGKILLing after `graceMs` (default `killGraceMs`). A smaller
+   * `graceMs` also hurries the terminals being released already (shutting down in a hurry).
+   */
+  async releaseAll(graceMs?: number): Promise<void> {
+    await Promise.all([
+      ...[...this.terminals].map(([terminalId, entry]) =>
+        this.release({ sessionId: entry.sessionId, terminalId }, graceMs),
       ),
-    );
+      ...(graceMs === undefined ? [] : [...this.dying].map((terminal) => terminal.kill(graceMs))),
+    ]);
   }
 
   /** Number of terminals not yet released (all sessions). */

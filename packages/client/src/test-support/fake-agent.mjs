@@ -1,9 +1,10 @@
 #!/usr/bin/env node
+/* global setInterval */
 // A scriptable ACP agent speaking raw NDJSON JSON-RPC, for tests of the client engine against a
 // real child process. Options come as JSON in argv[2]. A prompt whose first text block is a JSON
 // array is run as a script of steps (see `runStep`); any other prompt is echoed back.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const opts = JSON.parse(process.argv[2] ?? '{}');
@@ -276,6 +277,16 @@ async function runStep(sessionId, step, cancelled$) {
     for (const late of step.then ?? []) update(sessionId, late);
     return { stop: 'cancelled' };
   }
+  // `closeStdout` / `closeStdin`: drops that pipe and keeps running.
+  if (step.closeStdout) process.stdout.end(() => closeSync(1));
+  if (step.closeStdin) {
+    process.stdin.destroy();
+    try {
+      closeSync(0);
+    } catch {
+      // Already closed by destroy().
+    }
+  }
   if (step.hang) await new Promise(() => {});
   if (step.exit !== undefined) process.exit(step.exit);
   if (step.kill) process.kill(process.pid, step.kill);
@@ -283,6 +294,16 @@ async function runStep(sessionId, step, cancelled$) {
   return undefined;
 }
 
+// `pidFile`: starts a grandchild (`sleep`) at once and writes `{ agent, grandchild }` pids there.
+if (opts.pidFile) {
+  const grandchild = spawn('sleep', ['1000'], { stdio: 'ignore' });
+  writeFileSync(opts.pidFile, JSON.stringify({ agent: process.pid, grandchild: grandchild.pid }));
+}
+// `stubborn`: ignores SIGTERM, SIGINT and SIGHUP and the end of its stdin (only SIGKILL stops it).
+if (opts.stubborn) {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => {});
+  setInterval(() => {}, 60_000);
+}
 if (opts.noise) process.stdout.write('Starting fake agent v1.0...\n\x1b[32mready\x1b[0m\n');
 if (opts.exitImmediately !== undefined) {
   process.stderr.write('fatal: cannot start\n');
@@ -304,4 +325,6 @@ rl.on('line', (line) => {
   }
   void handle(msg);
 });
-rl.on('close', () => process.exit(0));
+rl.on('close', () => {
+  if (!opts.stubborn) process.exit(0);
+});

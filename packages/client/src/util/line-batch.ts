@@ -8,6 +8,11 @@
 export const BATCH_INTERVAL_MS = 100;
 /** Default queued size (UTF-16 code units) that is written without waiting. */
 export const BATCH_MAX_CHARS = 256 * 1024;
+/**
+ * Queued plus taken-but-unwritten text (UTF-16 code units) past which a writer asks its producer to
+ * wait: a file that cannot keep up with a flood slows the flood down instead of filling memory.
+ */
+export const BATCH_BACKLOG_CHARS = 1024 * 1024;
 
 /**
  * The queue. `due` is called (once per batch) when the queued lines should be written; the owner
@@ -20,6 +25,8 @@ export const BATCH_MAX_CHARS = 256 * 1024;
 export class LineBatch {
   private lines: string[] = [];
   private chars = 0;
+  /** Taken by the owner and not yet reported written through {@link settled}. */
+  private taken = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -49,7 +56,18 @@ export class LineBatch {
     const text = this.lines.length === 1 ? (this.lines[0] as string) : this.lines.join('');
     this.lines = [];
     this.chars = 0;
+    this.taken += text.length;
     return text;
+  }
+
+  /** The owner wrote (or gave up on) `chars` it had taken. */
+  settled(chars: number): void {
+    this.taken -= chars;
+  }
+
+  /** Text queued or taken and not yet written. */
+  get backlog(): number {
+    return this.chars + this.taken;
   }
 
   private cancelTimer(): void {

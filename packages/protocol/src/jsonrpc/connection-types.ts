@@ -16,6 +16,24 @@ export interface JsonRpcConnectionOptions {
   requestTimeoutMs?: number;
   /** Pause reading when more inbound items than this wait for slow handlers (default 1024); resume at half. */
   maxQueuedInbound?: number;
+  /**
+   * Pause reading as well when the waiting inbound messages add up to more than this many bytes
+   * of JSON (default 8 MiB); resume at half. With `maxQueuedInbound` this bounds what a fast peer
+   * can make us hold: past it, the peer blocks in its own writes.
+   */
+  maxQueuedInboundBytes?: number;
+  /**
+   * Most inbound requests whose handlers run at the same time (default 1024); further ones wait
+   * in the inbound queue (which then fills and pauses reading) until one is answered.
+   */
+  maxConcurrentRequests?: number;
+  /**
+   * Most text waiting to be sent to a peer that does not read (default 16 MiB, in UTF-16 code units
+   * or bytes as the channel counts). Past it, `request()` and `notify()` fail at once with
+   * `OUTBOUND_BUFFER_FULL` instead of queueing; answers to the peer's requests are always sent.
+   * Needs a channel that reports `bufferedAmount`.
+   */
+  maxOutboundBytes?: number;
 }
 
 /** What a request handler learns about its request. */

@@ -10,6 +10,7 @@ import type {
   RequestOptions,
 } from './connection-types.js';
 import { AcpKitError, ProtocolError, truncate, type CloseDetails } from './errors.js';
+import { outboundFull, RequestSlots } from './flow-control.js';
 import { FrameDecoder, encodeFrame, type FrameDecoderSink } from './framing.js';
 import { InboundQueue } from './inbound-queue.js';
 import { InboundRequest } from './inbound-request.js';
@@ -41,6 +42,9 @@ export type {
 export const CANCEL_REQUEST_METHOD = '$/cancel_request';
 
 const DEFAULT_MAX_QUEUED_INBOUND = 1024;
+const DEFAULT_MAX_QUEUED_INBOUND_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
+const DEFAULT_MAX_OUTBOUND_BYTES = 16 * 1024 * 1024;
 const RESOLVED: Promise<void> = Promise.resolve();
 
 /** How many unparseable lines get a -32700 answer; later ones are only counted. */
@@ -78,6 +82,9 @@ export class JsonRpcConnection {
   private readonly trace: FrameTrace | undefined;
   private readonly peerName: string;
   private readonly requestTimeoutMs: number | undefined;
+  private readonly maxOutboundBytes: number;
+  /** Inbound requests whose handler is running, bounded. */
+  private readonly requestSlots: RequestSlots;
   private readonly decoder: FrameDecoder;
   private readonly queue: InboundQueue<InboundItem>;
   private readonly pending: PendingRequests;
@@ -107,6 +114,10 @@ export class JsonRpcConnection {
     this.trace = options.trace;
     this.peerName = options.peerName ?? 'peer';
     this.requestTimeoutMs = options.requestTimeoutMs;
+    this.requestSlots = new RequestSlots(
+      Math.max(1, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
+    );
+    this.maxOutboundBytes = options.maxOutboundBytes ?? DEFAULT_MAX_OUTBOUND_BYTES;
     this.closed = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
@@ -123,8 +134,12 @@ export class JsonRpcConnection {
     });
     this.queue = new InboundQueue<InboundItem>((item) => this.dispatch(item), {
       highWater: options.maxQueuedInbound ?? DEFAULT_MAX_QUEUED_INBOUND,
+      highWaterWeight: options.maxQueuedInboundBytes ?? DEFAULT_MAX_QUEUED_INBOUND_BYTES,
       onPause: () => {
-        this.log('debug', 'inbound queue full, pausing reads');
+        this.log('debug', 'inbound queue full, pausing reads', {
+          queued: this.queue.size,
+          bytes: this.queue.queuedWeight,
+        });
         this.channel.pause();
       },
       onResume: () => this.channel.resume(),
@@ -191,6 +206,8 @@ export class JsonRpcConnection {
     } catch (error) {
       return Promise.reject(error);
     }
+    const full = this.outboundFull(frame, method);
+    if (full) return Promise.reject(full);
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     return new Promise((resolve, reject) => {
       this.pending.add(id, method, resolve, reject, { signal, timeoutMs });
@@ -208,6 +225,8 @@ export class JsonRpcConnection {
     } catch (error) {
       return Promise.reject(error);
     }
+    const full = this.outboundFull(frame, method);
+    if (full) return Promise.reject(full);
     return this.writeFrame(frame) ? RESOLVED : this.waitForDrain();
   }
 
@@ -250,28 +269,28 @@ export class JsonRpcConnection {
     const frame = message as Record<string, unknown>;
     const method = frame.method;
     if (typeof method === 'string') {
-      if (frame.id === undefined) this.onNotificationFrame(frame, method);
-      else this.onRequestFrame(frame, method);
+      if (frame.id === undefined) this.onNotificationFrame(frame, method, text.length);
+      else this.onRequestFrame(frame, method, text.length);
     } else if (method !== undefined) {
       this.replyError(isRequestId(frame.id) ? frame.id : null, invalidRequest('method must be a string'));
     } else if (frame.id !== undefined || 'result' in frame || 'error' in frame) {
       // Response-shaped frames are never answered, so two peers cannot ping-pong errors.
-      this.queue.push(frame);
+      this.queue.push(frame, text.length);
     } else {
       this.replyError(null, invalidRequest('not a request, notification or response'));
     }
   }
 
-  private onNotificationFrame(frame: Record<string, unknown>, method: string): void {
+  private onNotificationFrame(frame: Record<string, unknown>, method: string, size: number): void {
     if (frame.jsonrpc !== '2.0') return this.replyError(null, invalidRequest('jsonrpc must be "2.0"'));
     if (!isParams(frame.params))
       return this.replyError(null, invalidRequest('params must be an object or array'));
     // Bypasses the queue: the request it targets may be running while the queue waits.
     if (method === CANCEL_REQUEST_METHOD) return this.onCancelRequest(frame.params);
-    this.queue.push(frame);
+    this.queue.push(frame, size);
   }
 
-  private onRequestFrame(frame: Record<string, unknown>, method: string): void {
+  private onRequestFrame(frame: Record<string, unknown>, method: string, size: number): void {
     const id = frame.id;
     if (!isRequestId(id)) return this.replyError(null, invalidRequest('id must be a string or a number'));
     if (frame.jsonrpc !== '2.0') return this.replyError(id, invalidRequest('jsonrpc must be "2.0"'));
@@ -283,7 +302,7 @@ export class JsonRpcConnection {
     }
     const request = new InboundRequest(id, method, frame.params);
     this.inFlight.set(id, request);
-    this.queue.push(request);
+    this.queue.push(request, size);
   }
 
   private onCancelRequest(params: unknown): void {
@@ -312,7 +331,7 @@ export class JsonRpcConnection {
     }
     if (item instanceof InboundRequest) {
       this.startRequest(item);
-      return undefined;
+      return this.closeReason ? undefined : this.requestSlots.wait();
     }
     const method = item.method;
     if (typeof method === 'string') return this.runNotification(item, method);
@@ -354,6 +373,8 @@ export class JsonRpcConnection {
       this.replyError(request.id, ProtocolError.methodNotFound(request.method));
       return;
     }
+    request.running = true;
+    this.requestSlots.started();
     try {
       const result = handler(request.params, request);
       if (isThenable(result)) {
@@ -407,6 +428,10 @@ export class JsonRpcConnection {
 
   /** Forgets an answered request; false when the answer must not be sent (closed, or answered already). */
   private release(request: InboundRequest): boolean {
+    if (request.running) {
+      request.running = false;
+      this.requestSlots.finished();
+    }
     if (this.inFlight.get(request.id) !== request) return false;
     this.inFlight.delete(request.id);
     // After the caller writes this answer, the connection may be done.
@@ -472,6 +497,19 @@ export class JsonRpcConnection {
     this.writeFrame(encodeNotification(CANCEL_REQUEST_METHOD, { requestId: request.id }));
   }
 
+  /** The error for a message that would overfill the outbound buffer of a peer that does not read. */
+  private outboundFull(frame: string, method: string): AcpKitError | undefined {
+    const full = outboundFull(
+      this.peerName,
+      method,
+      this.channel.bufferedAmount,
+      frame.length,
+      this.maxOutboundBytes,
+    );
+    if (full) this.log('warn', 'outbound buffer full, refusing a message', { ...full.details });
+    return full;
+  }
+
   private waitForDrain(): Promise<void> {
     this.drainWait ??= this.channel.drain().then(
       () => {
@@ -505,6 +543,8 @@ export class JsonRpcConnection {
     this.pending.rejectAll(reason, keep);
     for (const request of this.inFlight.values()) request.abort(reason);
     this.inFlight.clear();
+    // Kept responses must not wait behind handlers that may never end.
+    this.requestSlots.releaseAll();
     this.log(local ? 'debug' : 'info', 'connection closed', { code: reason.code });
     this.resolveClosed(reason);
     this.channel.close();

@@ -99,7 +99,9 @@ export type AcpKitErrorCode =
   /** The peer speaks a protocol version we do not. */
   | 'UNSUPPORTED_PROTOCOL_VERSION'
   /** Spawning the peer process failed. */
-  | 'SPAWN_FAILED';
+  | 'SPAWN_FAILED'
+  /** The peer does not read: too much is already waiting to be sent to it. */
+  | 'OUTBOUND_BUFFER_FULL';
 
 /** Details of why a connection closed, when known. */
 export interface CloseDetails {

@@ -75,6 +75,26 @@ describe('InboundQueue', () => {
     expect(onResume).toHaveBeenCalledTimes(1);
   });
 
+  it('pauses when the queued weight passes highWaterWeight, and resumes at half of it', async () => {
+    const onPause = vi.fn();
+    const onResume = vi.fn();
+    const gates: (() => void)[] = [];
+    const queue = new InboundQueue<number>(
+      () => new Promise<void>((resolve) => gates.push(resolve)),
+      options({ highWater: 1000, highWaterWeight: 100, onPause, onResume }),
+    );
+    queue.push(0, 10); // being processed: not counted
+    queue.push(1, 60);
+    expect(onPause).not.toHaveBeenCalled();
+    queue.push(2, 50);
+    expect(queue.queuedWeight).toBe(110);
+    expect(onPause).toHaveBeenCalledTimes(1);
+    gates[0]?.(); // item 1 leaves the queue: 50 left, at half
+    await eventually(() => gates.length === 2);
+    expect(queue.queuedWeight).toBe(50);
+    expect(onResume).toHaveBeenCalledTimes(1);
+  });
+
   it('clear() drops waiting items', async () => {
     const gate = deferred();
     const seen: number[] = [];

@@ -10,6 +10,8 @@ export type ProcessItem<T> = (item: T) => PromiseLike<unknown> | undefined;
 export interface InboundQueueOptions {
   /** Above this many queued items, `onPause` is called; `onResume` once back at half of it. */
   highWater: number;
+  /** The same for the total weight (bytes) of the queued items (default: no limit). */
+  highWaterWeight?: number;
   onPause(): void;
   onResume(): void;
   /** Called when a thenable returned by `process` rejects. */
@@ -28,7 +30,10 @@ export class InboundQueue<T> {
   private readonly process: ProcessItem<T>;
   private readonly options: InboundQueueOptions;
   private items: T[] = [];
+  /** Weight of each item in `items` (same indexes). */
+  private weights: number[] = [];
   private head = 0;
+  private weight = 0;
   /** Waiting for a thenable returned by `process`. */
   private waiting = false;
   /** Inside the processing loop (guards against re-entrant pumping). */
@@ -54,12 +59,18 @@ export class InboundQueue<T> {
     return this.items.length - this.head;
   }
 
+  /** Total weight of the items waiting. */
+  get queuedWeight(): number {
+    return this.weight;
+  }
+
   /** Items waiting, oldest first. */
   pendingItems(): readonly T[] {
     return this.items.slice(this.head);
   }
 
-  push(item: T): void {
+  /** Adds an item; `weight` (e.g. its size in bytes) counts towards `highWaterWeight` while it waits. */
+  push(item: T, weight = 0): void {
     if (!this.waiting && !this.pumping && this.head === this.items.length) {
       this.pumping = true;
       try {
@@ -72,7 +83,9 @@ export class InboundQueue<T> {
       return;
     }
     this.items.push(item);
-    if (!this.paused && this.size > this.options.highWater) {
+    this.weights.push(weight);
+    this.weight += weight;
+    if (!this.paused && this.overHighWater()) {
       this.paused = true;
       this.options.onPause();
     }
@@ -81,7 +94,21 @@ export class InboundQueue<T> {
   /** Drops every waiting item (the one being awaited, if any, still completes). */
   clear(): void {
     this.items = [];
+    this.weights = [];
     this.head = 0;
+    this.weight = 0;
+  }
+
+  private overHighWater(): boolean {
+    const maxWeight = this.options.highWaterWeight;
+    return this.size > this.options.highWater || (maxWeight !== undefined && this.weight > maxWeight);
+  }
+
+  private belowLowWater(): boolean {
+    const maxWeight = this.options.highWaterWeight;
+    return (
+      this.size <= this.options.highWater / 2 && (maxWeight === undefined || this.weight <= maxWeight / 2)
+    );
   }
 
   private run(item: T): void {
@@ -105,17 +132,20 @@ export class InboundQueue<T> {
       while (!this.waiting && this.head < this.items.length) {
         const item = this.items[this.head] as T;
         this.items[this.head] = undefined as T;
+        this.weight -= this.weights[this.head] as number;
         this.head++;
         this.run(item);
       }
       if (this.head === this.items.length) {
         this.items = [];
+        this.weights = [];
         this.head = 0;
       } else if (this.head > 1024 && this.head * 2 > this.items.length) {
         this.items = this.items.slice(this.head);
+        this.weights = this.weights.slice(this.head);
         this.head = 0;
       }
-      if (this.paused && this.size <= this.options.highWater / 2) {
+      if (this.paused && this.belowLowWater()) {
         this.paused = false;
         this.options.onResume();
       }

@@ -5,6 +5,8 @@ import type { RequestId } from './types.js';
 /** An inbound request from its arrival until it is answered; also the handler's context. */
 export class InboundRequest implements RequestContext {
   private controller: AbortController | undefined;
+  /** Its handler is running (counted against the engine's concurrency bound). */
+  running = false;
 
   constructor(
     readonly id: RequestId,

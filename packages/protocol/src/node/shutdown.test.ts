@@ -32,6 +32,23 @@ describe('shutdown', () => {
     expect(isAlive(peer.pid as number)).toBe(false);
   });
 
+  it('a second call with a smaller grace hurries the shutdown, signals included', async () => {
+    const { peer, announced } = start('signal-logger.mjs', ['ignore-term']);
+    await announced;
+    const slow = peer.shutdown({ graceMs: 60_000 });
+    await new Promise<void>((resolve) => {
+      const check = (): void =>
+        void (peer.stderrTail().includes('stdin closed') ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    const hurried = peer.shutdown({ graceMs: 0 });
+    expect(hurried).toBe(slow);
+    const details = await hurried;
+    expect(details).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
+    // SIGTERM was still sent before SIGKILL: no step is skipped, only the waiting.
+    expect(details.stderrTail).toBe('stdin closed\ngot SIGTERM\n');
+  });
+
   it('stops at the first step when the peer exits once its stdin closes', async () => {
     const { peer, connection, announced } = start('raw-echo.mjs');
     await announced;

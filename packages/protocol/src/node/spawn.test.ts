@@ -98,7 +98,8 @@ describe('spawnPeer', () => {
   });
 
   it('turns a write into a closed stdin (EPIPE) into the exit details, never "write EPIPE"', async () => {
-    const { peer, connection, ready } = start('close-stdin.mjs');
+    // The exit follows the EPIPE closely here; give it time to be seen as an exit, not a lost connection.
+    const { peer, connection, ready } = start('close-stdin.mjs', [], { exitStatusWaitMs: 5000 });
     await ready;
     const writeFailed = new Promise((resolve) => peer.child.stdin?.once('error', resolve));
     const outcome = connection.request('anything', { pad: 'x'.repeat(100_000) }).catch((e: unknown) => e);

@@ -2,9 +2,16 @@
  * Runs a peer (usually an agent) as a child process and talks to it over its stdin/stdout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { AcpKitError, type CloseDetails } from '../jsonrpc/errors.js';
 import { NodeStreamChannel } from './stream-channel.js';
+import {
+  processGroupAlive,
+  reapProcessGroup,
+  signalProcessGroup,
+  trackProcessGroup,
+  untrackProcessGroup,
+} from './process-groups.js';
 import { DEFAULT_STDERR_TAIL_BYTES, StderrTail } from './stderr-tail.js';
 
 export interface SpawnPeerOptions {
@@ -16,12 +23,26 @@ export interface SpawnPeerOptions {
   stderrTailBytes?: number;
   /** Receives every stderr chunk as it arrives (stderr is always drained, with or without it). */
   onStderr?: (chunk: Buffer) => void;
-  /** How long to wait for the exit status after stdout ended, and for stdout to end after the exit (default 2000 ms). */
+  /** How long to wait for stdout to end after the exit (a grandchild may hold it open; default 2000 ms). */
   exitWaitMs?: number;
+  /**
+   * After stdout ended or a write to stdin failed, how long to wait for the exit status before
+   * deciding the process is still running with a broken connection (default 200 ms).
+   */
+  exitStatusWaitMs?: number;
+  /**
+   * Stop the process (the {@link SpawnedPeer.shutdown} sequence) as soon as its connection is lost
+   * while it keeps running: it closed its stdout or its stdin (default true).
+   */
+  stopOnDisconnect?: boolean;
 }
 
 export interface ShutdownOptions {
-  /** Time given to each step (stdin closed, then SIGTERM) before the next, harsher one (default 2000 ms). */
+  /**
+   * Time given to each step (stdin closed, then SIGTERM) before the next, harsher one (default
+   * 2000 ms). Calling `shutdown` again with a smaller value while it runs hurries it: the current
+   * wait ends at once and the next ones are that short (0: straight to SIGKILL).
+   */
   graceMs?: number;
 }
 
@@ -39,16 +60,17 @@ export interface SpawnedPeer {
   /**
    * Stops the process: closes its stdin, waits `graceMs`, sends SIGTERM to its process group,
    * waits `graceMs`, then SIGKILL. Leftover members of the group (grandchildren) get the same
-   * treatment. Resolves once it has exited. Idempotent.
+   * treatment. Resolves once it has exited. Idempotent; a second call with a smaller `graceMs`
+   * hurries the one in progress (it never skips a step's signal, only the waiting).
    */
   shutdown(options?: ShutdownOptions): Promise<CloseDetails>;
 }
 
 const DEFAULT_EXIT_WAIT_MS = 2000;
+const DEFAULT_EXIT_STATUS_WAIT_MS = 200;
 const DEFAULT_GRACE_MS = 2000;
 /** After the exit, stderr usually ends within milliseconds; don't wait long for a grandchild's copy. */
 const STDERR_SETTLE_MS = 250;
-const GROUP_POLL_MS = 25;
 
 type ExitInfo = { exitCode: number | null; signal: string | null } | { cause: AcpKitError };
 
@@ -78,11 +100,16 @@ class PeerProcess implements SpawnedPeer {
   private readonly exitInfo: Promise<ExitInfo>;
   private readonly stderrEnded: Promise<void>;
   private shutdownPromise: Promise<CloseDetails> | undefined;
+  /** The grace of the shutdown in progress (lowered by a hurried second call). */
+  private graceMs = DEFAULT_GRACE_MS;
+  /** Ends the shutdown's current wait early. */
+  private hurry: (() => void) | undefined;
 
   constructor(command: string, args: readonly string[], options: SpawnPeerOptions) {
     const tail = new StderrTail(options.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
     this.tail = tail;
     const exitWaitMs = options.exitWaitMs ?? DEFAULT_EXIT_WAIT_MS;
+    const statusWaitMs = options.exitStatusWaitMs ?? DEFAULT_EXIT_STATUS_WAIT_MS;
     let child;
     try {
       // detached: a new process group, so shutdown can signal the peer and everything it started.
@@ -97,6 +124,7 @@ class PeerProcess implements SpawnedPeer {
       throw spawnFailed(command, options.cwd, error);
     }
     this.child = child;
+    if (child.pid !== undefined) trackProcessGroup(child.pid);
     this.exitInfo = new Promise<ExitInfo>((resolve) => {
       child.once('exit', (exitCode, signal) => resolve({ exitCode, signal }));
       child.on('error', (error) => {
@@ -118,18 +146,25 @@ class PeerProcess implements SpawnedPeer {
       return { ...info, stderrTail: tail.text() };
     });
     this.channel = new NodeStreamChannel(child.stdout, child.stdin, {
+      // A failed write (the peer closed its stdin): decide quickly whether it exited or not.
+      readableGraceMs: statusWaitMs,
       closeDetails: async (cause) => {
-        const info = await within(this.exitInfo, exitWaitMs);
+        const info = await within(this.exitInfo, statusWaitMs);
         if (info && 'cause' in info) return { cause: info.cause };
-        await within(this.stderrEnded, STDERR_SETTLE_MS);
-        const stderrTail = tail.text();
-        if (info) return { exitCode: info.exitCode, signal: info.signal, stderrTail };
-        return cause ? { stderrTail, cause } : { stderrTail };
+        if (info) {
+          await within(this.stderrEnded, STDERR_SETTLE_MS);
+          return { exitCode: info.exitCode, signal: info.signal, stderrTail: tail.text() };
+        }
+        // Still running, but one of its pipes is gone: the connection is lost for good.
+        if (options.stopOnDisconnect ?? true) void this.shutdown();
+        return { stderrTail: tail.text(), cause: connectionLost(cause) };
       },
     });
     // A grandchild may hold stdout open after the exit: end the channel anyway, after a while.
     void this.exitInfo.then(() => {
       setTimeout(() => this.channel.terminate(), exitWaitMs).unref();
+      // An empty group's id may be reused: forget it (a group with members left keeps its id).
+      if (child.pid !== undefined && !processGroupAlive(child.pid)) untrackProcessGroup(child.pid);
     });
   }
 
@@ -142,24 +177,55 @@ class PeerProcess implements SpawnedPeer {
   }
 
   shutdown(options: ShutdownOptions = {}): Promise<CloseDetails> {
-    this.shutdownPromise ??= this.runShutdown(options.graceMs ?? DEFAULT_GRACE_MS);
+    const graceMs = Math.max(0, options.graceMs ?? DEFAULT_GRACE_MS);
+    if (this.shutdownPromise) {
+      if (graceMs < this.graceMs) {
+        this.graceMs = graceMs;
+        this.hurry?.();
+      }
+      return this.shutdownPromise;
+    }
+    this.graceMs = graceMs;
+    this.shutdownPromise = this.runShutdown();
     return this.shutdownPromise;
   }
 
-  private async runShutdown(graceMs: number): Promise<CloseDetails> {
+  private async runShutdown(): Promise<CloseDetails> {
     this.channel.close();
     const pid = this.child.pid;
     if (pid === undefined) return this.exited;
-    if ((await within(this.exitInfo, graceMs)) === undefined) {
+    if (!(await this.waitForExit())) {
       signalGroup(this.child, 'SIGTERM');
-      if ((await within(this.exitInfo, graceMs)) === undefined) {
+      if (!(await this.waitForExit())) {
         signalGroup(this.child, 'SIGKILL');
         await this.exitInfo;
       }
     }
-    await reapGroup(pid, graceMs);
+    await reapProcessGroup(pid, () => this.graceMs);
+    untrackProcessGroup(pid);
     return this.exited;
   }
+
+  /** Waits up to the current grace (or until hurried) for the exit; true when it exited. */
+  private async waitForExit(): Promise<boolean> {
+    const hurried = new Promise<undefined>((resolve) => {
+      this.hurry = () => resolve(undefined);
+    });
+    const info = await within(Promise.race([this.exitInfo, hurried]), this.graceMs);
+    this.hurry = undefined;
+    return info !== undefined;
+  }
+}
+
+/** Why a running peer's connection is lost: a failed write means its stdin is gone, else its stdout. */
+function connectionLost(writeError: Error | undefined): AcpKitError {
+  const which = writeError ? 'stdin' : 'stdout';
+  return new AcpKitError(
+    'CONNECTION_CLOSED',
+    `the process closed its ${which} but kept running; it is being stopped`,
+    { closed: which },
+    writeError,
+  );
 }
 
 function spawnFailed(command: string, cwd: string | undefined, error: unknown): AcpKitError {
@@ -169,7 +235,7 @@ function spawnFailed(command: string, cwd: string | undefined, error: unknown): 
     reason =
       cwd !== undefined && !existsSync(cwd) ? `working directory ${cwd} does not exist` : 'command not found';
   } else if (code === 'EACCES') {
-    reason = 'permission denied';
+    reason = 'not executable (permission denied)';
   } else {
     reason = error instanceof Error ? error.message : String(error);
   }
@@ -187,70 +253,10 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   const pid = child.pid;
-  if (pid === undefined) return;
+  if (pid === undefined || signalProcessGroup(pid, signal)) return;
   try {
-    process.kill(-pid, signal);
+    child.kill(signal);
   } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // Already gone.
-    }
+    // Already gone.
   }
-}
-
-/** After the leader exited, stops what is left of its process group: SIGTERM, then SIGKILL. */
-async function reapGroup(pgid: number, graceMs: number): Promise<void> {
-  if (!groupAlive(pgid)) return;
-  for (const [signal, wait] of [
-    ['SIGTERM', graceMs],
-    ['SIGKILL', 1000],
-  ] as const) {
-    try {
-      process.kill(-pgid, signal);
-    } catch {
-      return;
-    }
-    const deadline = Date.now() + wait;
-    while (Date.now() < deadline) {
-      await new Promise<void>((resolve) => setTimeout(resolve, GROUP_POLL_MS));
-      if (!groupAlive(pgid)) return;
-    }
-  }
-}
-
-/** Whether any live (non-zombie) process is left in the group. */
-function groupAlive(pgid: number): boolean {
-  if (process.platform === 'linux') {
-    const alive = liveGroupMembersLinux(pgid);
-    if (alive !== undefined) return alive;
-  }
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// Zombies still answer kill(-pgid, 0) until reaped, so on Linux look at their state in /proc.
-function liveGroupMembersLinux(pgid: number): boolean | undefined {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
-  }
-  return false;
 }

@@ -60,12 +60,15 @@ const CSI = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]/g;
 const OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
 const STRING_SEQUENCE = /\x1b[PX^_][^\x1b]*(?:\x1b\\)?/g;
 const OTHER_ESCAPE = /\x1b[ -/]*[0-~]?/g;
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+// C0 (but \t, \n), DEL, C1, and the bidi overrides and isolates that could reorder what is shown.
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 /* eslint-enable no-control-regex */
 
 /**
- * Removes terminal escape sequences (colours, cursor moves, titles, hyperlinks) and control
- * characters, keeping newlines and tabs; `\r\n` and lone `\r` become `\n`.
+ * Removes terminal escape sequences (colours, cursor moves, titles, hyperlinks), control
+ * characters and bidi controls, keeping newlines and tabs; `\r\n` and lone `\r` become `\n`.
+ * (For a stderr tail inside an error message; hosts display text with `@acp-kit/client`'s
+ * `sanitizeText`, which this agrees with.)
  *
  * @example
  * sanitizeTerminalText('\x1b[31mError\x1b[0m\r\n'); // 'Error\n'

@@ -114,6 +114,21 @@ describe('nodeStreamChannel', () => {
     await expect(s.ended.promise).resolves.toMatchObject({ cause: expect.any(AcpKitError) });
   });
 
+  it('terminate() while the consumer paused reading waits for the resume and delivers what was written', async () => {
+    const readable = new PassThrough();
+    const channel = nodeStreamChannel(readable, new PassThrough());
+    const s = sink();
+    channel.start(s);
+    channel.pause();
+    readable.write('{"last":"frame"}\n');
+    channel.terminate();
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(s.chunks).toEqual([]);
+    channel.resume();
+    await s.ended.promise;
+    expect(Buffer.concat(s.chunks).toString()).toBe('{"last":"frame"}\n');
+  });
+
   it('asks closeDetails for the end details', async () => {
     const readable = new PassThrough();
     const closeDetails = vi.fn(async () => ({ exitCode: 7 }));

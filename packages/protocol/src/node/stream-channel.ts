@@ -20,6 +20,8 @@ export interface NodeStreamChannelOptions {
 }
 
 const DEFAULT_READABLE_GRACE_MS = 2000;
+/** After a deferred terminate, how long reading goes on once the consumer resumes. */
+const TERMINATE_AFTER_RESUME_MS = 50;
 /** Coalesce at least this much text per write: fewer, larger writes are much cheaper. */
 const MIN_BATCH_CHARS = 64 * 1024;
 
@@ -58,6 +60,10 @@ export class NodeStreamChannel implements ByteChannel {
   private drainPromise: Promise<void> | undefined;
   private releaseDrain: (() => void) | undefined;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Paused by the consumer (flow control). */
+  private paused = false;
+  /** A terminate() that waits for the consumer to resume reading. */
+  private deferredEnd: { cause: Error | undefined } | undefined;
 
   constructor(readable: Readable, writable: Writable, options: NodeStreamChannelOptions = {}) {
     this.readable = readable;
@@ -74,6 +80,11 @@ export class NodeStreamChannel implements ByteChannel {
   /** Characters written but not yet taken by the OS: our pending batch plus the writable's buffer. */
   get bufferedLength(): number {
     return this.pendingLength + this.writable.writableLength;
+  }
+
+  /** {@link bufferedLength}, as the {@link ByteChannel} contract names it. */
+  get bufferedAmount(): number {
+    return this.bufferedLength;
   }
 
   start(sink: ByteSink): void {
@@ -114,12 +125,20 @@ export class NodeStreamChannel implements ByteChannel {
   }
 
   pause(): void {
+    this.paused = true;
     this.readable.pause();
   }
 
   resume(): void {
+    this.paused = false;
     // Only flowing once started: resume() before start would drop data with no listener.
     if (this.sink) this.readable.resume();
+    if (this.deferredEnd) {
+      // What the peer wrote before it went away is still in the pipe: read it, then end.
+      const { cause } = this.deferredEnd;
+      this.deferredEnd = undefined;
+      setTimeout(() => this.terminate(cause), TERMINATE_AFTER_RESUME_MS).unref();
+    }
   }
 
   close(): void {
@@ -133,8 +152,16 @@ export class NodeStreamChannel implements ByteChannel {
     this.options.onClose?.();
   }
 
-  /** Ends inbound delivery now (e.g. the process exited but a grandchild still holds the pipe). */
+  /**
+   * Ends inbound delivery now (e.g. the process exited but a grandchild still holds the pipe).
+   * While the consumer has paused reading, it waits for the resume: what the peer wrote before
+   * it went away is read first, never dropped.
+   */
   terminate(cause?: Error): void {
+    if (this.paused && !this.finishing) {
+      this.deferredEnd ??= { cause };
+      return;
+    }
     this.readable.off('data', this.onData);
     this.readable.destroy();
     this.finish(cause);

@@ -171,6 +171,10 @@ class MemoryEnd implements MemoryChannel {
     return this.outbound.queuedBytes;
   }
 
+  get bufferedAmount(): number {
+    return this.outbound.queuedBytes;
+  }
+
   start(sink: ByteSink): void {
     this.inbound.start(sink);
   }

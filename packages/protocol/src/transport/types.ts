@@ -37,4 +37,9 @@ export interface ByteChannel {
   resume(): void;
   /** Ends our outbound side and releases resources. Idempotent. */
   close(): void;
+  /**
+   * Text written but not yet taken by the peer or the OS (UTF-16 code units or bytes, whichever
+   * the channel counts). Optional: the engine bounds its outbound buffer only when it is known.
+   */
+  readonly bufferedAmount?: number;
 }

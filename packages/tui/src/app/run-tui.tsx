@@ -132,22 +132,68 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   const screen = createScreen(controller, () => stdout.columns || 80, metrics);
   ink = mount();
   void loadHighlighter();
-  const onSignal = (code: number) => () => void controller.quit(code);
-  const onTerm = onSignal(143);
-  const onHup = onSignal(129);
-  process.on('SIGTERM', onTerm);
-  process.on('SIGHUP', onHup);
+  const stopOnSignals = stopOnLoss(controller, stdin, stdout);
   start(controller, options);
   try {
     return await controller.exited;
   } finally {
-    process.off('SIGTERM', onTerm);
-    process.off('SIGHUP', onHup);
+    stopOnSignals.off();
     ink?.unmount();
     input.suspend();
     restoreConsole();
     metrics?.save();
+    stopOnSignals.exitSoon();
   }
+}
+
+/** Exit codes after a signal: 128 + its number. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+/**
+ * The one shutdown path of the UI for what ends it from outside: SIGINT, SIGTERM, SIGHUP, and the
+ * terminal going away (its input ends or fails, or writing to it fails), counted as SIGHUP. Each
+ * quits the app — agents still starting included — and a second one hurries the quit. Once the
+ * app has quit after such a stop, nothing may keep the process alive: `exitSoon` ends it if it is
+ * still there shortly after.
+ */
+function stopOnLoss(
+  controller: Controller,
+  stdin: NodeJS.ReadStream,
+  stdout: NodeJS.WriteStream,
+): { off(): void; exitSoon(): void } {
+  let code: number | undefined;
+  const stop = (signal: keyof typeof SIGNAL_EXIT_CODES): void => {
+    code ??= SIGNAL_EXIT_CODES[signal];
+    void controller.quit(code);
+  };
+  const handlers = Object.keys(SIGNAL_EXIT_CODES).map((name) => {
+    const signal = name as keyof typeof SIGNAL_EXIT_CODES;
+    const handler = (): void => (signal === 'SIGHUP' ? lost() : stop(signal));
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  // The terminal going away shows up several times (SIGHUP, input ended, writes failing): one stop.
+  const lost = (): void => {
+    if (code === undefined) stop('SIGHUP');
+  };
+  stdin.on('end', lost);
+  stdin.on('error', lost);
+  stdout.on('error', lost);
+  return {
+    off: () => {
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+      stdin.off('end', lost);
+      stdin.off('error', lost);
+      // A dead terminal keeps failing writes: those errors must not crash the exit.
+      stdout.on('error', () => undefined);
+      stdout.off('error', lost);
+    },
+    exitSoon: () => {
+      const exitCode = code;
+      if (exitCode === undefined) return;
+      setTimeout(() => process.exit(exitCode), 2000).unref();
+    },
+  };
 }
 
 /** Opens what the options ask for: a stored session, a command, a catalog agent, or the picker. */

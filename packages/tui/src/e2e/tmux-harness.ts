@@ -104,6 +104,21 @@ export function scenarioEnv(dirs: HarnessDirs): Readonly<Record<string, string>>
 
 let counter = 0;
 
+/** The exit status of a process that exited but was not reaped yet (128 + signal when killed). */
+function zombieStatus(pid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (fields[0] !== 'Z') return undefined;
+  const waitStatus = Number(fields[49]);
+  const signal = waitStatus & 0x7f;
+  return signal === 0 ? (waitStatus >> 8) & 0xff : 128 + signal;
+}
+
 /** A UI running in tmux. */
 export class TuiHarness {
   private closed = false;
@@ -255,11 +270,18 @@ export class TuiHarness {
     this.press(key);
   }
 
-  /** Waits for the UI process to exit and returns its status. */
+  /** Waits for the UI process to exit and returns its status (128 + the signal's number when killed by one). */
   async exitStatus(timeoutMs = 15_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (this.pane('#{pane_dead}') === '1') return Number(this.pane('#{pane_dead_status}'));
+      if (this.pane('#{pane_dead}') === '1') {
+        const status = this.pane('#{pane_dead_status}');
+        if (status !== '') return Number(status);
+        // The pane reads as dead (its terminal closed) before tmux reaps the process: a zombie
+        // still shows its wait status in /proc (field 52 of stat, Linux ≥ 3.5).
+        const zombie = zombieStatus(Number(this.pane('#{pane_pid}')));
+        if (zombie !== undefined) return zombie;
+      }
       if (Date.now() > deadline) throw new Error(`the UI did not exit\n${this.screen()}`);
       await new Promise((done) => setTimeout(done, 50));
     }

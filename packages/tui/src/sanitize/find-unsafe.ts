@@ -3,7 +3,7 @@
  * newlines, tabs and (optionally) SGR colour sequences. Used by component tests on Ink frames and
  * by the tmux tests on `capture-pane -e` output.
  */
-import { isBidiControl } from './escape-scanner.js';
+import { isBidiControl } from '@acp-kit/client';
 
 /** One thing in rendered output that should not be there. */
 export interface UnsafeFinding {

@@ -4,7 +4,7 @@
  * `\r` (not followed by `\n`) starts the line over, as progress bars expect, and `\b` erases the
  * previous character (which also resolves man-page style overstrike).
  */
-import { EscapeScanner } from './escape-scanner.js';
+import { EscapeScanner } from '@acp-kit/client';
 import { applySgr, isPlainStyle, PLAIN_STYLE, sameStyle, styleToSgr, type TextStyle } from './sgr.js';
 
 /** A run of text with one style. */

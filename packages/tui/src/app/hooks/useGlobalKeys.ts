@@ -25,6 +25,11 @@ export function useGlobalKeys(sessionKeys: boolean, shadow?: KeyScope): void {
     if (shadow && KEY_ACTIONS.some((d) => d.scope === shadow && is(d.action, input, key))) return;
     const state = store.getSnapshot();
     const ctrlC = key.ctrl && input === 'c';
+    // While quitting, Ctrl+C hurries the quit (the agents are killed at once), whatever the screen.
+    if (ctrlC && controller.quitting) {
+      void controller.quit(0);
+      return;
+    }
     if (!sessionKeys) {
       if (is('app.quit', input, key)) void controller.quit(0);
       else if (ctrlC && state.tabs.length > 0) store.dispatch({ type: 'overlay_closed' });

@@ -62,6 +62,7 @@ export class Controller {
   private counter = 0;
   private client_: AcpClient | undefined;
   private exitResolve: ((code: number) => void) | undefined;
+  private quitting_: Promise<void> | undefined;
   /** Resolves with the exit code when the user quits. */
   readonly exited: Promise<number>;
   readonly now: () => number;
@@ -369,9 +370,31 @@ export class Controller {
     this.store.dispatch({ type: 'flash', flash: { text, severity } });
   }
 
-  /** Closes every tab and resolves {@link exited}. */
-  async quit(code = 0): Promise<void> {
+  /** True once {@link quit} was called: the app is closing its tabs and stopping its agents. */
+  get quitting(): boolean {
+    return this.quitting_ !== undefined;
+  }
+
+  /**
+   * Closes every tab — turns cancelled, sessions closed, agents stopped, those still starting
+   * included (stdin closed, SIGTERM, SIGKILL to each agent's process group) — and resolves
+   * {@link exited} with `code`. Called again while quitting (a second Ctrl+C, a second signal), it
+   * hurries: the agents are killed at once, the rest of the cleanup still runs.
+   */
+  quit(code = 0): Promise<void> {
+    if (this.quitting_) {
+      void this.client_?.kill();
+      return this.quitting_;
+    }
+    this.quitting_ = this.closeAll(code);
+    return this.quitting_;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async closeAll(code: number): Promise<void> {
     this.options.metrics?.mark('quit');
+    if (this.tabs.size > 0) this.flash('Quitting: stopping the agents (Ctrl+C again: kill them now)');
     for (const id of [...this.tabs.keys()]) {
       this.permissions.denyTab(id);
       this.elicitations.cancelTab(id);
@@ -382,8 +405,6 @@ export class Controller {
     await this.client_?.close();
     this.exitResolve?.(code);
   }
-
-  // ---------------------------------------------------------------- internals
 
   private async run(work: () => Promise<unknown> | undefined): Promise<void> {
     try {

@@ -100,6 +100,8 @@ export class TabRuntime {
   private offStatus: (() => void) | undefined;
   private pumping = false;
   private killing = false;
+  /** Aborted by close(): an agent still starting is stopped, and nothing more is opened. */
+  private readonly closing = new AbortController();
   private readonly now: () => number;
 
   constructor(
@@ -231,10 +233,12 @@ export class TabRuntime {
     });
   }
 
-  /** Closes the session and stops the agent. */
+  /** Cancels the turn, closes the session and stops the agent, also while it is still starting. */
   async close(): Promise<void> {
+    this.closing.abort();
     this.offStatus?.();
     this.view?.dispose();
+    if (this.session?.state.status === 'running') await this.session.cancel().catch(() => undefined);
     await this.session?.close().catch(() => undefined);
     await this.connection?.close().catch(() => undefined);
   }
@@ -253,8 +257,16 @@ export class TabRuntime {
   }
 
   private async connect(): Promise<AgentConnection> {
-    const connection = await this.deps.client.connect(this.agent, { cwd: this.cwd });
+    const connection = await this.deps.client.connect(this.agent, {
+      cwd: this.cwd,
+      signal: this.closing.signal,
+    });
     this.connection = connection;
+    // Closed while the start was ending: close() may not have seen this connection.
+    if (this.closing.signal.aborted) {
+      await connection.close();
+      throw new ClientError('AGENT_EXITED', `${this.agent.name}: the tab was closed`);
+    }
     this.describeAgent(connection);
     connection.events.on('exit', ({ error, expected }) => {
       if (expected && !this.killing) return;
