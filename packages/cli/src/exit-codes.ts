@@ -3,30 +3,9 @@
  */
 import { AcpKitError } from '@acp-kit/protocol';
 import { ClientError } from '@acp-kit/client';
+import { EXIT_CODES, UsageError } from './exit-status.js';
 
-/** The exit codes. */
-export const EXIT_CODES = {
-  /** The turn ended normally (`end_turn`), or the command succeeded. */
-  OK: 0,
-  /** Any other failure (the agent answered with an error, an I/O error…). */
-  ERROR: 1,
-  /** Bad usage: unknown option, missing prompt, invalid value. */
-  USAGE: 2,
-  /** The agent refused (`refusal`). */
-  REFUSAL: 3,
-  /** The turn was cancelled (`cancelled`, e.g. after Ctrl-C). */
-  CANCELLED: 4,
-  /** The turn hit a limit (`max_tokens` or `max_turn_requests`). */
-  LIMIT: 5,
-  /** The agent needs authentication. */
-  AUTH_REQUIRED: 6,
-  /** The agent crashed or exited during the turn. */
-  AGENT_CRASHED: 7,
-  /** The agent could not be started: unknown name, not installed, failed to initialize, wrong protocol version. */
-  AGENT_UNAVAILABLE: 8,
-  /** A second Ctrl-C killed the agent. */
-  INTERRUPTED: 130,
-} as const;
+export { EXIT_CODES, UsageError } from './exit-status.js';
 
 /** Exit code for a turn's stop reason. */
 export function exitCodeForStopReason(stopReason: string): number {
@@ -65,9 +44,4 @@ export function exitCodeForError(error: unknown): number {
     default:
       return EXIT_CODES.ERROR;
   }
-}
-
-/** A mistake in how `acp` was called. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
 }

@@ -2,16 +2,22 @@
  * The `acp` command line.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { describeError } from '@acp-kit/client';
 import { registerAgentCommand } from './commands/agent.js';
-import { addAgent, listAgents, removeAgent, type AddAgentOptions } from './commands/agents.js';
-import { addRule, listRules, removeRule, type AddRuleOptions } from './commands/rules.js';
-import { runCommand, type RunOptions } from './commands/run.js';
-import { deleteSession, listSessions, showSession } from './commands/sessions.js';
-import { EXIT_CODES, UsageError, exitCodeForError } from './exit-codes.js';
+import type { AddAgentOptions } from './commands/agents.js';
+import type { AddRuleOptions } from './commands/rules.js';
+import type { RunOptions } from './commands/run.js';
+import { EXIT_CODES, UsageError } from './exit-status.js';
 import { processIo, type CliIo } from './io.js';
+import { VERSION } from './version.js';
 
-const VERSION = '0.1.0';
+// Command implementations are imported when their command runs: `acp --version` and `--help`
+// load neither the client engine nor the agent (see scripts/bundle.test.ts).
+const commands = {
+  run: () => import('./commands/run.js'),
+  sessions: () => import('./commands/sessions.js'),
+  agents: () => import('./commands/agents.js'),
+  rules: () => import('./commands/rules.js'),
+};
 
 const RUN_HELP = `
 The prompt is an argument, or - to read it from stdin. The agent is a catalog name (--agent, see
@@ -66,6 +72,10 @@ export async function main(
       io.stderr.write(`acp: ${error.message}\n`);
       return EXIT_CODES.USAGE;
     }
+    const [{ describeError }, { exitCodeForError }] = await Promise.all([
+      import('@acp-kit/client'),
+      import('./exit-codes.js'),
+    ]);
     io.stderr.write(`acp: ${describeError(error)}\n`);
     return exitCodeForError(error);
   }
@@ -135,7 +145,7 @@ export function buildProgram(
     )
     .addHelpText('after', RUN_HELP)
     .action(async (prompt: string | undefined, options: RunOptions) =>
-      done(await runCommand(prompt, tail, options, io)),
+      done(await (await commands.run()).runCommand(prompt, tail, options, io)),
     );
 
   const sessions = program.command('sessions').description('List, show and delete the sessions acp recorded');
@@ -147,7 +157,7 @@ export function buildProgram(
     .option('--json', 'print JSON')
     .action(async (options: { agent?: string; json?: boolean; cwd?: string }) => {
       noTail();
-      done(await listSessions(options, io));
+      done(await (await commands.sessions()).listSessions(options, io));
     });
   sessions
     .command('show')
@@ -156,7 +166,7 @@ export function buildProgram(
     .option('--json', 'print the meta and every recorded event as JSON')
     .action(async (id: string, options: { json?: boolean }) => {
       noTail();
-      done(await showSession(id, options, io));
+      done(await (await commands.sessions()).showSession(id, options, io));
     });
   sessions
     .command('delete')
@@ -165,7 +175,7 @@ export function buildProgram(
     .option('--remote', 'also delete it at the agent (session/delete), when the agent can')
     .action(async (id: string, options: { remote?: boolean }) => {
       noTail();
-      done(await deleteSession(id, options, io));
+      done(await (await commands.sessions()).deleteSession(id, options, io));
     });
 
   const agents = program
@@ -177,7 +187,7 @@ export function buildProgram(
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       noTail();
-      done(await listAgents(options, io));
+      done(await (await commands.agents()).listAgents(options, io));
     });
   agents
     .command('add')
@@ -199,7 +209,7 @@ export function buildProgram(
       'import from an ACP registry JSON file or URL (e.g. https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json)',
     )
     .action(async (names: string[], options: AddAgentOptions) =>
-      done(await addAgent(names, tail, options, io)),
+      done(await (await commands.agents()).addAgent(names, tail, options, io)),
     );
   agents
     .command('remove')
@@ -207,7 +217,7 @@ export function buildProgram(
     .argument('<name>')
     .action(async (name: string) => {
       noTail();
-      done(await removeAgent(name, io));
+      done(await (await commands.agents()).removeAgent(name, io));
     });
 
   const rules = program.command('rules').description('Saved permission rules, applied across agents');
@@ -217,7 +227,7 @@ export function buildProgram(
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       noTail();
-      done(await listRules(options, io));
+      done(await (await commands.rules()).listRules(options, io));
     });
   rules
     .command('add')
@@ -242,7 +252,7 @@ export function buildProgram(
     .option('--note <text>', 'a note for yourself')
     .action(async (options: AddRuleOptions) => {
       noTail();
-      done(await addRule(options, io));
+      done(await (await commands.rules()).addRule(options, io));
     });
   rules
     .command('remove')
@@ -250,7 +260,7 @@ export function buildProgram(
     .argument('<id>')
     .action(async (id: string) => {
       noTail();
-      done(await removeRule(id, io));
+      done(await (await commands.rules()).removeRule(id, io));
     });
 
   registerAgentCommand(program, noTail, done);

@@ -3,7 +3,7 @@
  * stdout carries protocol frames only; nothing else is printed there.
  */
 import type { Command } from 'commander';
-import { agentCliDescription, agentCliOptions, runAgent, type AgentCliOptions } from '@acp-kit/agent';
+import { agentCliDescription, agentCliOptions, type AgentCliOptions } from '@acp-kit/agent/cli-options';
 
 /** Registers `acp agent` and its flags on `program`. */
 export function registerAgentCommand(
@@ -18,6 +18,8 @@ export function registerAgentCommand(
   }
   command.action(async (options: AgentCliOptions) => {
     check();
+    // The agent (tools, sessions, zod) loads only when `acp agent` runs.
+    const { runAgent } = await import('./agent-serve.js');
     await runAgent(options);
     done(0);
   });
