@@ -115,12 +115,13 @@ function main(argv: readonly string[]): void {
   const date = new Date().toISOString().slice(0, 10);
   let changelog: string | undefined;
   try {
+    if (!existsSync(changelogPath))
+      throw new Error('there is no CHANGELOG.md with a "## Unreleased" section');
     changelog = releaseChangelog(readFileSync(changelogPath, 'utf8'), version, date);
     say(`  CHANGELOG.md: "## Unreleased" becomes "## ${version} - ${date}"`);
   } catch (error) {
     if (apply) throw error;
-    const reason = existsSync(changelogPath) ? (error as Error).message : 'there is no CHANGELOG.md';
-    say(`  warning: ${reason} (--apply needs it)`);
+    say(`  warning: ${(error as Error).message} (--apply needs it)`);
   }
   for (const pkg of packages)
     say(`  ${relative(ROOT, pkg.dir)}/package.json: ${pkg.manifest.name} ${version}`);
