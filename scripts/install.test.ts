@@ -3,10 +3,13 @@
  * installed globally into a fresh npm prefix and the libraries into a fresh project (their
  * third-party dependencies from the registry), then used from a directory outside the clone.
  *
+ * Mocked only at the model boundary: the model agent talks to a local OpenAI-compatible stub, and
+ * the demo agent connects to a real MCP server over HTTP on 127.0.0.1.
  * Slow and needs the registry, so it runs when ACP_KIT_INSTALL_TEST=1 (`npm run test:install`,
  * and always in CI: .ci/run).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import {
   mkdirSync,
   mkdtempSync,
@@ -19,6 +22,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpMcpServer } from '../packages/agent/src/test-support/mcp-test-server.ts';
+import { startOpenAIStub } from '../packages/cli/src/test-support/openai-stub.ts';
 import { TuiHarness } from '../packages/tui/src/e2e/tmux-harness.ts';
 import { ROOT } from './bundle.ts';
 import { packAll, type PackedPackage } from './pack.ts';
@@ -38,6 +43,21 @@ function npm(args: readonly string[], cwd: string): void {
     env: { ...process.env, npm_config_loglevel: 'error' },
   });
   if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed:\n${result.stderr}`);
+}
+
+/** Runs a command without blocking this process (where the stub servers answer). */
+async function runAsync(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(command, args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number];
+  return { code, stdout, stderr };
 }
 
 function run(command: string, args: readonly string[], input?: string) {
@@ -115,44 +135,84 @@ describe.runIf(enabled)('acp-kit installed from its tarballs', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn' });
   });
 
-  it('serves `acp agent --demo` to a client built on the installed @acp-kit/protocol', () => {
+  it('runs the model agent, AI SDK bundled, against a local OpenAI-compatible endpoint', async () => {
+    const stub = await startOpenAIStub([
+      { tool: 'write_file', args: { path: 'model.txt', content: 'written by the model\n' } },
+      { text: 'All done.' },
+    ]);
+    try {
+      const result = await runAsync(
+        acp,
+        ['run', '--agent', 'acp-kit', '--approve', 'all', 'write model.txt'],
+        {
+          cwd: join(dir, 'work'),
+          env: {
+            ...env,
+            ACP_KIT_BASE_URL: stub.baseUrl,
+            ACP_KIT_MODEL: 'stub-model',
+            ACP_KIT_API_KEY: 'test-key-not-secret',
+          },
+        },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('All done.');
+      expect(readFileSync(join(dir, 'work/model.txt'), 'utf8')).toBe('written by the model\n');
+      expect(stub.requests).toHaveLength(2);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('serves `acp agent --demo`, MCP servers included, to a client on the installed @acp-kit/protocol', async () => {
     writeFileSync(
       join(app, 'drive-agent.mjs'),
       `import { ClientSideConnection, PROTOCOL_VERSION } from '@acp-kit/protocol';
 import { spawnPeer } from '@acp-kit/protocol/node';
 
-const [acp, cwd] = process.argv.slice(2);
+const [acp, cwd, mcpUrl] = process.argv.slice(2);
 const peer = spawnPeer(acp, ['agent', '--demo']);
 const updates = {};
+let text = '';
 const conn = new ClientSideConnection(peer.channel, {
-  sessionUpdate: ({ update }) => void (updates[update.sessionUpdate] = (updates[update.sessionUpdate] ?? 0) + 1),
+  sessionUpdate: ({ update }) => {
+    updates[update.sessionUpdate] = (updates[update.sessionUpdate] ?? 0) + 1;
+    if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') text += update.content.text;
+  },
   requestPermission: ({ options }) => ({ outcome: { outcome: 'selected', optionId: options[0].optionId } }),
 }).start();
 const init = await conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
-const { sessionId } = await conn.newSession({ cwd, mcpServers: [] });
+const mcpServers = [{ type: 'http', name: 'docs', url: mcpUrl, headers: [] }];
+const { sessionId } = await conn.newSession({ cwd, mcpServers });
 const { stopReason } = await conn.promptSession({ sessionId, prompt: [{ type: 'text', text: 'hello' }] });
 await peer.shutdown();
-console.log(JSON.stringify({ agent: init.agentInfo?.name, stopReason, updates }));
+console.log(JSON.stringify({ agent: init.agentInfo?.name, stopReason, updates, text }));
 `,
     );
-    const result = spawnSync(process.execPath, ['drive-agent.mjs', acp, join(dir, 'work')], {
-      cwd: app,
-      env,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(result.status, result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout) as {
-      agent: string;
-      stopReason: string;
-      updates: Record<string, number>;
-    };
-    expect(report).toMatchObject({ agent: 'acp-kit-agent', stopReason: 'end_turn' });
-    expect(report.updates).toMatchObject({
-      agent_message_chunk: expect.any(Number),
-      tool_call: expect.any(Number),
-      plan: expect.any(Number),
-    });
+    // The MCP server answers from this process, so the client runs asynchronously.
+    const mcp = await startHttpMcpServer(join(dir, 'work'));
+    try {
+      const result = await runAsync(process.execPath, ['drive-agent.mjs', acp, join(dir, 'work'), mcp.url], {
+        cwd: app,
+        env,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const report = JSON.parse(result.stdout) as {
+        agent: string;
+        stopReason: string;
+        updates: Record<string, number>;
+        text: string;
+      };
+      expect(report).toMatchObject({ agent: 'acp-kit-agent', stopReason: 'end_turn' });
+      expect(report.updates).toMatchObject({
+        agent_message_chunk: expect.any(Number),
+        tool_call: expect.any(Number),
+        plan: expect.any(Number),
+      });
+      // The demo names the tools of the MCP servers it connected (the bundled MCP SDK's chunk).
+      expect(report.text).toContain('`mcp__docs__echo`');
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('imports every entry of the installed libraries, with types', () => {
