@@ -1,6 +1,6 @@
 /**
- * Shared pieces of the terminal UI benchmarks (`bench/tui-*.mjs`): the production bundle (built
- * when missing or older than the sources), a UI running in tmux on a private socket with temp
+ * Shared pieces of the terminal UI benchmarks (`bench/tui-*.mjs`, `bench/install.mjs`): `acp` as
+ * a user gets it (the acp-kit bundle, built when missing or older than the sources), a UI running in tmux on a private socket with temp
  * config and data directories, bounded polling of `capture-pane`, and the UI's own metrics
  * (`ACP_KIT_TUI_METRICS_FILE`).
  */
@@ -22,7 +22,9 @@ import { fileURLToPath } from 'node:url';
 import { option } from './common.js';
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-export const BUNDLE = join(ROOT, 'packages/tui/dist/bundle/acp-tui.mjs');
+/** The clone's `acp`: the same bundle the `acp-kit` package ships (scripts/bundle.ts). */
+export const ACP = join(ROOT, 'packages/cli/bin/acp.js');
+const BUNDLE_ENTRY = join(ROOT, 'packages/cli/dist/cli.js');
 export const SCENARIO_AGENT = join(ROOT, 'packages/tui/src/e2e/fixtures/scenario-agent.mjs');
 
 function newestMtime(dir) {
@@ -35,14 +37,14 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** Builds the bundle when it is missing or older than the tui, client and protocol sources. */
+/** Builds the bundle when it is missing or older than the sources of the packages in it. */
 export function ensureBundle() {
-  const sources = ['tui', 'client', 'protocol'].map((p) => newestMtime(join(ROOT, 'packages', p, 'src')));
-  if (existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= Math.max(...sources)) return;
-  const result = spawnSync(process.execPath, [join(ROOT, 'packages/tui/scripts/bundle.mjs')], {
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) throw new Error('bundling the UI failed');
+  const sources = ['cli', 'tui', 'client', 'protocol', 'agent'].map((p) =>
+    newestMtime(join(ROOT, 'packages', p, 'src')),
+  );
+  if (existsSync(BUNDLE_ENTRY) && statSync(BUNDLE_ENTRY).mtimeMs >= Math.max(...sources)) return;
+  const result = spawnSync('npm', ['run', 'bundle'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('bundling acp failed');
 }
 
 export { option };
@@ -71,8 +73,9 @@ export function machine() {
 }
 
 /**
- * How the UI is run: `node BUNDLE`, or with `--bundle FILE` another build of it (for profiles, a
- * copy of `scripts/bundle.mjs` without minification) and with `--cpu-prof DIR` under
+ * How the UI is run: `node ACP`, or with `--bundle FILE` another `acp` (an installed one's bin,
+ * or for profiles a build without minification: `npx tsx scripts/bundle.ts --no-minify --outdir
+ * /tmp/acp-prof/dist` gives /tmp/acp-prof/dist/cli.js), and with `--cpu-prof DIR` under
  * `node --cpu-prof` (summarise with `node bench/profile-summary.js DIR`).
  */
 export function uiProgram() {
@@ -80,7 +83,7 @@ export function uiProgram() {
   return [
     process.execPath,
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-    option('--bundle', BUNDLE),
+    option('--bundle', ACP),
   ];
 }
 
@@ -89,7 +92,7 @@ let counter = 0;
 
 const quote = (word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
-/** The UI (bundle) in tmux, with temp directories and the scripted agent as catalog agent `scenario`. */
+/** The UI (`acp`) in tmux, with temp directories and the scripted agent as catalog agent `scenario`. */
 export class TuiRun {
   constructor({ args = [], columns = 120, rows = 40, env = {}, dirs, rawLog, program = uiProgram() } = {}) {
     this.dirs = dirs ?? TuiRun.makeDirs();

@@ -9,11 +9,9 @@ import {
   agentSetupDescription,
   agentSetupHelp,
   agentSetupOptions,
-  runAgent,
-  runAgentSetup,
   type AgentCliOptions,
   type AgentSetupOptions,
-} from '@acp-kit/agent';
+} from '@acp-kit/agent/cli-options';
 
 /** Registers `acp agent` and its flags on `program`. */
 export function registerAgentCommand(
@@ -28,6 +26,8 @@ export function registerAgentCommand(
   }
   command.action(async (options: AgentCliOptions) => {
     check();
+    // The agent (tools, sessions, zod) loads only when `acp agent` runs.
+    const { runAgent } = await import('./agent-serve.js');
     await runAgent(options);
     done(0);
   });
@@ -39,6 +39,7 @@ export function registerAgentCommand(
   for (const option of agentSetupOptions) setup.option(option.flags, option.description);
   setup.action(async (_options: unknown, sub: Command) => {
     check();
+    const { runAgentSetup } = await import('./agent-serve.js');
     done(await runAgentSetup(sub.optsWithGlobals<AgentSetupOptions>()));
   });
 }

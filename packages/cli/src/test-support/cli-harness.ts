@@ -1,12 +1,13 @@
 /**
  * Runs `acp` in-process with captured output and a fake Ctrl-C, or as a real child process.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Readable, Writable } from 'node:stream';
 import type { LaunchSpec } from '@acp-kit/client';
 import type { StopSignal } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -126,10 +127,14 @@ export function jsonLines(text: string): Record<string, unknown>[] {
 }
 
 /** Runs `acp` from source as a real child process (for signals). */
-export function spawnCli(args: readonly string[], home: TestHome, stdin: 'ignore' | 'pipe' = 'ignore') {
+export function spawnCli(
+  args: readonly string[],
+  home: TestHome,
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): ChildProcessByStdio<Writable | null, Readable, Readable> {
   return spawn(SELF.command, [...SELF.args, ...args], {
     cwd: home.work,
     env: home.env,
     stdio: [stdin, 'pipe', 'pipe'],
-  });
+  }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
 }
