@@ -110,12 +110,23 @@ describe('the tarball check', () => {
 
 describe('the publishable packages', () => {
   it('are the non-private workspace packages, each after what it depends on', () => {
-    const names = publishablePackages(ROOT).map((pkg) => pkg.manifest.name);
+    const packages = publishablePackages(ROOT);
+    const names = packages.map((pkg) => pkg.manifest.name);
     expect(names).toEqual(
-      expect.arrayContaining(['@acp-kit/protocol', '@acp-kit/client', '@acp-kit/agent', 'acp-kit']),
+      expect.arrayContaining([
+        '@acp-kit/protocol',
+        '@acp-kit/client',
+        '@acp-kit/agent',
+        '@acp-kit/files',
+        'acp-kit',
+      ]),
     );
     expect(names).not.toContain('@acp-kit/tui');
-    expect(names[0]).toBe('@acp-kit/protocol');
+    for (const [index, pkg] of packages.entries()) {
+      for (const dependency of Object.keys(pkg.manifest.dependencies ?? {})) {
+        if (names.includes(dependency)) expect(names.indexOf(dependency)).toBeLessThan(index);
+      }
+    }
     expect(names.at(-1)).toBe('acp-kit');
   });
 
