@@ -95,6 +95,13 @@ export class LinePeer {
     return reply;
   }
 
+  /** Sends a request written by hand (`text` is the whole frame, without the newline). */
+  requestText(id: string | number, text: string): Promise<Frame> {
+    const reply = this.reply(id);
+    void this.write(text + '\n');
+    return reply;
+  }
+
   /** Resolves with the reply to `id` (already received or still to come). */
   reply(id: string | number): Promise<Frame> {
     const key = JSON.stringify(id);

@@ -80,6 +80,7 @@ export function agentReader(options: TypedConnectionOptions = {}): Reader {
     () => ({
       initialize: record('initialize', { protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }),
       authenticate: record('authenticate', {}),
+      logout: record('logout', {}),
       newSession: record('session/new', { sessionId: 's-1' }),
       loadSession: record('session/load', {}),
       listSessions: record('session/list', { sessions: [] }),
