@@ -4,8 +4,6 @@
  * (never dropped silently) by the client's store, records and `acp run --format json`, and by the
  * agent's session log (`session/load` replays every turn).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AgentConnection } from '@acp-kit/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canaryFigure, CanaryWatch } from './support/canary.js';
@@ -13,6 +11,7 @@ import { holds, zero } from './support/figures.js';
 import { LinePeer, type Frame } from './support/line-peer.js';
 import { Collected, exitOf, makeHome, spawnAcp, spawnDemoAgent, within } from './support/procs.js';
 import { batteryClient, relayCommand, relayEntry, script } from './support/relay.js';
+import { recordedEvents } from './support/transcript.js';
 
 const watch = new CanaryWatch();
 afterAll(() => {
@@ -20,15 +19,6 @@ afterAll(() => {
 });
 
 const DEPTHS = [5_000, 100_000, 1_000_000];
-
-/** The `events.jsonl` of a recorded session, parsed line by line (a line that does not parse fails). */
-function recordedEvents(dataDir: string, localId: string): unknown[] {
-  const text = readFileSync(join(dataDir, 'client/sessions', localId, 'events.jsonl'), 'utf8');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as unknown);
-}
 
 /** Runs `run` with a client engine connected to the relay agent; `seen.diagnostics` collects what the engine reported. */
 async function withRelay<T>(

@@ -222,17 +222,30 @@ export function processesWith(token: string): number[] {
 
 /**
  * Orphans: processes carrying `token` still alive `graceMs` after the shutdown (polled, so a
- * clean shutdown returns at once). Whatever is left is then killed, so one failure does not leak.
+ * clean shutdown returns at once), as short command lines. Whatever is left is then killed, so one
+ * failure does not leak.
  */
-export async function countOrphans(token: string, graceMs = 5_000): Promise<number> {
+export async function orphansOf(token: string, graceMs = 5_000): Promise<string[]> {
   const deadline = performance.now() + graceMs;
   let alive = processesWith(token);
   while (alive.length > 0 && performance.now() < deadline) {
     await new Promise((done) => setTimeout(done, 25));
     alive = processesWith(token);
   }
+  const described = alive.map((pid) => {
+    try {
+      return `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').replace(token, '<token>').slice(0, 160)}`;
+    } catch {
+      return `${pid}: (gone)`;
+    }
+  });
   for (const pid of alive) killQuietly(pid, 'SIGKILL');
-  return alive.length;
+  return described;
+}
+
+/** The number of {@link orphansOf}. */
+export async function countOrphans(token: string, graceMs = 5_000): Promise<number> {
+  return (await orphansOf(token, graceMs)).length;
 }
 
 /** Whether `pid` is a live (non-zombie) process. */

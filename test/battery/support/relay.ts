@@ -41,6 +41,8 @@ export interface RelayOptions {
   version?: string;
   /** Steps run for a prompt that is not itself a script. */
   script?: unknown[];
+  /** Steps run right after answering `session/new` (close stdin, close stdout…). */
+  afterNew?: unknown[];
 }
 
 /** A catalog entry that runs the relay agent with `options`. */
