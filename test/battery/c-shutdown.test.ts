@@ -65,10 +65,11 @@ describe('C5 a hanging agent and the timeouts that end it', () => {
 
   it('initialize never answered: connect fails after timeouts.initializeMs', async () => {
     const battery = await batteryClient({ watch, timeouts: TIMEOUTS });
+    const token = orphanToken();
     try {
       const r = await timed(
-        battery.client.connect(relayEntry({ hang: 'initialize' })),
-        10_000,
+        battery.client.connect(relayEntry({ token, hang: 'initialize' })),
+        bound + 2_000,
         'connect to an agent that never answers initialize',
       );
       watch.seeError('C5 error', r.error);
@@ -84,6 +85,8 @@ describe('C5 a hanging agent and the timeouts that end it', () => {
       expect(r.error?.message).not.toMatch(/did not happen within/);
       expect(r.ms).toBeLessThanOrEqual(bound);
     } finally {
+      // A connect still waiting for initialize is not the client's yet: stop the agent by hand.
+      await countOrphans(token, 0);
       await battery.close();
     }
   }, 30_000);
@@ -91,14 +94,15 @@ describe('C5 a hanging agent and the timeouts that end it', () => {
   for (const how of ['never answers', 'is stopped (SIGSTOP)'] as const) {
     it(`session/new: the agent ${how}: newSession fails after timeouts.sessionOpenMs`, async () => {
       const battery = await batteryClient({ watch, timeouts: TIMEOUTS });
+      const token = orphanToken();
       try {
         const agent = await battery.client.connect(
-          relayEntry(how === 'never answers' ? { hang: 'session/new' } : {}),
+          relayEntry(how === 'never answers' ? { token, hang: 'session/new' } : { token }),
         );
         if (how !== 'never answers') process.kill(agent.pid as number, 'SIGSTOP');
         const r = await timed(
           agent.newSession({ cwd: battery.home.work }),
-          10_000,
+          bound + 2_000,
           `session/new to an agent that ${how}`,
         );
         if (how !== 'never answers') killQuietly(agent.pid, 'SIGCONT');
@@ -115,6 +119,7 @@ describe('C5 a hanging agent and the timeouts that end it', () => {
         expect(r.error?.message).not.toMatch(/did not happen within/);
         expect(r.ms).toBeLessThanOrEqual(bound);
       } finally {
+        await countOrphans(token, 0);
         await battery.close();
       }
     }, 30_000);
@@ -123,8 +128,9 @@ describe('C5 a hanging agent and the timeouts that end it', () => {
   it('session/cancel ignored: the turn ends cancelled after timeouts.cancelGraceMs and the agent is stopped', async () => {
     const battery = await batteryClient({ watch, timeouts: TIMEOUTS });
     const status = statusFile(battery.home);
+    const token = orphanToken();
     try {
-      const agent = await battery.client.connect(relayEntry({ status, ignoreCancel: true }));
+      const agent = await battery.client.connect(relayEntry({ token, status, ignoreCancel: true }));
       const session = await agent.newSession({ cwd: battery.home.work });
       const turn = session.prompt(script([{ waitCancel: true }]));
       await waitForStatus(status, (r) => r.event === 'waiting-for-cancel');
@@ -151,6 +157,8 @@ describe('C5 a hanging agent and the timeouts that end it', () => {
       expect(ms).toBeLessThanOrEqual(TIMEOUTS.cancelGraceMs + SLACK_MS);
       expect(stopped).toBe(true);
     } finally {
+      // A connect still waiting for initialize is not the client's yet: stop the agent by hand.
+      await countOrphans(token, 0);
       await battery.close();
     }
   }, 30_000);
