@@ -279,7 +279,7 @@ describe('C3/C4 the agent closes one of its pipes but keeps running', () => {
         'the 1 MiB prompt failing',
       );
       watch.seeError('C3 prompt error', error);
-      const gone = await pollUntil(() => !isAlive(pid), 'the agent terminated by the client', 10_000).then(
+      const gone = await pollUntil(() => !isAlive(pid), 'the agent terminated by the client', 5_000).then(
         () => true,
         () => false,
       );
@@ -313,7 +313,7 @@ describe('C3/C4 the agent closes one of its pipes but keeps running', () => {
       );
       const closedAt = (await waitForStatus(status, (r) => r.event === 'stdout-closed')).t;
       const detectMs = (await within(exited, 10_000, 'the exit event')) - closedAt;
-      const gone = await pollUntil(() => !isAlive(pid), 'the agent terminated by the client', 10_000).then(
+      const gone = await pollUntil(() => !isAlive(pid), 'the agent terminated by the client', 5_000).then(
         () => true,
         () => false,
       );

@@ -44,7 +44,7 @@ export const COUNTS = {
   /** D2: requests to an agent that does not read (RELIABILITY: 10,000). */
   unreadRequests: sized(10_000, 10_000),
   /** D3: round trips of the soak (RELIABILITY: 200k). */
-  soakRoundTrips: sized(20_000, 200_000),
+  soakRoundTrips: sized(5_000, 200_000),
   /** D4: chunks of `agent_message_chunk` (RELIABILITY: 100k chunks, 10 MB). */
   chunkFlood: sized(20_000, 100_000),
   /** E4: random interleavings (RELIABILITY: 1,000). */
