@@ -185,13 +185,13 @@ describe('D3 soak: round trips against acp agent --demo', () => {
           process.listenerCount('exit');
         const warmup = Math.floor(COUNTS.soakRoundTrips / 10);
         const samples: { at: number; rss: number }[] = [];
-      const every = Math.max(100, Math.floor(COUNTS.soakRoundTrips / 50));
+        const every = Math.max(100, Math.floor(COUNTS.soakRoundTrips / 50));
         let listenersBefore = 0;
         const started = performance.now();
         for (let i = 0; i < COUNTS.soakRoundTrips; i++) {
           if (i === warmup) listenersBefore = listeners();
           await connection.setSessionMode({ sessionId, modeId: i % 2 === 0 ? 'auto-edit' : 'ask' });
-          if (i >= warmup && i % 1000 === 0)
+          if (i >= warmup && i % every === 0)
             samples.push({ at: i, rss: memoryOf(peer.pid as number)?.rss ?? 0 });
         }
         const perSecond = Math.round(COUNTS.soakRoundTrips / ((performance.now() - started) / 1000));
