@@ -122,13 +122,18 @@ export interface RelayAnswer {
   error?: { code: number; message: string; data?: unknown };
 }
 
-/** Makes the agent send `method` to our client and returns our client's answer. */
+/**
+ * Makes the agent send `method` to our client and returns our client's answer. `fill` has the
+ * agent put `bytes` characters in one field of the params itself (big writes).
+ */
 export async function relayCall(
   connection: AgentConnection,
   method: string,
   params: unknown,
+  fill?: { field: string; bytes: number },
 ): Promise<RelayAnswer> {
-  return (await connection.connection.extRequest('_battery/call', { method, params })) as RelayAnswer;
+  const body = { method, params, ...(fill ? { fill } : {}) };
+  return (await connection.connection.extRequest('_battery/call', body)) as RelayAnswer;
 }
 
 /** Makes the agent send many requests (with `concurrency` in flight) and returns the answers in order. */
