@@ -26,8 +26,12 @@ export interface CanaryHit {
   canary: string;
 }
 
-/** Files that are transcripts: prompt text is kept there by design (the documented exception). */
-const TRANSCRIPT_FILE = /(?:^|\/)(?:events|trace)\.jsonl$|\/agent-data\/.*\.jsonl$/;
+/**
+ * Files that keep prompt text by design (the documented exceptions): the client's transcript,
+ * trace and session index (its title comes from the first prompt), and the agent's session files.
+ */
+const TRANSCRIPT_FILE =
+  /\/sessions\/[^/]+\/(?:events\.jsonl|trace\.jsonl|meta\.json)$|\/agent-data\/sessions\//;
 
 /** Collects what a test file saw and finds canaries in it. */
 export class CanaryWatch {
