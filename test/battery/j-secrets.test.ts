@@ -4,13 +4,13 @@
  * logging; every log line, stderr text, error, record and listing is searched (J1). Error replies
  * are covered by A3/B2 (J2). The agent's environment is an allowlist plus what was configured (J3).
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canaryFigure, CanaryWatch, newCanary } from './support/canary.js';
 import { holds, zero } from './support/figures.js';
 import { ACP_FROM_SOURCE, Collected, exitOf, makeHome, spawnAcp, tempDir } from './support/procs.js';
-import { batteryClient, relayCall, relayCommand, relayEntry, relayInfo, script } from './support/relay.js';
+import { batteryClient, RELAY_AGENT, relayCall, relayEntry, relayInfo, script } from './support/relay.js';
 
 const watch = new CanaryWatch();
 afterAll(() => {
@@ -122,7 +122,9 @@ describe('J1 canary secrets never reach a log, an error or a record', () => {
     const home = makeHome('j1-argv');
     const key = newCanary();
     try {
-      const run = spawnAcp(['run', 'hello', '--', ...relayCommand(), `--api-key=${key}`], {
+      // A short command line, as a user would type it (the key within what acp records of it).
+      symlinkSync(RELAY_AGENT, join(home.work, 'agent.mjs'));
+      const run = spawnAcp(['run', 'hello', '--', 'node', 'agent.mjs', '--api-key', key], {
         cwd: home.work,
         env: home.env,
       });
