@@ -28,7 +28,7 @@ import {
   statusFile,
   waitForStatus,
 } from './support/relay.js';
-import { COUNTS, timeoutMs } from './support/size.js';
+import { COUNTS, FULL, timeoutMs } from './support/size.js';
 import { agentText } from './support/transcript.js';
 
 const watch = new CanaryWatch();
@@ -213,7 +213,15 @@ describe('D3 soak: round trips against acp agent --demo', () => {
           value: perSecond,
           unit: '/s',
         });
-        atMost({ case: 'D3', name: 'agent RSS slope after warm-up', unit: 'MiB per 100k' }, slopeMiB, 1);
+        atMost(
+          {
+            case: 'D3',
+            name: `agent RSS slope after warm-up (${COUNTS.soakRoundTrips} round trips)`,
+            unit: 'MiB per 100k',
+          },
+          slopeMiB,
+          1,
+        );
         zero(
           { case: 'D3', name: `listener change (${listenersBefore} before)` },
           listenersAfter - listenersBefore,
@@ -222,7 +230,8 @@ describe('D3 soak: round trips against acp agent --demo', () => {
           { case: 'D3', name: 'MaxListenersExceededWarning' },
           warnings.filter((w) => w === 'MaxListenersExceededWarning').length,
         );
-        expect(slopeMiB).toBeLessThanOrEqual(1);
+        // A slope means something only over the soak's length: the reduced size reports it, the full size holds it to 1.
+        if (FULL) expect(slopeMiB).toBeLessThanOrEqual(1);
         expect(listenersAfter).toBe(listenersBefore);
         expect(warnings).not.toContain('MaxListenersExceededWarning');
       } finally {

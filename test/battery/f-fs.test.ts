@@ -23,6 +23,7 @@ import { canaryFigure, CanaryWatch } from './support/canary.js';
 import { figure, holds, zero } from './support/figures.js';
 import { fixture, within } from './support/procs.js';
 import {
+  assertUsable,
   batteryClient,
   relayCall,
   relayCalls,
@@ -151,6 +152,7 @@ describe('F1 the path corpus', () => {
       expect(offending).toEqual([]);
       expect(escapes).toBe(0);
       expect(showsResolved).toBe(0);
+      await assertUsable(s.agent);
     } finally {
       await s.battery.close();
     }
@@ -191,6 +193,7 @@ describe('F2 symlinks', () => {
       zero({ case: 'F2', name: 'errors revealing where a link leads' }, revealing);
       expect(escapes).toBe(0);
       expect(inside.result).toEqual({ content: 'inside content' });
+      await assertUsable(s.agent);
       expect(answers.map((a) => a.error?.message).filter((m) => m?.includes(s.outside))).toEqual([]);
     } finally {
       await s.battery.close();
@@ -327,6 +330,7 @@ describe('F4 special files', () => {
       }
       zero({ case: 'F4', name: 'special files read without a cap or hanging' }, problems.length);
       expect(problems).toEqual([]);
+      await assertUsable(s.agent);
     } finally {
       server.close();
       await s.battery.close();

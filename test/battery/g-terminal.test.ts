@@ -13,6 +13,7 @@ import { canaryFigure, CanaryWatch } from './support/canary.js';
 import { atMost, figure, holds, mib, zero } from './support/figures.js';
 import { countOrphans, orphansOf, orphanToken, processesWith, within } from './support/procs.js';
 import {
+  assertUsable,
   batteryClient,
   relayCall,
   relayEntry,
@@ -106,6 +107,7 @@ describe('G1 shell metacharacters in argv', () => {
       );
       expect(created).toBe(0);
       expect(outputOf(output)?.output, 'echo ran and printed its arguments').toContain(`$(touch ${m(3)})`);
+      await assertUsable(t.agent);
     } finally {
       await t.battery.close();
     }

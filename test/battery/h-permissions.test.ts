@@ -12,6 +12,7 @@ import { canaryFigure, CanaryWatch } from './support/canary.js';
 import { figure, holds, zero } from './support/figures.js';
 import { pollUntil, within } from './support/procs.js';
 import {
+  assertUsable,
   batteryClient,
   relayCall,
   relayEntry,
@@ -119,6 +120,7 @@ describe('H1 odd option lists', () => {
             problems.push(`${c.name}: all ${shown} options reached the host`);
         }
         zero({ case: 'H1', name: `odd option lists answered wrongly (host: ${decision})` }, problems.length);
+        await assertUsable(s.agent);
         expect(problems).toEqual([]);
       } finally {
         await s.battery.close();

@@ -15,7 +15,7 @@ import {
   type ClientHost,
 } from '@acp-kit/client';
 import type { CanaryWatch } from './canary.js';
-import { fixture, makeHome, pollUntil, type BatteryHome } from './procs.js';
+import { fixture, makeHome, pollUntil, within, type BatteryHome } from './procs.js';
 
 export const RELAY_AGENT = fixture('relay-agent.mjs');
 
@@ -166,6 +166,12 @@ export async function relayInfo(
     env: Record<string, string>;
     argv: string[];
   };
+}
+
+/** The connection is still usable after a case (RELIABILITY's second invariant): a round trip answers. */
+export async function assertUsable(connection: AgentConnection): Promise<void> {
+  const info = await within(relayInfo(connection), 10_000, 'a round trip after the case');
+  if (!(info.pid > 0)) throw new Error('the agent did not answer a round trip after the case');
 }
 
 /** One line of a relay agent's status file. */

@@ -48,9 +48,9 @@ export const COUNTS = {
   /** D4: chunks of `agent_message_chunk` (RELIABILITY: 100k chunks, 10 MB). */
   chunkFlood: sized(20_000, 100_000),
   /** E4: random interleavings (RELIABILITY: 1,000). */
-  interleavings: sized(150, 1_000),
+  interleavings: sized(100, 1_000),
   /** F3: writes under a racing directory swap (issue 10: 10,000). */
-  swapRaceWrites: sized(1_500, 10_000),
+  swapRaceWrites: sized(2_000, 10_000),
   /** C10: bytes the agent writes to stderr (RELIABILITY: 1 GiB). */
   stderrBytes: sized(64 * 1024 * 1024, 1024 * 1024 * 1024),
   /** G5: bytes of terminal output (RELIABILITY: 1 GiB). */
