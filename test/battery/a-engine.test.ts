@@ -5,18 +5,15 @@
  * agent's session log (`session/load` replays every turn).
  */
 import type { AgentConnection } from '@acp-kit/client';
-import { afterAll, describe, expect, it } from 'vitest';
-import { canaryFigure, CanaryWatch } from './support/canary.js';
+import { describe, expect, it } from 'vitest';
+import { fileWatch } from './support/canary.js';
 import { holds, zero } from './support/figures.js';
 import { LinePeer, type Frame } from './support/line-peer.js';
 import { Collected, exitOf, makeHome, spawnAcp, spawnDemoAgent, within } from './support/procs.js';
 import { batteryClient, relayCommand, relayEntry, script } from './support/relay.js';
 import { recordedEvents } from './support/transcript.js';
 
-const watch = new CanaryWatch();
-afterAll(() => {
-  expect(canaryFigure(watch, 'a-engine')).toEqual([]);
-});
+const watch = fileWatch('a-engine');
 
 const DEPTHS = [5_000, 100_000, 1_000_000];
 

@@ -1,21 +1,14 @@
 /**
- * A. Framing and parsing, in this process, against both readers: our client's and our agent's.
- * A1 chunk boundaries, A2 junk, A5 the size boundary, A7 bad text, A8 deep nesting, A9
- * prototype pollution, A10 extreme ids. The wire fuzz into real processes (A3) and the cases
- * about processes (A4, A6) are in a-wire.test.ts.
+ * A1, A2, A5. Framing, in this process, against both readers (our client's and our agent's): any
+ * chunk boundaries, junk lines, and the size limit's boundary. A7–A10 are in a-text.test.ts, the
+ * wire fuzz into real processes (A3, A4) in a-wire.test.ts.
  */
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { canaryFigure, CanaryWatch } from './support/canary.js';
+import { describe, expect, it } from 'vitest';
 import { figure } from './support/figures.js';
-import { clientReader, demoAgentReader, READERS, type Reader } from './support/readers.js';
+import { assertReaderAlive, READERS } from './support/readers.js';
 import { COUNTS, seedOf, timeoutMs } from './support/size.js';
 import { eventually } from './support/channel.js';
-
-const watch = new CanaryWatch();
-afterAll(() => {
-  expect(canaryFigure(watch, 'a-framing')).toEqual([]);
-});
 
 const encoder = new TextEncoder();
 
@@ -49,18 +42,6 @@ function chunked(bytes: Uint8Array, cuts: readonly number[], empties: readonly n
   }
   for (const at of empties) chunks.splice(at % (chunks.length + 1), 0, new Uint8Array(0));
   return chunks;
-}
-
-/** Sends an unknown extension request and waits for its answer: the reader is still alive. */
-async function assertAlive(reader: Reader, id = 'live'): Promise<void> {
-  reader.channel.feedText(JSON.stringify({ jsonrpc: '2.0', id, method: '_battery/live', params: {} }) + '\n');
-  await eventually(
-    () => reader.channel.out.some((f) => (f as Frame).id === id),
-    `${reader.side} reader answers after the case`,
-  );
-  const reply = reader.channel.out.find((f) => (f as Frame).id === id) as Frame;
-  expect((reply.error as Frame).code).toBe(-32601);
-  expect(reader.connection.isClosed).toBe(false);
 }
 
 describe('A1 any chunk boundaries', () => {
@@ -171,7 +152,7 @@ describe('A2 junk lines, scalars, arrays, objects', () => {
             const reader = make();
             for (const line of list) reader.channel.feedText(line.text + '\n');
             lines += list.length;
-            await assertAlive(reader);
+            await assertReaderAlive(reader);
             const got = reader.channel.out.filter((f) => (f as Frame).id !== 'live') as Frame[];
             const codes = got.map((f) => (f.error as Frame | undefined)?.code);
             for (const code of codes) replies[String(code)] = (replies[String(code)] ?? 0) + 1;
@@ -208,7 +189,7 @@ describe('A2 junk lines, scalars, arrays, objects', () => {
     it(`${side} reader: a storm of 10,000 junk lines gets a bounded number of replies and the reader lives`, async () => {
       const reader = make();
       reader.channel.feedText('not json at all\n'.repeat(10_000));
-      await assertAlive(reader);
+      await assertReaderAlive(reader);
       const replies = reader.channel.out.length - 1;
       figure({
         case: 'A2',
@@ -251,7 +232,7 @@ describe('A5 the size limit boundary (configurable limit)', () => {
         });
         expect(reader.connection.isClosed).toBe(false);
         expect(reader.received).toHaveLength(1);
-        await assertAlive(reader);
+        await assertReaderAlive(reader);
         await reader.close();
       });
     }
@@ -271,172 +252,6 @@ describe('A5 the size limit boundary (configurable limit)', () => {
         target: 'fatal MESSAGE_TOO_LARGE',
         pass: true,
       });
-    });
-  }
-});
-
-describe('A7 invalid UTF-8, lone surrogates, BOM, NUL, U+2028', () => {
-  const bytes = (...parts: (string | number[])[]): Uint8Array =>
-    Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...encoder.encode(p)] : p)));
-  for (const { side, make } of [
-    ...READERS,
-    { side: 'demo agent' as const, make: () => demoAgentReader(watch.logger('demo agent')) },
-  ]) {
-    it(`${side} reader: defined behaviour (U+FFFD or -32700), no crash, alive after`, async () => {
-      const reader = make();
-      const note = (text: number[] | string) =>
-        bytes(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","x":"`, text, '"}}\n');
-      const cases: Uint8Array[] = [
-        note([0xff, 0xfe]),
-        note([0xc0, 0xaf]), // overlong '/'
-        note([0xed, 0xa0, 0x80]), // a surrogate encoded as UTF-8
-        note('\\ud800 lone \\udfff'),
-        note([0x00]), // a raw NUL inside a string: not JSON
-        note('\\u0000 escaped NUL'),
-        note('\u2028\u2029 line separators'),
-        bytes([0xef, 0xbb, 0xbf], '{"jsonrpc":"2.0","method":"_battery/bom"}\n'), // a BOM mid-stream
-        bytes([0xff, 0x0a]),
-      ];
-      for (const frame of cases) reader.channel.feed(frame);
-      await assertAlive(reader, 'after-a7');
-      for (const reply of reader.channel.out) {
-        const code = ((reply as Frame).error as Frame | undefined)?.code;
-        expect([undefined, -32700, -32600, -32601, -32602]).toContain(code);
-      }
-      // Whatever reached a handler re-serialises without throwing (lone surrogates included).
-      expect(() => JSON.stringify(reader.received)).not.toThrow();
-      figure({
-        case: 'A7',
-        name: `${side} reader: bad text handled, alive after`,
-        value: 'pass',
-        target: 'no crash, alive',
-        pass: true,
-      });
-      await reader.close();
-    });
-  }
-});
-
-describe('A8 deep nesting in valid and invalid frames', () => {
-  const depths = [5_000, 100_000, 1_000_000];
-  for (const { side, make } of [
-    ...READERS,
-    { side: 'demo agent' as const, make: () => demoAgentReader(watch.logger('demo agent')) },
-  ]) {
-    it(`${side} reader: survives ${depths.join(' / ')} levels`, async () => {
-      const reader = make();
-      let survived = 0;
-      for (const depth of depths) {
-        for (const valid of [true, false]) {
-          const nest = '['.repeat(depth) + ']'.repeat(valid ? depth : depth - 1);
-          const method = side === 'client' ? 'session/update' : 'session/cancel';
-          reader.channel.feedText(
-            `{"jsonrpc":"2.0","method":"${method}","params":{"sessionId":"deep","_meta":{"deep":${nest}}}}\n`,
-          );
-          reader.channel.feedText(
-            `{"jsonrpc":"2.0","id":"deep-${depth}-${valid}","method":"${method}","params":{"sessionId":"deep","_meta":{"deep":${nest}}}}\n`,
-          );
-          await assertAlive(reader, `live-${depth}-${valid}`);
-        }
-        survived = depth;
-      }
-      figure({
-        case: 'A8',
-        name: `${side} reader: max depth survived (valid and invalid frames)`,
-        value: survived,
-        target: '1,000,000',
-        pass: survived === 1_000_000,
-      });
-      await reader.close();
-    }, 60_000);
-  }
-});
-
-describe('A9 prototype pollution keys', () => {
-  it('no reader pollutes Object.prototype', async () => {
-    const before = Object.getOwnPropertyNames(Object.prototype).sort();
-    const payloads = [
-      '{"__proto__":{"polluted":"yes"}}',
-      '{"constructor":{"prototype":{"polluted":"yes"}}}',
-      '{"_meta":{"__proto__":{"polluted":"yes"}},"__proto__":{"polluted":"yes"}}',
-    ];
-    for (const make of [clientReader, () => demoAgentReader(watch.logger('demo agent'))]) {
-      const reader = make();
-      for (const payload of payloads) {
-        const params =
-          payload.slice(0, -1) +
-          ',"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"t","title":"x","rawInput":' +
-          payload +
-          ',"_meta":' +
-          payload +
-          '}}';
-        for (const method of [
-          'session/update',
-          'session/new',
-          'session/prompt',
-          'initialize',
-          'session/set_config_option',
-        ]) {
-          reader.channel.feedText(`{"jsonrpc":"2.0","method":"${method}","params":${params}}\n`);
-          reader.channel.feedText(
-            `{"jsonrpc":"2.0","id":"p-${method}","method":"${method}","params":${params}}\n`,
-          );
-        }
-      }
-      await assertAlive(reader, 'after-a9');
-      await reader.close();
-    }
-    const polluted =
-      ({} as Record<string, unknown>).polluted !== undefined ||
-      Object.getOwnPropertyNames(Object.prototype).sort().join() !== before.join();
-    figure({
-      case: 'A9',
-      name: 'Object.prototype polluted',
-      value: polluted,
-      target: 'false',
-      pass: !polluted,
-    });
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
-  });
-});
-
-describe('A10 extreme ids', () => {
-  /** The raw text of the reply's id (before any number parsing). */
-  const rawId = (line: string): string | undefined =>
-    /"id":(-?[\d.eE+-]+|null|"(?:[^"\\]|\\.)*")/.exec(line)?.[1];
-  const cases = ['9007199254740993', '1e308', '-0', `"${'i'.repeat(1024 * 1024)}"`];
-  /** -0 and 0 are the same JSON integer. */
-  const normal = (text: string | undefined): string | undefined => (text === '-0' ? '0' : text);
-  for (const { side, make } of READERS) {
-    it(`${side} reader: the reply echoes the id exactly or rejects with -32600`, async () => {
-      const reader = make();
-      const failures: string[] = [];
-      for (const id of cases) {
-        const before = reader.channel.lines.length;
-        reader.channel.feedText(`{"jsonrpc":"2.0","id":${id},"method":"_battery/ext","params":{}}\n`);
-        await eventually(() => reader.channel.lines.length > before, `reply to id ${id.slice(0, 20)}`);
-        const line = reader.channel.lines[before] as string;
-        const reply = JSON.parse(line) as Frame;
-        expect(line.length).toBeLessThanOrEqual(1024);
-        const code = (reply.error as Frame | undefined)?.code;
-        const echoed = rawId(line);
-        const exact =
-          normal(echoed) === normal(id) ||
-          (!/^-?\d+$/.test(id) && echoed !== undefined && echoed !== 'null' && Number(echoed) === Number(id));
-        if (!(exact || code === -32600))
-          failures.push(`${id.slice(0, 24)} → id ${String(echoed).slice(0, 24)}, code ${String(code)}`);
-      }
-      figure({
-        case: 'A10',
-        name: `${side} reader: ids not echoed exactly nor rejected`,
-        value: failures.length,
-        target: '0',
-        pass: failures.length === 0,
-      });
-      expect(failures).toEqual([]);
-      await assertAlive(reader);
-      await reader.close();
     });
   }
 });

@@ -3,9 +3,10 @@
  * from a hostile agent into `acp run` (client side), A4 the 100 MB line in both directions, A6 a
  * truncated last frame, and A7/A8 through the client engine's store and records.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createFuzzer, ReplyLedger, type LedgerSummary } from './fixtures/fuzz-frames.mjs';
-import { canaryFigure, CanaryWatch } from './support/canary.js';
+import { describe, expect, it } from 'vitest';
+import { createFuzzer } from './fixtures/fuzz-frames.mjs';
+import { ReplyLedger, type LedgerSummary } from './fixtures/reply-ledger.mjs';
+import { fileWatch } from './support/canary.js';
 import { atMost, figure, holds, mib, zero } from './support/figures.js';
 import { LinePeer, type Frame } from './support/line-peer.js';
 import {
@@ -29,10 +30,7 @@ import {
 } from './support/relay.js';
 import { COUNTS, seedOf, timeoutMs } from './support/size.js';
 
-const watch = new CanaryWatch();
-afterAll(() => {
-  expect(canaryFigure(watch, 'a-wire')).toEqual([]);
-});
+const watch = fileWatch('a-wire');
 
 /** Lines of a stack trace or an unhandled error in a process's stderr: a crash. */
 const CRASH =

@@ -5,8 +5,8 @@
  */
 import { ClientSideConnection, PROTOCOL_VERSION } from '@acp-kit/protocol';
 import { spawnPeer } from '@acp-kit/protocol/node';
-import { afterAll, describe, expect, it } from 'vitest';
-import { canaryFigure, CanaryWatch } from './support/canary.js';
+import { describe, expect, it } from 'vitest';
+import { fileWatch } from './support/canary.js';
 import { atMost, figure, mib, zero } from './support/figures.js';
 import {
   ACP_FROM_SOURCE,
@@ -31,10 +31,7 @@ import {
 import { COUNTS, FULL, timeoutMs } from './support/size.js';
 import { agentText } from './support/transcript.js';
 
-const watch = new CanaryWatch();
-afterAll(() => {
-  expect(canaryFigure(watch, 'd-load')).toEqual([]);
-});
+const watch = fileWatch('d-load');
 
 describe('D1 a flood of updates while the consumer stalls', () => {
   for (const agentKind of ['awaiting backpressure', 'ignoring backpressure'] as const) {

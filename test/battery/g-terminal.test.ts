@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentConnection, ClientSession, PermissionAsk } from '@acp-kit/client';
-import { afterAll, describe, expect, it } from 'vitest';
-import { canaryFigure, CanaryWatch } from './support/canary.js';
+import { describe, expect, it } from 'vitest';
+import { fileWatch } from './support/canary.js';
 import { atMost, figure, holds, mib, zero } from './support/figures.js';
 import { countOrphans, orphansOf, orphanToken, processesWith, within } from './support/procs.js';
 import {
@@ -22,10 +22,7 @@ import {
 } from './support/relay.js';
 import { COUNTS, timeoutMs } from './support/size.js';
 
-const watch = new CanaryWatch();
-afterAll(() => {
-  expect(canaryFigure(watch, 'g-terminal')).toEqual([]);
-});
+const watch = fileWatch('g-terminal');
 
 interface Terminals {
   battery: BatteryClient;

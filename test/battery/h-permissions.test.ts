@@ -7,8 +7,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentConnection, ClientSession, PermissionAnswer, PermissionAsk } from '@acp-kit/client';
-import { afterAll, describe, expect, it } from 'vitest';
-import { canaryFigure, CanaryWatch } from './support/canary.js';
+import { describe, expect, it } from 'vitest';
+import { fileWatch } from './support/canary.js';
 import { figure, holds, zero } from './support/figures.js';
 import { pollUntil, within } from './support/procs.js';
 import {
@@ -23,10 +23,7 @@ import {
   type RelayAnswer,
 } from './support/relay.js';
 
-const watch = new CanaryWatch();
-afterAll(() => {
-  expect(canaryFigure(watch, 'h-permissions')).toEqual([]);
-});
+const watch = fileWatch('h-permissions');
 
 interface Setup {
   battery: BatteryClient;

@@ -10,19 +10,16 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { sanitizeTerminalText } from '@acp-kit/protocol/node';
 import { sanitizeInline, sanitizeText } from '@acp-kit/tui';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TuiHarness } from '../../packages/tui/src/e2e/tmux-harness.js';
-import { canaryFigure, CanaryWatch } from './support/canary.js';
+import { fileWatch } from './support/canary.js';
 import { figure, zero } from './support/figures.js';
 import { Collected, exitOf, makeHome, spawnAcp } from './support/procs.js';
 import { RELAY_AGENT, relayCommand, script } from './support/relay.js';
 import { COUNTS, seedOf, timeoutMs } from './support/size.js';
 import { findUnsafe, marked, PAYLOADS, unsafeRegions } from './support/unsafe.js';
 
-const watch = new CanaryWatch();
-afterAll(() => {
-  expect(canaryFigure(watch, 'i-render')).toEqual([]);
-});
+const watch = fileWatch('i-render');
 
 const all = (sink: string) => PAYLOADS.map((_, i) => marked(sink, i));
 
@@ -123,6 +120,8 @@ describe('I1 the escape corpus in every sink', () => {
       const stderr = new Collected(child.stderr);
       await exitOf(child, 60_000);
       const output = stdout.text + stderr.text;
+      watch.see('acp run stderr (I1)', stderr.text);
+      watch.scanTree(home.data, 'acp data dir (I1)');
       const raw = findUnsafe(output);
       const regions = unsafeRegions(output);
       figure({

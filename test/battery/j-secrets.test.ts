@@ -6,16 +6,13 @@
  */
 import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { canaryFigure, CanaryWatch, newCanary } from './support/canary.js';
+import { describe, expect, it } from 'vitest';
+import { fileWatch, newCanary } from './support/canary.js';
 import { holds, zero } from './support/figures.js';
 import { ACP_FROM_SOURCE, Collected, exitOf, makeHome, spawnAcp, tempDir } from './support/procs.js';
 import { batteryClient, RELAY_AGENT, relayCall, relayEntry, relayInfo, script } from './support/relay.js';
 
-const watch = new CanaryWatch();
-afterAll(() => {
-  expect(canaryFigure(watch, 'j-secrets')).toEqual([]);
-});
+const watch = fileWatch('j-secrets');
 
 describe('J1 canary secrets never reach a log, an error or a record', () => {
   it('demo agent through the client engine: MCP env and headers, prompt text, debug logging everywhere', async () => {

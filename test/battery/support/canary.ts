@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@acp-kit/protocol';
+import { afterAll, expect } from 'vitest';
 import { figure } from './figures.js';
 
 /** Every canary, whatever its uuid. */
@@ -166,4 +167,16 @@ export function canaryFigure(watch: CanaryWatch, label: string): CanaryHit[] {
     pass: watch.hits.length === 0,
   });
   return watch.hits;
+}
+
+/**
+ * The canary watch of one test file: J1's figure for the file is recorded, and its hits asserted
+ * to be none, after the file's last test.
+ */
+export function fileWatch(label: string): CanaryWatch {
+  const watch = new CanaryWatch();
+  afterAll(() => {
+    expect(canaryFigure(watch, label)).toEqual([]);
+  });
+  return watch;
 }

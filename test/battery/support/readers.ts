@@ -15,7 +15,7 @@ import {
   type TypedConnection,
   type TypedConnectionOptions,
 } from '@acp-kit/protocol';
-import { ScriptedChannel } from './channel.js';
+import { eventually, ScriptedChannel } from './channel.js';
 
 /** One side's reader on a scripted channel. */
 export interface Reader {
@@ -127,3 +127,37 @@ export const READERS = [
   { side: 'client', make: clientReader },
   { side: 'agent', make: agentReader },
 ] as const;
+
+type Frame = Record<string, unknown>;
+
+/** The `error.code` of a frame, if it has one. */
+export const errorCode = (frame: Frame | undefined): unknown => (frame?.error as Frame | undefined)?.code;
+
+/**
+ * Feeds lines, then a barrier request to an unknown method; returns the frames the reader wrote
+ * before the barrier's answer (answers go out in processing order, so those are the lines' answers).
+ */
+export async function exchange(reader: Reader, lines: readonly string[]): Promise<Frame[]> {
+  const start = reader.channel.out.length;
+  const barrier = `barrier-${start}`;
+  for (const line of lines) reader.channel.feedText(line + '\n');
+  reader.channel.feedText(JSON.stringify({ jsonrpc: '2.0', id: barrier, method: '_battery/barrier' }) + '\n');
+  await eventually(() => reader.channel.out.some((f) => (f as Frame).id === barrier), 'barrier answered');
+  const out = reader.channel.out.slice(start) as Frame[];
+  return out.slice(
+    0,
+    out.findIndex((f) => f.id === barrier),
+  );
+}
+
+/** Sends an unknown extension request and waits for its -32601: the reader is still alive. */
+export async function assertReaderAlive(reader: Reader, id = 'live'): Promise<void> {
+  reader.channel.feedText(JSON.stringify({ jsonrpc: '2.0', id, method: '_battery/live', params: {} }) + '\n');
+  await eventually(
+    () => reader.channel.out.some((f) => (f as Frame).id === id),
+    `${reader.side} reader answers after the case`,
+  );
+  const reply = reader.channel.out.find((f) => (f as Frame).id === id) as Frame;
+  if (errorCode(reply) !== -32601 || reader.connection.isClosed)
+    throw new Error(`${reader.side} reader: liveness request got ${JSON.stringify(reply).slice(0, 200)}`);
+}

@@ -214,6 +214,21 @@ export function statusFile(home: BatteryHome, name = 'status.jsonl'): string {
   return join(home.root, name);
 }
 
+/** The options agents usually offer: allow once, reject once. */
+export const ALLOW_REJECT = [
+  { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+  { optionId: 'no', name: 'No', kind: 'reject_once' },
+];
+
+/** A script step: the agent asks `session/request_permission` about `toolCallId`; `label` names its answer in the status file. */
+export function askStep(toolCallId: string, label = toolCallId): Record<string, unknown> {
+  return {
+    request: 'session/request_permission',
+    params: { toolCall: { toolCallId, title: `may I (${toolCallId})` }, options: ALLOW_REJECT },
+    label,
+  };
+}
+
 /** A prompt that the relay agent runs as a script. */
 export function script(steps: unknown[]): string {
   return JSON.stringify(steps);

@@ -1,194 +1,23 @@
 /**
- * B. JSON-RPC semantics, against both readers (and the real agent where it matters): batches,
- * envelope violations, unknown methods, the initialize gate, schema-invalid params for every
- * inbound method, duplicate ids, stray responses, and handlers that throw or return garbage.
+ * B5–B8. JSON-RPC semantics: schema-invalid params for every inbound method (generated from the
+ * schema), duplicate in-flight ids, responses that match nothing, and handlers that throw or return
+ * what cannot be serialised. B1–B4 are in b-envelope.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { AgentSideConnection, ClientSideConnection, PROTOCOL_VERSION, type Logger } from '@acp-kit/protocol';
-import { afterAll, describe, expect, it } from 'vitest';
-import { canaryFigure, CanaryWatch, safeJson } from './support/canary.js';
+import { describe, expect, it } from 'vitest';
+import { fileWatch, safeJson } from './support/canary.js';
 import { eventually, ScriptedChannel } from './support/channel.js';
 import { figure, holds, zero } from './support/figures.js';
-import { LinePeer, type Frame } from './support/line-peer.js';
-import { exitOf, makeHome, spawnDemoAgent, within } from './support/procs.js';
-import { READERS, clientReader, demoAgentReader, type Reader } from './support/readers.js';
-import { batteryClient, readStatus, relayEntry, statusFile } from './support/relay.js';
+import { type Frame } from './support/line-peer.js';
+import { within } from './support/procs.js';
+import { READERS, clientReader, demoAgentReader, errorCode as code, exchange } from './support/readers.js';
 import { COUNTS, seedOf, timeoutMs } from './support/size.js';
 
-const watch = new CanaryWatch();
-afterAll(() => {
-  expect(canaryFigure(watch, 'b-jsonrpc')).toEqual([]);
-});
-
-const ALL_READERS = [
-  ...READERS,
-  { side: 'demo agent' as const, make: () => demoAgentReader(watch.logger('demo agent')) },
-];
-
-/** Feeds lines, then a barrier request; returns the frames written before the barrier's answer. */
-async function exchange(reader: Reader, lines: readonly string[]): Promise<Frame[]> {
-  const start = reader.channel.out.length;
-  const barrier = `barrier-${start}`;
-  for (const line of lines) reader.channel.feedText(line + '\n');
-  reader.channel.feedText(JSON.stringify({ jsonrpc: '2.0', id: barrier, method: '_battery/barrier' }) + '\n');
-  await eventually(() => reader.channel.out.some((f) => (f as Frame).id === barrier), 'barrier answered');
-  const out = reader.channel.out.slice(start) as Frame[];
-  return out.slice(
-    0,
-    out.findIndex((f) => f.id === barrier),
-  );
-}
-
-const code = (frame: Frame | undefined): unknown => (frame?.error as Frame | undefined)?.code;
-
-describe('B1 batches', () => {
-  for (const { side, make } of ALL_READERS) {
-    it(`${side} reader: [], a batch of requests, a batch of notifications: one -32600 each, nothing processed`, async () => {
-      const reader = make();
-      const request = (id: number) => ({
-        jsonrpc: '2.0',
-        id,
-        method: 'session/cancel',
-        params: { sessionId: 's' },
-      });
-      const note = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: {} } };
-      const out = await exchange(reader, [
-        '[]',
-        JSON.stringify([request(1), request(2)]),
-        JSON.stringify([note, note]),
-      ]);
-      const ok = out.length === 3 && out.every((f) => code(f) === -32600 && f.id === null);
-      holds(
-        { case: 'B1', name: `${side} reader: one -32600 (id null) per batch, no entry processed` },
-        ok && reader.handled.length === 0 && reader.received.length === 0,
-      );
-      expect(out.map((f) => [f.id, code(f)])).toEqual([
-        [null, -32600],
-        [null, -32600],
-        [null, -32600],
-      ]);
-      expect(reader.handled).toEqual([]);
-      expect(reader.received).toEqual([]);
-      await reader.close();
-    });
-  }
-});
-
-describe('B2 envelope violations', () => {
-  for (const { side, make } of ALL_READERS) {
-    it(`${side} reader: -32600, the data never echoes the frame (a 10 MiB bad frame gets a reply ≤ 1 KiB)`, async () => {
-      const reader = make();
-      const canary = watch.contentCanary();
-      const big = 'x'.repeat(10 * 1024 * 1024);
-      const frames = [
-        { id: 1, method: 'session/new', params: { cwd: canary } },
-        { jsonrpc: '1.0', id: 2, method: 'session/new', params: { cwd: canary } },
-        { jsonrpc: '2.0', id: {}, method: 'session/new', params: { cwd: canary } },
-        { jsonrpc: '2.0', id: 4, method: 7, params: { cwd: canary } },
-        { jsonrpc: '1.0', id: 5, method: 'session/new', params: { cwd: canary, big } },
-      ];
-      const out = await exchange(
-        reader,
-        frames.map((f) => JSON.stringify(f)),
-      );
-      const largest = Math.max(...reader.channel.lines.map((l) => l.length));
-      const echoes = reader.channel.lines.filter((l) => l.includes(canary)).length;
-      figure({
-        case: 'B2',
-        name: `${side} reader: largest reply to a bad frame (10 MiB frame included)`,
-        value: largest,
-        unit: 'bytes',
-        target: '≤ 1,024 bytes',
-        pass: largest <= 1024,
-      });
-      zero({ case: 'J2', name: `${side} reader: replies to bad envelopes echoing the canary` }, echoes);
-      expect(out.map(code)).toEqual([-32600, -32600, -32600, -32600, -32600]);
-      for (const [i, f] of out.entries()) {
-        const sent = frames[i]?.id;
-        expect([null, typeof sent === 'number' ? sent : null]).toContainEqual(f.id);
-      }
-      expect(largest).toBeLessThanOrEqual(1024);
-      expect(echoes).toBe(0);
-      expect(reader.handled).toEqual([]);
-      await reader.close();
-    });
-  }
-});
-
-describe('B3 unknown methods', () => {
-  for (const { side, make } of ALL_READERS) {
-    it(`${side} reader: unknown request → -32601 with its id; unknown and $/ notifications → no reply`, async () => {
-      const reader = make();
-      const out = await exchange(reader, [
-        JSON.stringify({ jsonrpc: '2.0', id: 'u1', method: 'no/such_method', params: {} }),
-        JSON.stringify({ jsonrpc: '2.0', method: 'no/such_notification', params: {} }),
-        JSON.stringify({ jsonrpc: '2.0', method: '$/no_such_thing', params: {} }),
-        JSON.stringify({ jsonrpc: '2.0', method: '_vendor/notification', params: {} }),
-      ]);
-      holds(
-        { case: 'B3', name: `${side} reader: -32601 for the request, silence for the notifications` },
-        out.length === 1 && code(out[0]) === -32601 && out[0]?.id === 'u1',
-      );
-      expect(out).toHaveLength(1);
-      expect(out[0]?.id).toBe('u1');
-      expect(code(out[0])).toBe(-32601);
-      await reader.close();
-    });
-  }
-});
-
-describe('B4 requests before initialize', () => {
-  it('agent (acp agent --demo): session/new before initialize is refused with -32600, or queued until initialize', async () => {
-    const home = makeHome('b4-agent');
-    const child = spawnDemoAgent(home);
-    const peer = new LinePeer(child);
-    try {
-      const early = peer.request('early', 'session/new', { cwd: home.work, mcpServers: [] });
-      // A gate answers at once; a queue answers only after initialize: wait a bounded moment for either.
-      const first = await within(early, 15_000, 'an answer to session/new before initialize').catch(
-        () => undefined,
-      );
-      const init = await within(
-        peer.request('init', 'initialize', { protocolVersion: 1, clientCapabilities: {} }),
-        30_000,
-        'initialize',
-      );
-      const queued = first === undefined ? await within(early, 15_000, 'the queued session/new') : undefined;
-      const gated = first !== undefined && code(first) === -32600;
-      const ok = gated || (queued !== undefined && queued.result !== undefined);
-      holds({ case: 'B4', name: 'agent: session/new before initialize refused (-32600) or queued' }, ok);
-      expect(init.result).toBeDefined();
-      expect(ok, `answer before initialize: ${safeJson(first).slice(0, 300)}`).toBe(true);
-      child.stdin?.end();
-      await exitOf(child, 20_000);
-    } finally {
-      child.kill('SIGKILL');
-      home.cleanup();
-    }
-  }, 60_000);
-
-  it('client engine: nothing but initialize is sent before the agent answered it', async () => {
-    const battery = await batteryClient({ watch });
-    const status = statusFile(battery.home);
-    try {
-      const agent = await battery.client.connect(
-        relayEntry({ status, recordMethods: true, initDelayMs: 300 }),
-      );
-      const session = await agent.newSession({ cwd: battery.home.work });
-      await session.prompt('hello');
-      const early = readStatus(status).filter(
-        (r) => r.event === 'received' && r.initialized === false && r.method !== 'initialize',
-      );
-      zero({ case: 'B4', name: 'client: requests sent before initialize was answered' }, early.length);
-      expect(early).toEqual([]);
-    } finally {
-      await battery.close();
-    }
-  });
-});
+const watch = fileWatch('b-semantics');
 
 // ---- B5: schema-invalid params, generated from the schema ----
 
