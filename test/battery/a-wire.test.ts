@@ -219,7 +219,7 @@ describe('A3 wire fuzz into real processes', () => {
         expect(s, `seed ${o.seed}: ${o.detail}`).toBeDefined();
         expect(s?.missing, `seed ${o.seed}`).toBe(0);
         expect(s?.unexpected, `seed ${o.seed}: ${s?.samples.join('\n')}`).toBe(0);
-        expect(s?.largestReply, `seed ${o.seed}: a reply echoes its frame`).toBeLessThanOrEqual(2048);
+        expect(s?.largestReply, `seed ${o.seed}: an error reply echoes its frame`).toBeLessThanOrEqual(2048);
       },
       RUN_TIMEOUT,
     );
