@@ -106,8 +106,11 @@ describe('J1 canary secrets never reach a log, an error or a record', () => {
           },
         ]),
       );
-      await session.prompt(script([{ file: steps }]));
-      rmSync(stepsDir, { recursive: true, force: true });
+      try {
+        await session.prompt(script([{ file: steps }]));
+      } finally {
+        rmSync(stepsDir, { recursive: true, force: true });
+      }
       await session.close();
     } finally {
       await battery.close();

@@ -41,6 +41,12 @@ export interface BatteryHome {
   cleanup(): void;
 }
 
+/** Homes removed by their test; removed again when this process exits (late transcript writes). */
+const removedHomes = new Set<string>();
+process.once('exit', () => {
+  for (const root of removedHomes) rmSync(root, { recursive: true, force: true });
+});
+
 /** Creates a temp home; `env` keeps PATH and points every acp-kit location into it. */
 export function makeHome(prefix = 'battery'): BatteryHome {
   const root = realpathSync(mkdtempSync(join(tmpdir(), `acp-${prefix}-`)));
@@ -66,7 +72,10 @@ export function makeHome(prefix = 'battery'): BatteryHome {
     data,
     agentData,
     env,
-    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
+    cleanup: () => {
+      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+      removedHomes.add(root);
+    },
   };
 }
 
