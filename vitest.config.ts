@@ -8,6 +8,7 @@ export default defineConfig({
       'packages/*/src/**/*.test.{ts,tsx}',
       'packages/*/test/**/*.test.{ts,tsx}',
       'scripts/**/*.test.ts',
+      'test/battery/**/*.test.ts',
     ],
     // Upper bounds only (tests wait for events, never for time): the tmux end-to-end tests start
     // the app from source and need room on a loaded 2-core machine.
