@@ -4,7 +4,7 @@
  * (never dropped silently) by the client's store, records and `acp run --format json`, and by the
  * agent's session log (`session/load` replays every turn).
  */
-import type { AgentConnection } from '@acp-kit/client';
+import { stringifyJson, type AgentConnection } from '@acp-kit/client';
 import { describe, expect, it } from 'vitest';
 import { fileWatch } from './support/canary.js';
 import { holds, zero } from './support/figures.js';
@@ -104,8 +104,9 @@ describe('A8 deep nesting through the client engine and the agent', () => {
       const turn = await session.prompt(script([...steps, { text: 'after-deep' }]));
       const next = await session.prompt(script([{ text: 'alive' }]));
       await session.close();
-      const stored = JSON.stringify(session.state.items);
-      const recorded = JSON.stringify(recordedEvents(dataDir, session.localId));
+      // JSON.stringify throws from about 5,000 levels; the engine's own serialiser does not.
+      const stored = stringifyJson(session.state.items);
+      const recorded = stringifyJson(recordedEvents(dataDir, session.localId));
       const where = DEPTHS.map((depth) => ({
         depth,
         store: stored.includes(`deep-${depth};`),

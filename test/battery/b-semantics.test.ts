@@ -366,7 +366,9 @@ describe('B8 handlers that throw or return garbage', () => {
     }).start();
     const agent = new ScriptedChannel();
     new AgentSideConnection(agent, () => ({
-      initialize: throws('a string'),
+      // initialize succeeds (the agent side refuses everything before it, case B4).
+      initialize: () => ({ protocolVersion: 1 }),
+      authenticate: throws('a string'),
       newSession: throws(null),
       promptSession: throws(cycle),
       setSessionMode: () => ({ _meta: { n: 1n } }) as unknown as Record<string, never>,
@@ -381,8 +383,17 @@ describe('B8 handlers that throw or return garbage', () => {
       ['terminal/create', { ...s, command: 'true' }],
       ['terminal/output', { ...s, terminalId: 't' }],
     ] as const;
+    agent.unrecorded.add('initialize');
+    agent.feedText(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'initialize',
+        method: 'initialize',
+        params: { protocolVersion: 1 },
+      }) + '\n',
+    );
     const agentCalls = [
-      ['initialize', { protocolVersion: 1 }],
+      ['authenticate', { methodId: 'm' }],
       ['session/new', { cwd: '/', mcpServers: [] }],
       ['session/prompt', { ...s, prompt: [] }],
       ['session/set_mode', { ...s, modeId: 'm' }],

@@ -13,6 +13,8 @@ export class ScriptedChannel implements ByteChannel {
   readonly lines: string[] = [];
   closed = false;
   paused = false;
+  /** Ids whose replies are not recorded (a reader's own set-up, such as its `initialize`). */
+  readonly unrecorded = new Set<string>();
   private sink: ByteSink | undefined;
   private partial = '';
 
@@ -26,13 +28,15 @@ export class ScriptedChannel implements ByteChannel {
     while ((newline = this.partial.indexOf('\n')) !== -1) {
       const line = this.partial.slice(0, newline);
       this.partial = this.partial.slice(newline + 1);
-      this.lines.push(line);
       let parsed: unknown = line;
       try {
         parsed = JSON.parse(line);
       } catch {
         // Kept as text.
       }
+      const id = (parsed as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' && this.unrecorded.has(id)) continue;
+      this.lines.push(line);
       this.out.push(parsed);
     }
     return true;

@@ -64,6 +64,9 @@ export function clientReader(options: TypedConnectionOptions = {}): Reader {
   return { side: 'client', channel, connection, received, handled, close: () => connection.close() };
 }
 
+/** The id of the `initialize` each agent reader sends itself before a case. */
+const INITIALIZE_ID = 'battery-initialize';
+
 /** A minimal agent on our agent-side connection: records `session/cancel`s and every handled request. */
 export function agentReader(options: TypedConnectionOptions = {}): Reader {
   const channel = new ScriptedChannel();
@@ -78,7 +81,10 @@ export function agentReader(options: TypedConnectionOptions = {}): Reader {
   const connection = new AgentSideConnection(
     channel,
     () => ({
-      initialize: record('initialize', { protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }),
+      initialize: (params) => {
+        if (params._meta?.['battery'] !== 'setup') handled.push('initialize');
+        return { protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} };
+      },
       authenticate: record('authenticate', {}),
       logout: record('logout', {}),
       newSession: record('session/new', { sessionId: 's-1' }),
@@ -95,6 +101,17 @@ export function agentReader(options: TypedConnectionOptions = {}): Reader {
     options,
   );
   connection.start();
+  // The agent side refuses requests (and drops cancels) before `initialize` (case B4): the reader
+  // is initialized first, out of the record, so every case meets a ready agent.
+  channel.unrecorded.add(INITIALIZE_ID);
+  channel.feedText(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: INITIALIZE_ID,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {}, _meta: { battery: 'setup' } },
+    }) + '\n',
+  );
   return { side: 'agent', channel, connection, received, handled, close: () => connection.close() };
 }
 

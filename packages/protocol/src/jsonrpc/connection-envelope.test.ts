@@ -180,8 +180,17 @@ describe('responses to our requests', () => {
     expect((error as AcpKitError).message).toContain('work');
   });
 
-  it('tolerates error: null next to a result, and an id echoed as a string', async () => {
+  it('tolerates error: null next to a result', async () => {
     await expect(answer({ jsonrpc: '2.0', result: 'r', error: null })).resolves.toBe('r');
-    await expect(answer({ jsonrpc: '2.0', id: '1', result: 's' })).resolves.toBe('s');
+  });
+
+  it('matches ids exactly: an id echoed as a string settles nothing', async () => {
+    const { connection, peer } = setup();
+    const pending = connection.request('work', { n: 1 });
+    const request = await peer.nextFrame();
+    expect(request.id).toBe(1);
+    expect(await peer.exchange({ jsonrpc: '2.0', id: '1', result: 'wrong' })).toEqual([]);
+    peer.send({ jsonrpc: '2.0', id: 1, result: 'right' });
+    await expect(pending).resolves.toBe('right');
   });
 });

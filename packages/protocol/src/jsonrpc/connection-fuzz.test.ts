@@ -12,7 +12,9 @@ type Expectation = { kind: 'none' } | { kind: 'id'; key: string } | { kind: 'nul
 const roundTrip = (text: string) => new TextDecoder().decode(new TextEncoder().encode(text));
 
 function isValidId(id: unknown): boolean {
-  return typeof id === 'number' ? Number.isFinite(id) : typeof id === 'string' && id.length <= 1024;
+  return typeof id === 'number'
+    ? Number.isFinite(id) && Math.abs(id) <= Number.MAX_SAFE_INTEGER
+    : typeof id === 'string' && id.length <= 1024;
 }
 
 /** What the engine must send back for one line, straight from the rules. */

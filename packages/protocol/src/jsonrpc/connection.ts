@@ -11,7 +11,7 @@ import type {
 } from './connection-types.js';
 import { AcpKitError, ProtocolError, truncate, type CloseDetails } from './errors.js';
 import { outboundFull, RequestSlots } from './flow-control.js';
-import { FrameDecoder, encodeFrame, type FrameDecoderSink } from './framing.js';
+import { FrameDecoder, encodeFrame, utf8ByteLength, type FrameDecoderSink } from './framing.js';
 import { InboundQueue } from './inbound-queue.js';
 import { InboundRequest } from './inbound-request.js';
 import { PendingRequests, abortedError, type PendingRequest } from './pending-requests.js';
@@ -26,6 +26,7 @@ import {
   invalidRequest,
   isParams,
   isRequestId,
+  loggableId,
   isThenable,
   readResponse,
 } from './wire.js';
@@ -99,6 +100,10 @@ export class JsonRpcConnection {
   private closeReason: AcpKitError | undefined;
   /** Unparseable lines received so far. */
   private parseErrors = 0;
+  /** True while the decoder delivers what was left when the input ended. */
+  private endingInput = false;
+  /** Size of a last frame cut off by the end of the input. */
+  private truncatedFrameBytes: number | undefined;
   /** Set when the peer stopped sending but may still read: answers to its requests still go out. */
   private inputEnded: AcpKitError | undefined;
   /** True once every frame before the end of input was processed. */
@@ -245,6 +250,11 @@ export class JsonRpcConnection {
       message = JSON.parse(text);
     } catch {
       if (this.trace) this.trace('in', text);
+      if (this.endingInput) {
+        // The peer's output ended inside this frame: the close reason says so.
+        this.truncatedFrameBytes = utf8ByteLength(text);
+        return;
+      }
       this.parseErrors++;
       // A peer that logs to stdout would get one error per log line: answer the first few only.
       if (this.parseErrors <= MAX_PARSE_ERROR_REPLIES) {
@@ -297,7 +307,10 @@ export class JsonRpcConnection {
     if (!isParams(frame.params))
       return this.replyError(id, invalidRequest('params must be an object or array'));
     if (this.inFlight.has(id)) {
-      this.log('warn', 'duplicate request id from peer', { id, method: truncate(method, 200) });
+      this.log('warn', 'duplicate request id from peer', {
+        id: loggableId(id),
+        method: truncate(method, 200),
+      });
       return this.replyError(id, invalidRequest('duplicate request id'));
     }
     const request = new InboundRequest(id, method, frame.params);
@@ -313,7 +326,7 @@ export class JsonRpcConnection {
     const request = isRequestId(requestId) ? this.inFlight.get(requestId) : undefined;
     if (!request) {
       this.log('debug', 'cancel for an unknown or finished request', {
-        requestId: isRequestId(requestId) ? requestId : null,
+        requestId: loggableId(requestId),
       });
       return;
     }
@@ -447,9 +460,8 @@ export class JsonRpcConnection {
 
   private settleResponse(frame: Record<string, unknown>): void {
     const id = frame.id;
-    let entry = this.pending.take(id);
-    // Our ids are integers; tolerate a peer that echoes them as strings.
-    if (!entry && typeof id === 'string' && /^\d{1,15}$/.test(id)) entry = this.pending.take(Number(id));
+    // Ids match exactly: "2" is not 2 (JSON-RPC: the response id is the request's id).
+    const entry = this.pending.take(id);
     if (entry) {
       const outcome = readResponse(frame, entry.method);
       if (outcome.ok) entry.resolve(outcome.result);
@@ -458,16 +470,22 @@ export class JsonRpcConnection {
       const code = (frame.error as { code?: unknown }).code;
       this.log('warn', 'peer reported an error about an unidentified message', { code });
     } else {
-      this.log('debug', 'dropped response for an unknown request id', { id: isRequestId(id) ? id : null });
+      this.log('debug', 'dropped response for an unknown request id', { id: loggableId(id) });
     }
   }
 
   private onChannelEnd(details: CloseDetails | undefined): void {
     if (this.closeReason || this.inputEnded) return;
-    // A last line without a newline still counts.
+    // A last line without a newline still counts; one that does not parse was cut off.
+    this.endingInput = true;
     this.decoder.end();
+    this.endingInput = false;
     if (this.closeReason) return;
-    const reason = closeError(this.peerName, details);
+    const truncated = this.truncatedFrameBytes;
+    const reason = closeError(
+      this.peerName,
+      truncated === undefined ? details : { ...details, truncatedFrameBytes: truncated },
+    );
     if (details?.peerReading !== true) {
       this.terminate(reason, false);
       return;

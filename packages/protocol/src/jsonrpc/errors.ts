@@ -118,6 +118,8 @@ export interface CloseDetails {
    * an agent): the connection answers the requests it already received, then closes.
    */
   peerReading?: boolean;
+  /** The peer's output ended inside a frame: how many bytes of it arrived (set by the engine). */
+  truncatedFrameBytes?: number;
 }
 
 /**
@@ -147,6 +149,8 @@ export function describeClose(peer: string, details: CloseDetails | undefined): 
   else if (typeof details.exitCode === 'number') text = `${peer} exited with code ${details.exitCode}`;
   else if (details.cause instanceof Error) text = `${peer} connection failed: ${details.cause.message}`;
   else text = `${peer} closed the connection`;
+  if (details.truncatedFrameBytes !== undefined)
+    text += ` in the middle of a frame (truncated frame: ${details.truncatedFrameBytes} bytes without a line end)`;
   const tail = details.stderrTail?.trim();
   if (tail) text += `\n--- last stderr ---\n${tail}`;
   return text;

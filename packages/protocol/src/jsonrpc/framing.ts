@@ -180,7 +180,9 @@ export class FrameDecoder {
       this.parts.push(chunk.subarray(0, first));
       const total = this.partBytes + first;
       const bytes = this.takeParts(total);
-      if (total > this.maxBytes) return this.fail(total);
+      // The size of a line leaves out its line ending, CR included.
+      const size = total > 0 && bytes[total - 1] === CARRIAGE_RETURN ? total - 1 : total;
+      if (size > this.maxBytes) return this.fail(size);
       this.emitLine(this.decode(bytes));
       if (this.stage === Stage.Failed) return;
       start = first + 1;
@@ -206,13 +208,16 @@ export class FrameDecoder {
     if (from === to) return true;
     const line = text.slice(from, to);
     if (checkSize) {
-      // UTF-16 units never outnumber UTF-8 bytes, and one unit is at most 3 bytes.
-      if (line.length > this.maxBytes) {
-        this.fail(line.length);
+      // The line ending (a CR before the LF) is not part of the size. UTF-16 units never outnumber
+      // UTF-8 bytes, and one unit is at most 3 bytes.
+      const ending = line.charCodeAt(line.length - 1) === CARRIAGE_RETURN ? 1 : 0;
+      const units = line.length - ending;
+      if (units > this.maxBytes) {
+        this.fail(units);
         return false;
       }
-      if (line.length * 3 > this.maxBytes) {
-        const bytes = utf8ByteLength(line);
+      if (units * 3 > this.maxBytes) {
+        const bytes = utf8ByteLength(line) - ending;
         if (bytes > this.maxBytes) {
           this.fail(bytes);
           return false;
@@ -293,8 +298,13 @@ export class FrameDecoder {
     if (piece.length === 0) return;
     this.parts.push(piece);
     this.partBytes += piece.length;
-    // Fail as soon as the partial line is too big, instead of buffering it whole first.
-    if (this.partBytes > this.maxBytes) this.fail(this.partBytes);
+    // Fail as soon as the partial line is too big, instead of buffering it whole first; one byte
+    // over the limit may still be the CR of a CRLF ending.
+    if (
+      this.partBytes > this.maxBytes + 1 ||
+      (this.partBytes === this.maxBytes + 1 && piece[piece.length - 1] !== CARRIAGE_RETURN)
+    )
+      this.fail(this.partBytes);
   }
 
   private takeParts(total = this.partBytes): Uint8Array {

@@ -2,17 +2,34 @@
  * Encoding of outbound JSON-RPC frames and checks on inbound envelopes. Frames are built by
  * concatenating `JSON.stringify` of the parts: one pass, no intermediate envelope object.
  */
-import { AcpKitError, ErrorCodes, ProtocolError, describeClose, type CloseDetails } from './errors.js';
+import {
+  AcpKitError,
+  ErrorCodes,
+  ProtocolError,
+  describeClose,
+  truncate,
+  type CloseDetails,
+} from './errors.js';
 import type { RequestId } from './types.js';
 
 /** Ids longer than this are refused: echoing a huge id back would echo the frame. */
 export const MAX_ID_LENGTH = 1024;
 
-/** True for a usable JSON-RPC id: a string (bounded) or a finite number. */
+/**
+ * True for a usable JSON-RPC id: a string (bounded) or a number that survives parsing exactly. A
+ * number beyond ±(2^53 − 1) may already have been rounded by `JSON.parse` (2^53 + 1 reads as
+ * 2^53), so echoing it would answer a different id: such ids are refused instead.
+ */
 export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'number'
-    ? Number.isFinite(value)
+    ? Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER
     : typeof value === 'string' && value.length <= MAX_ID_LENGTH;
+}
+
+/** An id as it may appear in a log line: a number, or a string cut to 64 characters. */
+export function loggableId(value: unknown): RequestId | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  return typeof value === 'string' ? truncate(value, 64) : null;
 }
 
 /** Serialises a value or throws `INVALID_ARGUMENT` (BigInt, cycles, functions…). */

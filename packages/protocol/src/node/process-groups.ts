@@ -10,7 +10,11 @@ const REAP_KILL_WAIT_MS = 1000;
 
 /** Groups started and not yet stopped: SIGKILLed if this process exits first. */
 const liveGroups = new Set<number>();
-let exitHookInstalled = false;
+
+/** Installed while any group is tracked, so a process that stopped what it started keeps no hook. */
+function killLiveGroups(): void {
+  for (const group of liveGroups) signalProcessGroup(group, 'SIGKILL');
+}
 
 /**
  * Remembers a process group to kill (SIGKILL) if this process exits before it was stopped. The
@@ -22,17 +26,14 @@ let exitHookInstalled = false;
  * trackProcessGroup(child.pid);
  */
 export function trackProcessGroup(pgid: number): void {
+  if (liveGroups.size === 0) process.once('exit', killLiveGroups);
   liveGroups.add(pgid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const group of liveGroups) signalProcessGroup(group, 'SIGKILL');
-  });
 }
 
 /** Forgets a group that was stopped (its id may be reused later). */
 export function untrackProcessGroup(pgid: number): void {
-  liveGroups.delete(pgid);
+  if (!liveGroups.delete(pgid) || liveGroups.size > 0) return;
+  process.removeListener('exit', killLiveGroups);
 }
 
 /** Sends `signal` to every process of the group; false when the group is gone. */
