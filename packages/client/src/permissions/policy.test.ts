@@ -125,10 +125,13 @@ describe('PermissionPolicy defaults', () => {
   it('lets a rule naming a hard-linked file allow it, and a grant only when it named that path', () => {
     expect(decide('reads', hardLinked, [{ id: 'named', action: 'allow', path: 'h' }])).toBe('allow');
     const session = new SessionPermissions();
-    session.addGrant({ kind: 'edit', paths: [], turn: 1 });
+    session.addGrant({ kind: 'edit', paths: [], shownPaths: [], turn: 1 });
     const write = { ...hardLinked, source: 'fs_write' as const, kind: 'edit' };
     expect(decide('all', write, [], session)).toBe('deny');
-    session.addGrant({ kind: 'edit', paths: ['/work/project/h'], turn: 1 });
+    // Named only in the request's raw input, not shown to the user: not covered.
+    session.addGrant({ kind: 'edit', paths: ['/work/project/h'], shownPaths: [], turn: 1 });
+    expect(decide('all', write, [], session)).toBe('deny');
+    session.addGrant({ kind: 'edit', paths: ['/work/project/h'], shownPaths: ['/work/project/h'], turn: 1 });
     expect(decide('all', write, [], session)).toBe('allow');
   });
 
@@ -139,8 +142,8 @@ describe('PermissionPolicy defaults', () => {
 
   it('lets an allowed permission request cover the fs write and terminal that carry it out, in its turn', () => {
     const session = new SessionPermissions();
-    session.addGrant({ kind: 'edit', paths: ['/work/project/a.ts'], turn: 1 });
-    session.addGrant({ kind: 'execute', paths: [], argv: ['npm', 'test'], turn: 1 });
+    session.addGrant({ kind: 'edit', paths: ['/work/project/a.ts'], shownPaths: [], turn: 1 });
+    session.addGrant({ kind: 'execute', paths: [], shownPaths: [], argv: ['npm', 'test'], turn: 1 });
     const policy = new PermissionPolicy({ mode: 'ask' });
     const write = subject({ source: 'fs_write', kind: 'edit', paths: ['/work/project/a.ts'] });
     expect(policy.evaluate(write, session, 1).action).toBe('allow');

@@ -38,6 +38,12 @@ export interface PolicyDecision {
 export interface Grant {
   kind: string;
   paths: string[];
+  /**
+   * The paths the user was shown (locations and diffs): only these cover what needs an explicit
+   * answer (outside the roots, hard links, secrets). A path found only in the request's raw input
+   * was not what the user approved.
+   */
+  shownPaths: string[];
   /** argv of the allowed command, when it was a simple command. */
   argv?: string[];
   /** The turn it was granted in; grants end with their turn. */
@@ -99,7 +105,7 @@ function grantCovers(grant: Grant, subject: PermissionSubject): boolean {
     const strict = subject.outsideRoots || subject.hardLinked === true || needsExplicitApproval(subject);
     if (grant.paths.length === 0) return subject.source === 'fs_write' && !strict;
     return strict
-      ? subject.paths.every((path) => grant.paths.includes(path))
+      ? subject.paths.every((path) => grant.shownPaths.includes(path))
       : subject.paths.some((path) => grant.paths.includes(path));
   }
   if (subject.source === 'terminal') {

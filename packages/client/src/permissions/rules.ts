@@ -59,6 +59,11 @@ export interface PermissionSubject {
   kind: string;
   /** Absolute paths involved. */
   paths: string[];
+  /**
+   * Of a permission request: the paths a client shows the user (its locations and diffs), as
+   * opposed to paths found only in `rawInput`.
+   */
+  shownPaths?: string[];
   /** The command, for `execute`. */
   command?: CommandSpec;
   /** The command as one line, shown whole to the user. */

@@ -61,6 +61,7 @@ export function subjectFromToolCall(
     if ((item as { type?: unknown }).type === 'diff')
       addPath(found, (item as { path?: unknown }).path, context.cwd);
   }
+  const shownPaths = [...found];
   if (isRecord(rawInput)) {
     for (const key of PATH_KEYS) addPath(found, rawInput[key], context.cwd);
     for (const key of PATHS_KEYS) {
@@ -80,6 +81,7 @@ export function subjectFromToolCall(
     agentId: context.agentId,
     kind,
     paths,
+    shownPaths,
     cwd: context.cwd,
     outsideRoots:
       paths.some((path) => !insideRoots(path, context.roots)) ||

@@ -87,6 +87,7 @@ export class PermissionBroker {
       this.permissions.addGrant({
         kind: subject.kind,
         paths: subject.paths,
+        shownPaths: subject.shownPaths ?? subject.paths,
         turn: state.turn,
         ...(argv ? { argv } : {}),
       });
