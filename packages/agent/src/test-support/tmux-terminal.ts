@@ -3,8 +3,24 @@
  * never fixed sleeps). For what needs a TTY, such as `acp agent setup`'s prompts.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 let counter = 0;
+
+/** The exit status of a process that exited but was not reaped yet (128 + signal when killed). */
+function zombieStatus(pid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (fields[0] !== 'Z') return undefined;
+  const waitStatus = Number(fields[49]);
+  const signal = waitStatus & 0x7f;
+  return signal === 0 ? (waitStatus >> 8) & 0xff : 128 + signal;
+}
 
 /** Quotes a word for `sh`. */
 function shellQuote(word: string): string {
@@ -69,14 +85,22 @@ export class TmuxTerminal {
   async exitStatus(timeoutMs = 60_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const pane = this.tmux(
+      const [dead, status, pid] = this.tmux(
         'display-message',
         '-p',
         '-t',
         'main',
-        '#{pane_dead} #{pane_dead_status}',
-      ).trim();
-      if (pane.startsWith('1 ')) return Number(pane.slice(2));
+        '#{pane_dead} #{pane_dead_status} #{pane_pid}',
+      )
+        .trim()
+        .split(' ');
+      if (dead === '1') {
+        if (status !== undefined && status !== '' && pid !== undefined) return Number(status);
+        // tmux 3.3 shows the pane dead (its terminal closed) before it reaps the process; the
+        // zombie's wait status is in /proc meanwhile (as in the terminal UI's tmux harness).
+        const zombie = zombieStatus(Number(pid ?? status));
+        if (zombie !== undefined) return zombie;
+      }
       if (Date.now() > deadline) throw new Error(`the command did not exit\n${this.text()}`);
       await new Promise((done) => setTimeout(done, 50));
     }
