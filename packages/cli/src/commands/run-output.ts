@@ -7,7 +7,7 @@
 import type { Output } from '../io.js';
 
 /** Batch size (UTF-16 code units) written without waiting for the end of the turn. */
-const MAX_BATCH_CHARS = 64 * 1024;
+const MAX_BATCH_CHARS = 48 * 1024;
 
 interface Segment {
   stream: Output;

@@ -7,7 +7,7 @@
 /** Default pause between a first queued line and the write that takes it. */
 export const BATCH_INTERVAL_MS = 100;
 /** Default queued size (UTF-16 code units) that is written without waiting. */
-export const BATCH_MAX_CHARS = 256 * 1024;
+export const BATCH_MAX_CHARS = 48 * 1024;
 /**
  * Queued plus taken-but-unwritten text (UTF-16 code units) past which a writer asks its producer to
  * wait: a file that cannot keep up with a flood slows the flood down instead of filling memory.
