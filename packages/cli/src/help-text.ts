@@ -98,6 +98,7 @@ export const AGENTS_ADD_HELP = examples([
     'acp agents add local --env LOG=debug --cwd ~/agents -- node agent.mjs',
     'with an environment variable and a directory',
   ],
+  ['acp agents add mine --pass-env OPENAI_API_KEY -- my-agent --acp', 'an agent that needs your OpenAI key'],
   [
     'acp agents add --registry https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json',
     'import every agent of a registry',

@@ -254,6 +254,11 @@ export async function buildProgram(
     .option('--name <display>', 'display name')
     .option('--description <text>', 'description')
     .option('--env <NAME=VALUE>', 'environment variable for the agent (repeatable)', collect)
+    .option(
+      '--pass-env <NAME>',
+      'let the agent see this credential variable of yours, or PREFIX* (repeatable; others named like keys, tokens or secrets are held back)',
+      collect,
+    )
     .option('--cwd <dir>', 'working directory of the agent process')
     .option('--default', 'make it the default agent of acp run')
     .option(

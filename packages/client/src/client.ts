@@ -20,6 +20,7 @@ import { ClientSession } from './session/client-session.js';
 import type { AttachMode } from './session/events.js';
 import { RECENT_FRAME_BYTES, RECENT_FRAMES } from './session/frame-feed.js';
 import type { TerminalServiceOptions } from './terminal/terminal-service.js';
+import { parsePassEnv } from './process/agent-env.js';
 
 /** Options of {@link AcpClient.create}. */
 export interface AcpClientOptions {
@@ -93,6 +94,15 @@ export class AcpClient {
     });
   }
 
+  /**
+   * Credential variables every agent may see besides what its entry passes: `passEnv` in
+   * agents.json plus `ACP_KIT_PASS_ENV` (names or `PREFIX*`, separated by commas or spaces).
+   */
+  get passEnv(): string[] {
+    const env = this.options.env ?? process.env;
+    return [...this.catalog.passEnv, ...parsePassEnv(env.ACP_KIT_PASS_ENV)];
+  }
+
   /** Loads the catalog and the saved rules. */
   static async create(options: AcpClientOptions = {}): Promise<AcpClient> {
     resolveTimeouts(options.timeouts); // bad values fail here, not at the first connect
@@ -123,6 +133,7 @@ export class AcpClient {
       ruleStore: this.rules,
       ...(options.cwd ? { cwd: options.cwd } : {}),
       ...(this.options.env ? { env: this.options.env } : {}),
+      passEnv: this.passEnv,
       ...(this.options.host ? { host: this.options.host } : {}),
       ...(this.options.record !== false ? { transcripts: this.transcripts } : {}),
       ...(this.options.trace !== undefined ? { trace: this.options.trace } : {}),

@@ -53,6 +53,13 @@ export {
 export { resolveClientPaths, type ClientPaths } from './paths.js';
 
 export {
+  agentEnvironment,
+  isCredentialVariable,
+  parsePassEnv,
+  passesEnv,
+  type AgentEnvironment,
+} from './process/agent-env.js';
+export {
   startAgentProcess,
   NoiseDetector,
   type AgentProcess,

@@ -56,6 +56,7 @@ export interface AddAgentOptions {
   name?: string;
   description?: string;
   env?: string[];
+  passEnv?: string[];
   cwd?: string;
   default?: boolean;
   registry?: string;
@@ -100,6 +101,7 @@ export async function addAgent(
     args,
     ...(options.description ? { description: options.description } : {}),
     ...(Object.keys(env).length > 0 ? { env } : {}),
+    ...(options.passEnv && options.passEnv.length > 0 ? { passEnv: options.passEnv } : {}),
     ...(options.cwd ? { cwd: resolve(io.cwd, options.cwd) } : {}),
   });
   if (options.default) await catalog.setDefault(added.id);

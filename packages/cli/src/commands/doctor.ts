@@ -9,6 +9,8 @@ import { resolveConfigPath, resolveDataDir } from '@acp-kit/agent';
 import {
   AcpClient,
   AgentCatalog,
+  agentEnvironment,
+  parsePassEnv,
   ClientError,
   describeError,
   isAuthRequiredError,
@@ -74,7 +76,14 @@ export interface DoctorReport {
     readonly agentDataDir: DirectoryCheck;
     readonly files: Readonly<Record<'agents' | 'rules' | 'tuiSettings' | 'agentConfig', FileCheck>>;
   };
-  readonly environment: { readonly set: readonly string[]; readonly deprecated: readonly string[] };
+  readonly environment: {
+    readonly set: readonly string[];
+    readonly deprecated: readonly string[];
+    /** Credential variables of yours that agents do not see unless passed (names only). */
+    readonly heldBack: readonly string[];
+    /** The global `passEnv` (agents.json and ACP_KIT_PASS_ENV). */
+    readonly passEnv: readonly string[];
+  };
   readonly agents: readonly AgentReport[];
   readonly terminal: TerminalCheck;
   readonly problems: readonly string[];
@@ -111,6 +120,7 @@ async function buildReport(io: CliIo, probe: boolean): Promise<DoctorReport> {
     agentConfig: await checkJsonFile(agentConfigFile),
   };
   const catalog = await AgentCatalog.load({ agentsFile: paths.agentsFile, self: io.self, env });
+  const passEnv = [...catalog.passEnv, ...parsePassEnv(env.ACP_KIT_PASS_ENV)];
   const detected = await catalog.detectAll();
   const agents = await Promise.all(
     detected.map(async (agent): Promise<AgentReport> => {
@@ -141,6 +151,8 @@ async function buildReport(io: CliIo, probe: boolean): Promise<DoctorReport> {
         .filter((name) => name.startsWith('ACP_KIT_') && env[name] !== '')
         .sort(),
       deprecated: deprecatedEnvWarnings(env),
+      heldBack: agentEnvironment(env, {}, passEnv).withheld,
+      passEnv,
     },
     agents: probed,
     terminal: checkTerminal(env, {
@@ -292,6 +304,15 @@ export function renderReport(report: DoctorReport): string {
     section('Environment (names only)', [
       ['ACP_KIT_*', report.environment.set.join(', ') || 'none set'],
       ...report.environment.deprecated.map((warning) => ['deprecated', warning]),
+      [
+        'held back from agents',
+        report.environment.heldBack.length > 0
+          ? `${report.environment.heldBack.join(', ')} (each agent sees only the credentials its entry passes; passEnv in agents.json or ACP_KIT_PASS_ENV passes more)`
+          : 'none',
+      ],
+      ...(report.environment.passEnv.length > 0
+        ? [['passed to every agent', report.environment.passEnv.join(', ')]]
+        : []),
     ]),
     section(
       "Agents (signed in: a guess from each agent's credential files and variables; --probe asks the agents)",

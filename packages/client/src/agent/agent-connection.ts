@@ -26,6 +26,7 @@ import type { PermissionPolicy } from '../permissions/policy.js';
 import type { RuleStore } from '../permissions/rule-store.js';
 import { TraceRouter, TraceWriter } from '../persistence/trace.js';
 import type { TranscriptStore } from '../persistence/transcript-store.js';
+import { agentEnvironment } from '../process/agent-env.js';
 import { NoiseDetector, startAgentProcess, type AgentProcess } from '../process/agent-process.js';
 import { RestartBudget } from '../process/restart-budget.js';
 import type { ClientSession } from '../session/client-session.js';
@@ -47,8 +48,10 @@ export interface AgentConnectionOptions {
   agent: AgentEntry;
   /** Working directory of the agent process (default: the entry's, else ours). */
   cwd?: string;
-  /** Base environment of the agent (default: ours). */
+  /** Base environment of the agent (default: ours); see {@link agentEnvironment}. */
   env?: NodeJS.ProcessEnv;
+  /** Credential variables every agent may see (the user's global `passEnv`), besides the entry's. */
+  passEnv?: readonly string[];
   policy: PermissionPolicy;
   /** Where answers scoped `project`/`always` are saved. */
   ruleStore?: RuleStore;
@@ -136,6 +139,8 @@ export class AgentConnection implements SessionLink {
     this.budget = new RestartBudget(options.restartBudget);
     this.fs = new FsService(options.fs);
     this.terminals = new TerminalService({
+      // Terminals run for the agent: they see what the agent sees, no more.
+      baseEnv: agentEnvironment(options.env ?? process.env, options.agent, options.passEnv).env,
       ...options.terminals,
       onEvent: ({ sessionId, ...event }) =>
         this.sessions.get(sessionId)?.store.dispatch({ ...event, at: Date.now() }),
@@ -373,6 +378,7 @@ export class AgentConnection implements SessionLink {
     const process = await startAgentProcess(this.agent, {
       cwd: this.options.cwd ?? this.agent.cwd,
       env: this.options.env,
+      ...(this.options.passEnv ? { passEnv: this.options.passEnv } : {}),
       onStderr: (text) => this.events.emit('stderr', { text }),
     });
     this.process = process;

@@ -6,6 +6,29 @@
 import type { AgentEntry, LaunchSpec } from './types.js';
 
 /**
+ * Credential variables of model providers, for agents that can use any of them (`passEnv`
+ * patterns: the agent sees these of the user's variables, and no other credentials).
+ */
+const PROVIDER_KEYS = [
+  'OPENAI_*',
+  'ANTHROPIC_*',
+  'GEMINI_*',
+  'GOOGLE_API_KEY',
+  'OPENROUTER_*',
+  'GROQ_*',
+  'MISTRAL_*',
+  'DEEPSEEK_*',
+  'XAI_*',
+  'TOGETHER_*',
+  'FIREWORKS_*',
+  'DASHSCOPE_*',
+  'AZURE_*',
+  'OLLAMA_*',
+];
+/** Cloud credentials that hosted models are reached with (Bedrock, Vertex AI). */
+const CLOUD_CREDENTIALS = ['AWS_*', 'GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_CLOUD_*'];
+
+/**
  * Built-in entries. `self` is how to run this very `acp` (for `demo` and `acp-kit`); without it
  * they run `acp` from PATH.
  */
@@ -28,6 +51,7 @@ export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
       source: 'builtin',
       command: acp.command,
       args: [...acp.args, 'agent'],
+      passEnv: ['ACP_KIT_*', ...PROVIDER_KEYS],
       ...(acp.env ? { env: acp.env } : {}),
     },
     {
@@ -39,6 +63,7 @@ export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
       command: 'claude-agent-acp',
       args: [],
       install: 'npm install -g @agentclientprotocol/claude-agent-acp',
+      passEnv: ['ANTHROPIC_*', 'CLAUDE_*', ...CLOUD_CREDENTIALS],
       authHint: 'set ANTHROPIC_API_KEY, or log in once with Claude Code (`claude /login`)',
     },
     {
@@ -50,6 +75,7 @@ export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
       command: 'codex-acp',
       args: [],
       install: 'npm install -g @agentclientprotocol/codex-acp',
+      passEnv: ['OPENAI_*', 'CODEX_*', 'AZURE_*'],
       authHint: 'set OPENAI_API_KEY or CODEX_API_KEY, or log in once with `codex login`',
     },
     {
@@ -62,6 +88,7 @@ export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
       command: 'gemini',
       args: ['--acp'],
       install: 'npm install -g @google/gemini-cli',
+      passEnv: ['GEMINI_*', 'GOOGLE_*'],
       authHint: 'set GEMINI_API_KEY, or run `gemini` once and log in with Google',
     },
     {
@@ -73,6 +100,7 @@ export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
       command: 'qwen',
       args: ['--acp'],
       install: 'npm install -g @qwen-code/qwen-code',
+      passEnv: ['OPENAI_*', 'QWEN_*', 'DASHSCOPE_*'],
       authHint: 'run `qwen` once and log in (Qwen OAuth), or set OPENAI_API_KEY with OPENAI_BASE_URL',
     },
     {
@@ -83,6 +111,7 @@ export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
       command: 'goose',
       args: ['acp'],
       install: 'see https://block.github.io/goose/ (installs the `goose` command)',
+      passEnv: ['GOOSE_*', ...PROVIDER_KEYS, ...CLOUD_CREDENTIALS],
       authHint: 'run `goose configure` to choose a provider and store its key',
     },
     {
@@ -93,6 +122,7 @@ export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
       command: 'opencode',
       args: ['acp'],
       install: 'see https://opencode.ai (installs the `opencode` command)',
+      passEnv: ['OPENCODE_*', ...PROVIDER_KEYS, ...CLOUD_CREDENTIALS],
       authHint: 'run `opencode auth login`',
     },
     {
@@ -104,6 +134,7 @@ export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
       command: 'pi-acp',
       args: [],
       install: 'npm install -g pi-acp (and the pi coding agent itself)',
+      passEnv: ['PI_*', ...PROVIDER_KEYS, ...CLOUD_CREDENTIALS],
       authHint: 'run `pi` once and log in, or set the API key of its provider',
     },
   ];

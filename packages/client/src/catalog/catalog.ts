@@ -5,7 +5,8 @@
  * `agents.json`:
  * ```json
  * { "defaultAgent": "claude",
- *   "agents": { "mine": { "command": "/opt/mine/bin/agent", "args": ["--acp"], "env": {"LOG": "1"}, "cwd": "/tmp" } } }
+ *   "passEnv": ["GH_TOKEN"],
+ *   "agents": { "mine": { "command": "/opt/mine/bin/agent", "args": ["--acp"], "env": {"LOG": "1"}, "passEnv": ["OPENAI_API_KEY"], "cwd": "/tmp" } } }
  * ```
  * User entries override built-ins of the same id.
  */
@@ -47,6 +48,7 @@ export class AgentCatalog {
   private readonly builtins: AgentEntry[];
   private user = new Map<string, AgentEntry>();
   private defaultId: string | undefined;
+  private globalPassEnv: string[] = [];
 
   private constructor(private readonly options: CatalogOptions) {
     this.builtins = builtinAgents(options.self);
@@ -58,6 +60,14 @@ export class AgentCatalog {
     const document = await readJsonFile(options.agentsFile);
     if (document !== undefined) catalog.parse(document);
     return catalog;
+  }
+
+  /**
+   * Credential variables every agent may see (`passEnv` at the top of the file), besides what
+   * each entry passes.
+   */
+  get passEnv(): readonly string[] {
+    return this.globalPassEnv;
   }
 
   /** The id of the default agent (`defaultAgent` in the file), if set. */
@@ -152,6 +162,10 @@ export class AgentCatalog {
       return;
     }
     if (typeof document.defaultAgent === 'string') this.defaultId = document.defaultAgent;
+    if (document.passEnv !== undefined) {
+      if (isStringArray(document.passEnv)) this.globalPassEnv = document.passEnv;
+      else this.problems.push(`${this.options.agentsFile}: "passEnv" must be an array of names`);
+    }
     const agents = document.agents;
     if (agents === undefined) return;
     if (!isRecord(agents)) {
@@ -173,6 +187,7 @@ export class AgentCatalog {
     }
     const document: Record<string, unknown> = {};
     if (this.defaultId !== undefined) document.defaultAgent = this.defaultId;
+    if (this.globalPassEnv.length > 0) document.passEnv = this.globalPassEnv;
     document.agents = agents;
     await writeJsonFile(this.options.agentsFile, document);
   }
@@ -191,6 +206,7 @@ function parseEntry(id: string, raw: unknown): AgentEntry | string {
     env = raw.env as Record<string, string>;
   }
   if (raw.cwd !== undefined && typeof raw.cwd !== 'string') return '"cwd" must be a string';
+  if (raw.passEnv !== undefined && !isStringArray(raw.passEnv)) return '"passEnv" must be an array of names';
   const text = (key: string): string | undefined =>
     typeof raw[key] === 'string' ? (raw[key] as string) : undefined;
   const entry: AgentEntry = {
@@ -201,6 +217,7 @@ function parseEntry(id: string, raw: unknown): AgentEntry | string {
     args: (raw.args as string[] | undefined) ?? [],
   };
   if (env) entry.env = env;
+  if (isStringArray(raw.passEnv)) entry.passEnv = raw.passEnv;
   if (typeof raw.cwd === 'string') entry.cwd = raw.cwd;
   for (const key of ['description', 'install', 'authHint', 'registryId'] as const) {
     const value = text(key);

@@ -9,6 +9,11 @@ export interface LaunchSpec {
   args: string[];
   /** Extra environment variables for the agent (added to ours). */
   env?: Record<string, string>;
+  /**
+   * Credential-named variables of ours (`*_API_KEY`, `*_TOKEN`, `*SECRET*`…) the agent may see:
+   * names or `PREFIX*` patterns. Others are held back from the agent and its terminals.
+   */
+  passEnv?: string[];
   /** Working directory of the agent process (default: the session's cwd). */
   cwd?: string;
 }

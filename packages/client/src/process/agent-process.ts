@@ -9,13 +9,19 @@ import { TextSanitizer, sanitizeText } from '../text/sanitize-text.js';
 import { ClientError } from '../errors.js';
 import type { LaunchSpec } from '../catalog/types.js';
 import { lookupCommand } from '../catalog/which.js';
+import { agentEnvironment } from './agent-env.js';
 
 /** Options of {@link startAgentProcess}. */
 export interface AgentProcessOptions {
   /** Working directory (default: the launch spec's, else ours). */
   cwd?: string;
-  /** Base environment (default: ours); the launch spec's `env` is added on top. */
+  /**
+   * Base environment (default: ours). Credential-named variables are left out unless the launch
+   * spec's `passEnv` or `passEnv` here names them; the launch spec's `env` is added on top.
+   */
   env?: NodeJS.ProcessEnv;
+  /** More names or `PREFIX*` patterns of credential variables to pass (the user's global `passEnv`). */
+  passEnv?: readonly string[];
   /** Receives stderr text as it arrives (sanitised: no escape sequences). */
   onStderr?: (text: string) => void;
 }
@@ -39,7 +45,7 @@ export async function startAgentProcess(
   spec: LaunchSpec,
   options: AgentProcessOptions = {},
 ): Promise<AgentProcess> {
-  const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), ...(spec.env ?? {}) };
+  const { env } = agentEnvironment(options.env ?? process.env, spec, options.passEnv);
   const cwd = options.cwd ?? spec.cwd;
   const found = await lookupCommand(spec.command, env, cwd ?? process.cwd());
   if (!found.found && found.reason === 'not-executable') {
