@@ -2,6 +2,7 @@
  * What the client advertises in `initialize`: exactly what the engine serves.
  */
 import type { ClientCapabilities, Implementation } from '@acp-kit/protocol';
+import { CLIENT_VERSION } from '../version.js';
 
 /** Options that change what is advertised. */
 export interface AdvertiseOptions {
@@ -28,4 +29,8 @@ export function clientCapabilities(options: AdvertiseOptions = {}): ClientCapabi
 }
 
 /** How the client introduces itself. */
-export const CLIENT_INFO: Implementation = { name: 'acp-kit', title: 'acp-kit client', version: '0.1.0' };
+export const CLIENT_INFO: Implementation = {
+  name: 'acp-kit',
+  title: 'acp-kit client',
+  version: CLIENT_VERSION,
+};
