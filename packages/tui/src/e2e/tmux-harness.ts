@@ -196,6 +196,14 @@ export class TuiHarness {
     return this.tmux('capture-pane', '-p', '-t', 'main');
   }
 
+  /**
+   * The visible screen with SGR attributes (`capture-pane -e`): colours and styles as escape
+   * sequences. tmux emits only changes, so attributes carry over from one line to the next.
+   */
+  screenAnsi(): string {
+    return this.tmux('capture-pane', '-p', '-e', '-t', 'main');
+  }
+
   /** Scrollback and screen. */
   history(): string {
     return this.tmux('capture-pane', '-p', '-S', '-', '-t', 'main');
