@@ -42,7 +42,40 @@ export function isSecretKey(key: string): boolean {
 }
 
 /** What every token pattern starts with: one scan rules most strings out before the nine patterns. */
-const TOKEN_START = /-----BEGIN|sk-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|AIza|eyJ|Bearer|Basic/i;
+const TOKEN_START =
+  /-----BEGIN|sk-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|AIza|eyJ|[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc]/;
+
+/**
+ * Anything in a JSON text that a redaction rule might act on: a credential-like word (in a key, a
+ * value or an option), a token-looking start, an `env` or `headers` key, or a `\u` escape (an
+ * escaped key or value could hide one of those words from this scan).
+ */
+const ENV_OR_ESCAPE = /"(?:env|headers)"|\\u/;
+
+/**
+ * Whether redacting the value this JSON text encodes could change anything. False means every
+ * rule of {@link redactReplacer} and {@link redactValue} (but the trace's length and depth cuts)
+ * leaves it as it is, so the text can be stored as it stands: most streamed updates.
+ */
+export function mayNeedRedaction(json: string): boolean {
+  // Three scans are faster than one of the three joined (fewer alternatives tried per position).
+  return SECRET_KEY.test(json) || TOKEN_START.test(json) || ENV_OR_ESCAPE.test(json);
+}
+
+/**
+ * Whether {@link redactValue} would give back the very value `json` encodes: nothing to redact,
+ * no string over the trace's length cut, no nesting past its depth cut.
+ */
+export function unchangedInTrace(json: string): boolean {
+  if (json.length > MAX_TRACE_STRING || mayNeedRedaction(json)) return false;
+  // Each level of nesting opens with `{` or `[`: fewer of them than the cut means shallower.
+  let opening = 0;
+  for (let i = 0; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    if ((code === 123 || code === 91) && ++opening > MAX_TRACE_DEPTH) return false;
+  }
+  return true;
+}
 
 /** Replaces token-looking substrings. */
 export function redactString(text: string): string {

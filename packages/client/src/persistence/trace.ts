@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FrameDirection } from '@acp-kit/protocol';
 import { isRecord } from '../util/json-file.js';
 import { BATCH_BACKLOG_CHARS, LineBatch } from '../util/line-batch.js';
-import { redactString, redactValue } from './redact.js';
+import { redactString, redactValue, unchangedInTrace } from './redact.js';
 
 /** Largest trace file; past it, one marker line and nothing more. */
 export const MAX_TRACE_BYTES = 64 * 1024 * 1024;
@@ -132,8 +132,16 @@ export class TraceRouter {
         parsed = undefined;
       }
     }
-    const record = traceFrame(direction, text, parsed);
-    const routed: RoutedFrame = { record, line: `${JSON.stringify(record)}\n` };
+    let routed: RoutedFrame;
+    if (parsed !== undefined && unchangedInTrace(text)) {
+      // Nothing to redact: the frame as it came, and its own text in the line (no copy, no
+      // second serialisation: the common case of a streamed chunk).
+      const record: TraceFrame = { t: Date.now(), dir: direction, frame: parsed };
+      routed = { record, line: `{"t":${record.t},"dir":"${direction}","frame":${text}}\n` };
+    } else {
+      const record = traceFrame(direction, text, parsed);
+      routed = { record, line: `${JSON.stringify(record)}\n` };
+    }
     const sessionId = this.route(direction, parsed);
     if (sessionId) {
       const sink = this.sinks.get(sessionId);

@@ -49,9 +49,53 @@ describe('TranscriptStore', () => {
     writer.append({ type: 'terminal_output', at: 1, terminalId: 't', data: 'x' });
     await writer.close();
     const loaded = await store.load('s-1');
-    expect(loaded.events).toEqual(events);
+    // Consecutive text chunks of one message are stored as one event.
+    expect(loaded.events).toEqual([events[0], { ...chunk('ab'), merged: 2 }, events[3]]);
     const { state } = await store.loadState('s-1');
     expect(state).toEqual(reduceSessionEvents(initialSessionState('s-1', '/p'), events));
+  });
+
+  it('merges only plain text chunks of the same message, and keeps everything else apart', async () => {
+    const store = new TranscriptStore(dir);
+    const writer = await store.create(meta('s-merge'));
+    const text = (sessionUpdate: string, value: string, extra: Record<string, unknown> = {}): SessionEvent =>
+      ({
+        type: 'update',
+        at: 1,
+        update: { sessionUpdate, content: { type: 'text', text: value }, ...extra },
+      }) as SessionEvent;
+    const events: SessionEvent[] = [
+      text('agent_message_chunk', 'a', { messageId: 'm1' }),
+      text('agent_message_chunk', 'b', { messageId: 'm1' }),
+      text('agent_message_chunk', 'c', { messageId: 'm2' }),
+      text('agent_thought_chunk', 'd', { messageId: 'm2' }),
+      text('agent_thought_chunk', 'e', { messageId: 'm2', _meta: { x: 1 } }),
+      text('agent_message_chunk', 'f'),
+      {
+        type: 'update',
+        at: 1,
+        update: {
+          sessionUpdate: 'agent_message_chunk',
+          content: { type: 'image', data: 'AA==', mimeType: 'image/png' },
+        },
+      },
+      text('agent_message_chunk', 'g'),
+      text('agent_message_chunk', 'h'),
+    ];
+    for (const event of events) writer.append(event);
+    await writer.close();
+    const loaded = await store.load('s-merge');
+    expect(loaded.events).toEqual([
+      { ...text('agent_message_chunk', 'ab', { messageId: 'm1' }), merged: 2 },
+      events[2],
+      events[3],
+      events[4],
+      events[5],
+      events[6],
+      { ...text('agent_message_chunk', 'gh'), merged: 2 },
+    ]);
+    const { state } = await store.loadState('s-merge');
+    expect(state).toEqual(reduceSessionEvents(initialSessionState('s-merge', '/p'), events));
   });
 
   it('survives a torn last line: skipped on read, cut before the next append', async () => {

@@ -18,7 +18,7 @@ import { reduceSessionEvents } from '../session/reducer.js';
 import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
 import { BATCH_BACKLOG_CHARS, LineBatch } from '../util/line-batch.js';
 import { stringifyJson } from '../util/stringify-json.js';
-import { redactCommandLine, redactReplacer } from './redact.js';
+import { mayNeedRedaction, redactCommandLine, redactReplacer } from './redact.js';
 
 /** The index entry of a stored session. */
 export interface SessionMeta {
@@ -183,6 +183,8 @@ export class TranscriptStore {
  */
 export class TranscriptWriter {
   private readonly batch = new LineBatch(() => void this.flush());
+  /** Consecutive text chunks of one message, merged into one event when written. */
+  private chunk: { event: UpdateEvent; parts: string[]; length: number } | undefined;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private keepOpen = true;
@@ -204,11 +206,48 @@ export class TranscriptWriter {
   /** Queues an event (ephemeral ones are skipped). */
   append(event: SessionEvent): void {
     if (this.closed || EPHEMERAL_EVENTS.has(event.type)) return;
-    this.batch.push(`${stringifyJson(event, redactReplacer)}\n`);
+    const text = plainChunkText(event);
+    if (text !== undefined && this.chunk && sameMessage(this.chunk.event, event)) {
+      this.chunk.parts.push(text);
+      this.chunk.length += text.length;
+      if (this.chunk.length >= MAX_MERGED_CHUNK_CHARS) this.queueChunk();
+      return;
+    }
+    this.queueChunk();
+    if (text !== undefined) {
+      // Held back to merge the chunks that follow; the batch's timer still writes it in time.
+      this.chunk = { event: event as UpdateEvent, parts: [text], length: text.length };
+      this.batch.schedule();
+      return;
+    }
+    this.queue(event);
+  }
+
+  /** Queues one event's line: redacted only when its text shows something to redact. */
+  private queue(event: SessionEvent): void {
+    // Serialising without the replacer is several times faster; the replacer runs only when the
+    // text shows something it could act on.
+    const plain = stringifyJson(event);
+    this.batch.push(`${mayNeedRedaction(plain) ? stringifyJson(event, redactReplacer) : plain}\n`);
+  }
+
+  /** Queues the held message chunk, as one event with the text of every chunk merged into it. */
+  private queueChunk(): void {
+    const chunk = this.chunk;
+    if (!chunk) return;
+    this.chunk = undefined;
+    if (chunk.parts.length === 1) return this.queue(chunk.event);
+    const content = { type: 'text', text: chunk.parts.join('') };
+    this.queue({
+      ...chunk.event,
+      update: { ...chunk.event.update, content } as UpdateEvent['update'],
+      merged: chunk.parts.length,
+    });
   }
 
   /** Writes what is queued; with `sync`, also forces it to disk. */
   flush(sync = false): Promise<void> {
+    this.queueChunk();
     const text = this.batch.take();
     this.chain = this.chain.then(async () => {
       try {
@@ -291,6 +330,38 @@ export class TranscriptWriter {
     this.handle = undefined;
     await handle?.close().catch(() => undefined);
   }
+}
+
+type UpdateEvent = Extract<SessionEvent, { type: 'update' }>;
+
+/** Longest merged chunk text before it is queued (keeps each line well under the batch size). */
+const MAX_MERGED_CHUNK_CHARS = 16 * 1024;
+
+const CHUNK_KINDS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
+
+/**
+ * The text of a message chunk that can be merged with its neighbours: a plain text block and
+ * nothing else (no annotations, no `_meta`), else undefined. Replaying merged chunks gives the
+ * same message; only the moments between them are lost.
+ */
+function plainChunkText(event: SessionEvent): string | undefined {
+  if (event.type !== 'update') return undefined;
+  const update = event.update as { sessionUpdate: string; content?: unknown; messageId?: unknown };
+  if (!CHUNK_KINDS.has(update.sessionUpdate)) return undefined;
+  for (const key in update)
+    if (key !== 'sessionUpdate' && key !== 'content' && key !== 'messageId') return undefined;
+  const content = update.content as { type?: unknown; text?: unknown } | undefined;
+  if (content?.type !== 'text' || typeof content.text !== 'string') return undefined;
+  for (const key in content) if (key !== 'type' && key !== 'text') return undefined;
+  return content.text;
+}
+
+/** Whether `next` continues the message `held` belongs to. */
+function sameMessage(held: UpdateEvent, next: SessionEvent): next is UpdateEvent {
+  if (next.type !== 'update' || next.replay !== held.replay) return false;
+  const a = held.update as { sessionUpdate: string; messageId?: unknown };
+  const b = next.update as { sessionUpdate: string; messageId?: unknown };
+  return a.sessionUpdate === b.sessionUpdate && a.messageId === b.messageId;
 }
 
 /** Cuts an incomplete last line (left by a crash) so that the next append starts a clean line. */

@@ -56,7 +56,14 @@ export type SessionEvent =
       modes?: SessionModeState | null;
       configOptions?: SessionConfigOption[] | null;
     }
-  | { type: 'update'; at: number; update: SessionUpdate; replay?: boolean }
+  | {
+      type: 'update';
+      at: number;
+      update: SessionUpdate;
+      replay?: boolean;
+      /** In a transcript: how many consecutive chunks of one message this event merges (≥ 2). */
+      merged?: number;
+    }
   | { type: 'prompt'; at: number; turn: number; prompt: ContentBlock[] }
   | { type: 'turn_end'; at: number; turn: number; stopReason: StopReason }
   | { type: 'turn_failed'; at: number; turn: number; error: ErrorInfo }

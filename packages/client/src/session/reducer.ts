@@ -30,6 +30,7 @@ function applyEvent(d: DraftType, event: SessionEvent): void {
   switch (event.type) {
     case 'update':
       applyUpdate(d, event.update, s.turn, event.replay === true);
+      if (event.merged !== undefined && event.merged > 1) s.updateCount += event.merged - 1;
       return;
     case 'attached':
       s.agentId = event.agentId;

@@ -43,11 +43,16 @@ export class LineBatch {
       this.cancelTimer();
       this.due();
     } else {
-      this.timer ??= setTimeout(() => {
-        this.timer = undefined;
-        this.due();
-      }, this.intervalMs);
+      this.schedule();
     }
+  }
+
+  /** Starts the quiet interval without queuing (the owner holds something it will queue by then). */
+  schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.due();
+    }, this.intervalMs);
   }
 
   /** Everything queued, joined (empty when nothing is), and the queue emptied. */
