@@ -271,11 +271,15 @@ function applyTerminalMeta(d: Draft, meta: unknown, update: SessionUpdate): void
   }
 }
 
-/** Appends output to a terminal view, keeping the newest {@link TERMINAL_VIEW_CHARS}. */
+/**
+ * Appends output to a terminal view, keeping the newest {@link TERMINAL_VIEW_CHARS} (up to twice
+ * that between two cuts: cutting at every chunk copied the whole view each time, a large string
+ * per chunk that only a full collection frees — a flood of output then grew memory by 100+ MiB).
+ */
 export function appendOutput(view: TerminalView, data: string): TerminalView {
   let output = view.output + data;
   let truncated = view.truncated;
-  if (output.length > TERMINAL_VIEW_CHARS) {
+  if (output.length > 2 * TERMINAL_VIEW_CHARS) {
     let start = output.length - TERMINAL_VIEW_CHARS;
     // Do not start in the middle of a surrogate pair.
     const code = output.charCodeAt(start);
