@@ -85,7 +85,6 @@ export { MessageView, type MessageViewProps } from './components/MessageView.js'
 export { ContentBlockView, type ContentBlockViewProps } from './components/ContentBlockView.js';
 export { NoticeView, type NoticeViewProps } from './components/NoticeView.js';
 export { StatusBar, type StatusBarProps } from './components/StatusBar.js';
-export { Transcript, type TranscriptProps } from './components/Transcript.js';
 export { TranscriptItemView, type TranscriptItemViewProps } from './components/TranscriptItemView.js';
 export { KeyHelp, type KeyHelpProps } from './components/KeyHelp.js';
 export { Spinner, spinnerFrame, SPINNER_FRAMES, type SpinnerProps } from './components/Spinner.js';
@@ -174,16 +173,7 @@ export {
   type ClockProviderProps,
   type FixedClockProps,
 } from './clock/ClockContext.js';
-export {
-  createCoalescer,
-  DEFAULT_COALESCE_MS,
-  ManualScheduler,
-  realScheduler,
-  type Coalescer,
-  type CoalescerOptions,
-  type Scheduler,
-} from './text/coalesce.js';
-export { useCoalescedStore, type CoalescedStoreOptions } from './text/useCoalescedStore.js';
+export { DEFAULT_COALESCE_MS, ManualScheduler, realScheduler, type Scheduler } from './text/coalesce.js';
 export { foldLines, splitLines, type FoldedLines } from './text/fold.js';
 export { displayPath } from './text/paths.js';
 export { displayWidth } from './text/width.js';
