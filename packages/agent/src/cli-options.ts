@@ -110,8 +110,12 @@ export const agentSetupDescription =
   'instead) and writes the config file, mode 0600 when it holds a key. Takes --provider, --base-url, ' +
   '--model, --api-key-env and --config of `acp agent`.';
 
-/** The flag only `acp agent setup` has. */
+/** The flags of `acp agent` that `acp agent setup` answers its questions with. */
+const SETUP_SHARED = new Set(['--provider', '--model', '--base-url', '--api-key-env', '--config']);
+
+/** The flags of `acp agent setup`: those of `acp agent` it shares, and its own. */
 export const agentSetupOptions: readonly AgentCliOptionSpec[] = [
+  ...agentCliOptions.filter((option) => SETUP_SHARED.has(option.flags.split(' ')[0] as string)),
   {
     flags: '--api-key-stdin',
     description: 'read the API key from stdin (keys are never flags: they would show in process listings)',
