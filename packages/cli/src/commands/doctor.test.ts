@@ -75,6 +75,26 @@ describe('acp doctor', () => {
     expect(text.stdout).toMatch(/tui\.json +\S+ +INVALID: not valid JSON/);
   });
 
+  it('reports an agents.json that is not JSON, or holds what the catalog skips, and goes on', async () => {
+    await mkdir(join(home.dir, 'config'));
+    const agentsFile = join(home.dir, 'config', 'agents.json');
+    await writeFile(agentsFile, '{"agents":{"x":{"command":"foo",}}}');
+    const broken = await runCli(['doctor', '--json'], home);
+    expect(broken.code).toBe(1);
+    const report = JSON.parse(broken.stdout) as DoctorReport;
+    expect(report.paths.files.agents.problem).toMatch(/^not valid JSON/);
+    expect(report.problems).toEqual([expect.stringMatching(/agents\.json: not valid JSON/)]);
+    expect(report.agents.map((agent) => agent.id)).toContain('demo');
+
+    await writeFile(agentsFile, '[]');
+    const wrong = await runCli(['doctor'], home);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(/agents\.json +\S+ +INVALID: expected an object/);
+    // The path once, not twice.
+    expect(wrong.stdout).toContain(`${agentsFile}: expected an object`);
+    expect(wrong.stdout).not.toContain(`${agentsFile}: ${agentsFile}`);
+  });
+
   it('says which variables have new names', async () => {
     home.env.ACP_KIT_LOG = 'debug';
     const result = await runCli(['doctor'], home);

@@ -106,8 +106,19 @@ async function buildReport(io: CliIo, probe: boolean): Promise<DoctorReport> {
   const configDir = await checkDirectory(paths.configDir);
   const dataDir = await checkDirectory(paths.dataDir);
   const agentDataDir = await checkDirectory(resolveDataDir(env));
+  const catalog = await AgentCatalog.load({
+    agentsFile: paths.agentsFile,
+    self: io.self,
+    env,
+    tolerant: true,
+  });
   const files = {
-    agents: await checkJsonFile(paths.agentsFile),
+    // Valid JSON can still hold entries the catalog skips: its problems say what (and name the file).
+    agents: await checkJsonFile(paths.agentsFile, () =>
+      catalog.problems.length > 0
+        ? catalog.problems.map((problem) => problem.replace(`${paths.agentsFile}: `, '')).join('; ')
+        : undefined,
+    ),
     rules: await checkJsonFile(paths.rulesFile, (document) => {
       try {
         parseRulesDocument(document, paths.rulesFile);
@@ -119,7 +130,6 @@ async function buildReport(io: CliIo, probe: boolean): Promise<DoctorReport> {
     tuiSettings: await checkJsonFile(join(paths.configDir, 'tui.json')),
     agentConfig: await checkJsonFile(agentConfigFile),
   };
-  const catalog = await AgentCatalog.load({ agentsFile: paths.agentsFile, self: io.self, env });
   const passEnv = [...catalog.passEnv, ...parsePassEnv(env.ACP_KIT_PASS_ENV)];
   const detected = await catalog.detectAll();
   const agents = await Promise.all(
@@ -161,10 +171,10 @@ async function buildReport(io: CliIo, probe: boolean): Promise<DoctorReport> {
       stderr: io.stderr.isTTY === true,
     }),
   };
-  return { ...report, problems: problemsOf(report, catalog.problems) };
+  return { ...report, problems: problemsOf(report) };
 }
 
-function problemsOf(report: Omit<DoctorReport, 'problems'>, catalogProblems: readonly string[]): string[] {
+function problemsOf(report: Omit<DoctorReport, 'problems'>): string[] {
   const problems: string[] = [];
   if (!report.node.ok)
     problems.push(`Node ${report.node.version} is too old: acp needs ${report.node.required}`);
@@ -177,7 +187,6 @@ function problemsOf(report: Omit<DoctorReport, 'problems'>, catalogProblems: rea
       problems.push(`the ${what} ${dir.path} cannot be ${dir.exists ? 'written' : 'created'}`);
   for (const file of Object.values(report.paths.files))
     if (file.problem) problems.push(`${file.path}: ${file.problem}`);
-  problems.push(...catalogProblems.map((problem) => `${report.paths.files.agents.path}: ${problem}`));
   return problems;
 }
 

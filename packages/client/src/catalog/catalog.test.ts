@@ -55,7 +55,7 @@ describe('AgentCatalog', () => {
       env: { A: '1' },
       source: 'user',
     });
-    expect(catalog.problems).toEqual(['agent "broken": "command" must be a non-empty string']);
+    expect(catalog.problems).toEqual([`${file}: agent "broken": "command" must be a non-empty string`]);
     await catalog.add({ id: 'gemini', name: 'My Gemini', command: 'gemini', args: ['--experimental-acp'] });
     await catalog.remove('mine');
     const reloaded = await AgentCatalog.load({ agentsFile: file });

@@ -54,10 +54,21 @@ export class AgentCatalog {
     this.builtins = builtinAgents(options.self);
   }
 
-  /** Loads the user's agents file (a missing file is an empty catalog of user agents). */
-  static async load(options: CatalogOptions): Promise<AgentCatalog> {
+  /**
+   * Loads the user's agents file (a missing file is an empty catalog of user agents). A file that
+   * is not JSON throws CONFIG_INVALID, unless `tolerant` (for `acp doctor`): then it is one of the
+   * {@link problems} and only the built-in agents are known.
+   */
+  static async load(options: CatalogOptions & { tolerant?: boolean }): Promise<AgentCatalog> {
     const catalog = new AgentCatalog(options);
-    const document = await readJsonFile(options.agentsFile);
+    let document: unknown;
+    try {
+      document = await readJsonFile(options.agentsFile);
+    } catch (error) {
+      if (!options.tolerant || !(error instanceof ClientError) || error.code !== 'CONFIG_INVALID')
+        throw error;
+      catalog.problems.push(error.message);
+    }
     if (document !== undefined) catalog.parse(document);
     return catalog;
   }
@@ -174,7 +185,8 @@ export class AgentCatalog {
     }
     for (const [id, raw] of Object.entries(agents)) {
       const entry = parseEntry(id, raw);
-      if (typeof entry === 'string') this.problems.push(`agent "${id}": ${entry}`);
+      if (typeof entry === 'string')
+        this.problems.push(`${this.options.agentsFile}: agent "${id}": ${entry}`);
       else this.user.set(id, entry);
     }
   }
