@@ -382,6 +382,14 @@ describe('AgentConnection against a scripted agent process', () => {
     expect((await session.prompt('hi')).stopReason).toBe('end_turn');
   });
 
+  it('passes the key as { apiKey } to an agent that reads that shape (codex-acp), and reports a wrong key', async () => {
+    const { connection } = await setup({ requireAuth: true, requireApiKey: 'k-9', apiKeyAsObject: true });
+    await expect(connection.authenticate('key', { apiKey: 'wrong' })).rejects.toThrow(/Invalid API key/);
+    await connection.authenticate('key', { apiKey: 'k-9' });
+    const session = await connection.newSession({ cwd: process.cwd() });
+    expect((await session.prompt('hi')).stopReason).toBe('end_turn');
+  });
+
   it('refuses an agent answering another protocol version, with a clear message', async () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);

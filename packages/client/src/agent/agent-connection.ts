@@ -6,6 +6,7 @@
  */
 import {
   ClientSideConnection,
+  ProtocolError,
   PROTOCOL_VERSION,
   type AcpKitError,
   type AgentCapabilities,
@@ -273,13 +274,30 @@ export class AgentConnection implements SessionLink {
 
   /**
    * `authenticate` with an agent-handled method. `apiKey` is the secret of a method that takes one
-   * (`AuthOption.input`), sent as `_meta["api-key"]`.
+   * (`AuthOption.input`), sent as `_meta["api-key"]`. Agents read that field in two shapes (Gemini
+   * CLI a string, codex-acp `{ apiKey }`): the string goes first and, when the agent refuses it,
+   * the object. When both fail, the refusal that is not an internal error is reported (it is about
+   * the key itself).
    */
   async authenticate(methodId: string, secrets: { apiKey?: string } = {}): Promise<void> {
-    await this.connection.authenticate({
-      methodId,
-      ...(secrets.apiKey !== undefined ? { _meta: { 'api-key': secrets.apiKey } } : {}),
-    });
+    const apiKey = secrets.apiKey;
+    if (apiKey === undefined) {
+      await this.connection.authenticate({ methodId });
+      return;
+    }
+    try {
+      await this.connection.authenticate({ methodId, _meta: { 'api-key': apiKey } });
+    } catch (first) {
+      if (!(first instanceof ProtocolError)) throw first;
+      await this.connection
+        .authenticate({ methodId, _meta: { 'api-key': { apiKey } } })
+        .catch((second: unknown) => {
+          // The shape it did not read fails as an internal error; the other says what is wrong.
+          const internal = (error: ProtocolError): boolean => error.code === -32603;
+          if (!(second instanceof ProtocolError)) throw second;
+          throw internal(first) && !internal(second) ? second : first;
+        });
+    }
   }
 
   // ------------------------------------------------------------- lifecycle

@@ -70,9 +70,17 @@ async function handle(msg) {
         agentInfo: { name: 'fake-agent', version: '1.0.0' },
       });
     case 'authenticate':
-      // `requireApiKey`: only this key, passed as `_meta["api-key"]`, signs in.
-      if (opts.requireApiKey !== undefined && params?._meta?.['api-key'] !== opts.requireApiKey)
-        return fail({ code: -32000, message: 'Invalid API key' });
+      // `requireApiKey`: only this key, passed as `_meta["api-key"]`, signs in: a string (Gemini
+      // CLI), or `{ apiKey }` with `apiKeyAsObject` (codex-acp, which fails with -32603 otherwise).
+      if (opts.requireApiKey !== undefined) {
+        const given = opts.apiKeyAsObject ? params?._meta?.['api-key']?.apiKey : params?._meta?.['api-key'];
+        if (given === undefined && opts.apiKeyAsObject)
+          return fail({
+            code: -32603,
+            message: 'Internal error: CODEX_API_KEY or OPENAI_API_KEY is not set',
+          });
+        if (given !== opts.requireApiKey) return fail({ code: -32000, message: 'Invalid API key' });
+      }
       authenticated = true;
       return reply({});
     case 'session/new': {
