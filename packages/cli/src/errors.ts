@@ -73,6 +73,7 @@ function hintFor(error: unknown, context: ErrorContext): string {
         return authHint(
           (error.details.authOptions as AuthOption[] | undefined) ?? [],
           typeof error.details.authHint === 'string' ? error.details.authHint : undefined,
+          (error.details.heldBackEnv as string[] | undefined) ?? [],
         );
       case 'AGENT_NOT_FOUND':
         return '`acp agents` lists the agents; add your own with `acp agents add NAME -- COMMAND [ARGS…]`';
@@ -109,7 +110,11 @@ function hintFor(error: unknown, context: ErrorContext): string {
 }
 
 /** How to sign in: the agent's methods as `acp run` can use them, and the catalog's hint. */
-function authHint(options: readonly AuthOption[], catalogHint: string | undefined): string {
+function authHint(
+  options: readonly AuthOption[],
+  catalogHint: string | undefined,
+  heldBack: readonly string[] = [],
+): string {
   const lines = ['sign in to the agent, then run again'];
   if (options.length > 0) {
     lines[0] += '; it offers:';
@@ -125,6 +130,12 @@ function authHint(options: readonly AuthOption[], catalogHint: string | undefine
     }
   } else lines[0] += ' (`acp doctor` shows what each agent looks for)';
   if (catalogHint) lines.push(safe(catalogHint));
+  if (heldBack.length > 0) {
+    const names = heldBack.map((name) => oneLine(name)).join(', ');
+    lines.push(
+      `held back from this agent (named like credentials): ${names}; to pass one, add it to the agent's "passEnv" in agents.json, or run with ACP_KIT_PASS_ENV=${oneLine(heldBack[0] as string)}`,
+    );
+  }
   return lines.join('\n');
 }
 

@@ -179,6 +179,18 @@ describe('acp run exit codes', () => {
     expect((await runCli(['run', script([{ stop }]), '--', ...fakeCommand()], home)).code).toBe(code);
   });
 
+  it('6 when the agent needs authentication, naming the credentials it was not given and how to pass them', async () => {
+    home.env.FAKE_API_KEY = 'set-by-the-user';
+    const r = await runCli(['run', 'hi', '--', ...fakeCommand({ requireAuth: true })], home);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('held back from this agent (named like credentials): FAKE_API_KEY');
+    expect(r.stderr).toContain('ACP_KIT_PASS_ENV=FAKE_API_KEY');
+    expect(r.stderr).not.toContain('set-by-the-user');
+    home.env.ACP_KIT_PASS_ENV = 'FAKE_API_KEY';
+    const passed = await runCli(['run', 'hi', '--', ...fakeCommand({ requireAuth: true })], home);
+    expect(passed.stderr).not.toContain('held back');
+  });
+
   it('6 when the agent needs authentication, saying what to do', async () => {
     const r = await runCli(
       [

@@ -360,10 +360,17 @@ export class AgentConnection implements SessionLink {
     if (!isAuthRequiredError(error)) return undefined;
     const methods = authMethodsFromErrorData(error.data) ?? this.init?.authMethods ?? [];
     const authOptions = describeAuthMethods(methods, this.agent);
+    // A key the user set may be one the agent was not given (see agentEnvironment): say which.
+    const heldBackEnv = agentEnvironment(
+      this.options.env ?? process.env,
+      this.agent,
+      this.options.passEnv,
+    ).withheld;
     return new ClientError('AUTH_REQUIRED', `${this.agent.name} needs authentication: ${error.message}`, {
       authOptions,
       agentMessage: error.message,
       ...(this.agent.authHint ? { authHint: this.agent.authHint } : {}),
+      ...(heldBackEnv.length > 0 ? { heldBackEnv } : {}),
     });
   }
 

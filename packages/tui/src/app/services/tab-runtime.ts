@@ -340,9 +340,14 @@ export class TabRuntime {
       const options = Array.isArray(fromError)
         ? (fromError as AuthOption[])
         : (this.connection?.authOptions ?? []);
-      const message = attempted
-        ? `${attempted.name} did not sign you in: ${describeError(error)}`
-        : describeError(error);
+      const heldBack = error instanceof ClientError ? error.details.heldBackEnv : undefined;
+      const message =
+        (attempted
+          ? `${attempted.name} did not sign you in: ${describeError(error)}`
+          : describeError(error)) +
+        (Array.isArray(heldBack) && heldBack.length > 0
+          ? ` · Held back from this agent: ${heldBack.join(', ')} (to pass one, add it to the agent's "passEnv" in agents.json, or start acp with ACP_KIT_PASS_ENV=${String(heldBack[0])})`
+          : '');
       this.patch({ phase: 'auth', authOptions: options, message });
       this.deps.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'auth', tabId: this.id } });
       return;
