@@ -38,7 +38,7 @@ describe('AgentConnection against a scripted agent process', () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
     const record = join(dir, 'init.json');
-    await setup({ recordInit: record });
+    await setup({ recordInit: record }, { host: { elicit: () => ({ action: 'decline' }) } });
     const init = JSON.parse(await readFile(record, 'utf8'));
     expect(init.protocolVersion).toBe(1);
     expect(init.clientCapabilities).toEqual({
@@ -50,6 +50,11 @@ describe('AgentConnection against a scripted agent process', () => {
       _meta: { terminal_output: true, 'terminal-auth': true },
     });
     expect(init.clientInfo.name).toBe('acp-kit');
+    // A host that cannot show forms (acp run) does not advertise them.
+    const headless = join(dir, 'init-headless.json');
+    await setup({ recordInit: headless });
+    const bare = JSON.parse(await readFile(headless, 'utf8'));
+    expect(bare.clientCapabilities.elicitation).toBeUndefined();
   });
 
   it('runs a turn: updates sent right after session/new are kept, messages grouped, transcript written', async () => {

@@ -448,7 +448,10 @@ export class AgentConnection implements SessionLink {
       this.init = await rpc.initialize(
         {
           protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: clientCapabilities({ terminalAuth: this.options.terminalAuth }),
+          clientCapabilities: clientCapabilities({
+            terminalAuth: this.options.terminalAuth,
+            forms: this.host.elicit !== undefined,
+          }),
           clientInfo: this.options.clientInfo ?? CLIENT_INFO,
         },
         { timeoutMs: this.timeouts.initializeMs, signal: this.startAbort.signal },

@@ -8,6 +8,11 @@ import { CLIENT_VERSION } from '../version.js';
 export interface AdvertiseOptions {
   /** Whether the host can run terminal auth methods (hand the terminal to a command). Default true. */
   terminalAuth?: boolean;
+  /**
+   * Whether the host can show a form (`ClientHost.elicit`). Default true. A headless host cannot,
+   * and advertising forms there made agents offer sign-in methods it could only decline.
+   */
+  forms?: boolean;
 }
 
 /**
@@ -22,7 +27,7 @@ export function clientCapabilities(options: AdvertiseOptions = {}): ClientCapabi
     fs: { readTextFile: true, writeTextFile: true },
     terminal: true,
     auth: { terminal: terminalAuth },
-    elicitation: { form: {} },
+    ...(options.forms === false ? {} : { elicitation: { form: {} } }),
     session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
     _meta: { terminal_output: true, ...(terminalAuth ? { 'terminal-auth': true } : {}) },
   };
