@@ -191,6 +191,14 @@ describe('acp run exit codes', () => {
     expect(passed.stderr).not.toContain('held back');
   });
 
+  it('2 for an --auth method the agent does not list, naming the ones it does', async () => {
+    const agent = fakeCommand({ requireAuth: true, authMethods: [{ id: 'browser-login', name: 'Log in' }] });
+    const r = await runCli(['run', '--auth', 'bogus', 'hi', '--', ...agent], home);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('has no sign-in method "bogus"');
+    expect(r.stderr).toContain('--auth browser-login (Log in)');
+  });
+
   it('6 when the agent needs authentication, saying what to do', async () => {
     const r = await runCli(
       [

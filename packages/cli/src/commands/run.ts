@@ -208,6 +208,13 @@ async function authenticate(
   cwd: string,
 ): Promise<void> {
   const option = connection.authOptions.find((candidate) => candidate.id === methodId);
+  // An agent that lists its methods in `initialize` knows no others (some list them only when
+  // they refuse a session: then the agent judges the id).
+  if (!option && connection.authOptions.length > 0) {
+    throw new UsageError(`${connection.agent.name} has no sign-in method "${methodId}"`, {
+      hint: `its methods: ${connection.authOptions.map((known) => `--auth ${known.id} (${known.name})`).join(', ')}`,
+    });
+  }
   if (option?.action === 'run-terminal') {
     if (!io.interactive) {
       throw new UsageError(
