@@ -143,7 +143,10 @@ describe('TranscriptStore', () => {
     await (await store.create(meta('s-bbb2'))).close();
     expect((await store.list()).map((m) => m.localId)).toEqual(['s-aaa1', 's-bbb2']);
     expect((await store.find('s-b'))?.localId).toBe('s-bbb2');
-    expect(await store.find('s-')).toBeUndefined();
+    await expect(store.find('s-')).rejects.toThrow(
+      /s- matches 2 sessions \(s-aaa1, s-bbb2\): give more of the id/,
+    );
+    expect(await store.find('s-zzz')).toBeUndefined();
     expect((await store.find('agent-xyz'))?.localId).toBe('s-aaa1');
     expect(await store.delete('s-bbb2')).toBe(true);
     expect(await store.delete('s-bbb2')).toBe(false);

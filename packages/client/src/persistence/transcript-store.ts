@@ -105,7 +105,10 @@ export class TranscriptStore {
       .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   }
 
-  /** Finds a session by local id, unique local-id prefix, or agent session id. */
+  /**
+   * Finds a session by local id, unique local-id prefix, or agent session id; undefined when none
+   * matches. A prefix of several local ids throws SESSION_NOT_FOUND naming them (`details.matches`).
+   */
   async find(id: string): Promise<SessionMeta | undefined> {
     if (LOCAL_ID.test(id)) {
       const exact = await this.meta(id);
@@ -117,7 +120,16 @@ export class TranscriptStore {
     );
     if (byAgent.length > 0) return byAgent[0];
     const byPrefix = all.filter((meta) => meta.localId.startsWith(id));
-    return byPrefix.length === 1 ? byPrefix[0] : undefined;
+    if (byPrefix.length > 1) {
+      const matches = byPrefix.map((meta) => meta.localId);
+      const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? ', …' : '');
+      throw new ClientError(
+        'SESSION_NOT_FOUND',
+        `${id} matches ${matches.length} sessions (${shown}): give more of the id`,
+        { matches },
+      );
+    }
+    return byPrefix[0];
   }
 
   /** Reads a session's events. */
