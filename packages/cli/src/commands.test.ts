@@ -49,6 +49,18 @@ describe('acp sessions', () => {
 });
 
 describe('acp agents', () => {
+  it('tells an agent whose file is not executable from one that is not installed', async () => {
+    const script = join(home.dir, 'my-agent');
+    await writeFile(script, '#!/bin/sh\n', { mode: 0o644 });
+    const added = await runCli(['agents', 'add', 'mine', '--', script], home);
+    expect(added.stderr).toContain(`(${script} is not executable yet: chmod +x)`);
+    const listed = await runCli(['agents'], home);
+    expect(listed.stdout).toMatch(/mine +no \(not executable\)/);
+    expect(listed.stdout).toContain(`${script} is not executable (chmod +x)`);
+    const doctor = await runCli(['doctor'], home);
+    expect(doctor.stdout).toContain(`no (${script} is not executable: chmod +x)`);
+  });
+
   it('lists built-ins with installed state, adds, overrides and removes user agents', async () => {
     const list = await runCli(['agents'], home);
     expect(list.stdout).toMatch(/^NAME +INSTALLED +SOURCE +COMMAND +NOTES\n/);

@@ -41,10 +41,16 @@ export async function listAgents(options: { format: OutputFormat }, io: CliIo): 
   }
   const rows = agents.map((a) => [
     a.id + (a.id === catalog.defaultAgent ? ' *' : ''),
-    a.detection.installed ? 'yes' : 'no',
+    a.detection.installed ? 'yes' : a.detection.notExecutable ? 'no (not executable)' : 'no',
     a.source,
     commandText({ argv: [a.command, ...a.args] }),
-    a.detection.installed ? a.name : a.install ? `install: ${a.install}` : a.name,
+    a.detection.installed
+      ? a.name
+      : a.detection.notExecutable
+        ? `${a.detection.notExecutable} is not executable (chmod +x)`
+        : a.install
+          ? `install: ${a.install}`
+          : a.name,
   ]);
   io.stdout.write(table([['NAME', 'INSTALLED', 'SOURCE', 'COMMAND', 'NOTES'], ...rows]));
   if (catalog.defaultAgent) io.stdout.write(`\n* default agent\n`);
@@ -107,7 +113,13 @@ export async function addAgent(
   if (options.default) await catalog.setDefault(added.id);
   const detection = await catalog.detect(added);
   io.stderr.write(
-    `added ${added.id}: ${commandText({ argv: [added.command, ...added.args] })}${detection.installed ? '' : ' (not found on PATH yet)'}\n`,
+    `added ${added.id}: ${commandText({ argv: [added.command, ...added.args] })}${
+      detection.installed
+        ? ''
+        : detection.notExecutable
+          ? ` (${detection.notExecutable} is not executable yet: chmod +x)`
+          : ' (not found on PATH yet)'
+    }\n`,
   );
   return 0;
 }

@@ -57,6 +57,8 @@ export interface AgentReport {
   readonly default: boolean;
   readonly installed: boolean;
   readonly path?: string;
+  /** When not installed because the file found is not executable: its path. */
+  readonly notExecutable?: string;
   readonly version?: string;
   readonly install?: string;
   /** A heuristic: known credential variables and files (see `checked`). */
@@ -143,6 +145,7 @@ async function buildReport(io: CliIo, probe: boolean): Promise<DoctorReport> {
         default: agent.id === catalog.defaultAgent,
         installed: agent.detection.installed,
         ...(agent.detection.path ? { path: agent.detection.path } : {}),
+        ...(agent.detection.notExecutable ? { notExecutable: agent.detection.notExecutable } : {}),
         ...(own ? { version: VERSION } : version ? { version } : {}),
         ...(agent.install ? { install: agent.install } : {}),
         signIn: await guessSignIn(agent, env, agentConfigFile),
@@ -329,7 +332,13 @@ export function renderReport(report: DoctorReport): string {
         ['NAME', 'INSTALLED', 'VERSION', 'SIGNED IN'],
         ...report.agents.map((agent) => [
           agent.id + (agent.default ? ' *' : ''),
-          agent.installed ? (agent.path ?? 'yes') : agent.install ? `no (install: ${agent.install})` : 'no',
+          agent.installed
+            ? (agent.path ?? 'yes')
+            : agent.notExecutable
+              ? `no (${agent.notExecutable} is not executable: chmod +x)`
+              : agent.install
+                ? `no (install: ${agent.install})`
+                : 'no',
           agent.version ?? '-',
           agent.installed ? signInText(agent) : '-',
         ]),
