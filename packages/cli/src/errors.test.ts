@@ -108,6 +108,11 @@ describe('error reports', () => {
         '      or set X_KEY\n',
     );
     expect(errorReport(error).exitCode).toBe(EXIT_CODES.AUTH_REQUIRED);
+    // The UI's line mode (TERM=dumb) has no --auth: it points to acp run.
+    expect(text(error)).toContain(
+      '- API key: set ACP_KIT_AUTH_API_KEY to your API key and sign in with `acp run --agent AGENT --auth key "hello"`',
+    );
+    expect(text(error)).not.toContain('run again with --auth');
   });
 
   it('never lets escape sequences from an agent reach the terminal', () => {

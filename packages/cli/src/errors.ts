@@ -74,6 +74,7 @@ function hintFor(error: unknown, context: ErrorContext): string {
           (error.details.authOptions as AuthOption[] | undefined) ?? [],
           typeof error.details.authHint === 'string' ? error.details.authHint : undefined,
           (error.details.heldBackEnv as string[] | undefined) ?? [],
+          inRun,
         );
       case 'AGENT_NOT_FOUND':
         return '`acp agents` lists the agents; add your own with `acp agents add NAME -- COMMAND [ARGS…]`';
@@ -114,17 +115,21 @@ function authHint(
   options: readonly AuthOption[],
   catalogHint: string | undefined,
   heldBack: readonly string[] = [],
+  inRun = true,
 ): string {
   const lines = ['sign in to the agent, then run again'];
   if (options.length > 0) {
     lines[0] += '; it offers:';
+    // `--auth` belongs to `acp run`; elsewhere (the line mode) it signs in with a headless turn.
+    const withAuth = (id: string): string =>
+      inRun ? `run again with --auth ${id}` : `sign in with \`acp run --agent AGENT --auth ${id} "hello"\``;
     for (const option of options) {
       const how = option.input
-        ? `set ${API_KEY_VARIABLE} to your ${option.input.label} and run again with --auth ${option.id}`
+        ? `set ${API_KEY_VARIABLE} to your ${option.input.label} and ${withAuth(option.id)}`
         : option.action === 'authenticate'
-          ? `run again with --auth ${option.id}`
+          ? withAuth(option.id)
           : option.action === 'run-terminal'
-            ? `${option.instructions}, or run again with --auth ${option.id} to do it here`
+            ? `${option.instructions}, or ${withAuth(option.id)} to do it here`
             : option.instructions;
       lines.push(`- ${oneLine(option.name)}: ${safe(how)}`);
     }
