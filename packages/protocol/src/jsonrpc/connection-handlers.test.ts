@@ -58,6 +58,32 @@ describe('request handlers', () => {
     });
   });
 
+  it('answers a system error (EACCES…) with its cause in words and code, never the path in its message', async () => {
+    const { connection, peer } = connectToRawPeer();
+    connection.onRequest('write', () => {
+      throw Object.assign(new Error("EACCES: permission denied, open '/home/me/secret/file'"), {
+        code: 'EACCES',
+        syscall: 'open',
+      });
+    });
+    connection.onRequest('odd', () => {
+      throw Object.assign(new Error('EFOO: something, /x'), { code: 'EFOO' });
+    });
+    connection.start();
+    peer.send({ jsonrpc: '2.0', id: 1, method: 'write' });
+    expect(await peer.nextFrame()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32603, message: 'permission denied (EACCES)', data: { reason: 'EACCES' } },
+    });
+    peer.send({ jsonrpc: '2.0', id: 2, method: 'odd' });
+    expect((await peer.nextFrame()).error).toEqual({
+      code: -32603,
+      message: 'system error (EFOO)',
+      data: { reason: 'EFOO' },
+    });
+  });
+
   it('caps error data at 1 KiB', async () => {
     const { connection, peer } = connectToRawPeer();
     connection.onRequest('big', () => {

@@ -9,7 +9,14 @@ import type {
   RequestHandler,
   RequestOptions,
 } from './connection-types.js';
-import { AcpKitError, ProtocolError, truncate, type CloseDetails } from './errors.js';
+import {
+  AcpKitError,
+  ErrorCodes,
+  ProtocolError,
+  describeSystemError,
+  truncate,
+  type CloseDetails,
+} from './errors.js';
 import { outboundFull, RequestSlots } from './flow-control.js';
 import { FrameDecoder, encodeFrame, utf8ByteLength, type FrameDecoderSink } from './framing.js';
 import { InboundQueue } from './inbound-queue.js';
@@ -434,7 +441,11 @@ export class JsonRpcConnection {
         id: request.id,
         error,
       });
-      reply = ProtocolError.internalError();
+      // The cause of a system error (EACCES…) is what the peer can act on; the rest stays here.
+      const system = describeSystemError(error);
+      reply = system
+        ? new ProtocolError(ErrorCodes.InternalError, system, { reason: (error as { code: string }).code })
+        : ProtocolError.internalError();
     }
     this.writeFrame(encodeError(request.id, reply));
   }

@@ -156,6 +156,33 @@ export function describeClose(peer: string, details: CloseDetails | undefined): 
   return text;
 }
 
+/** Words for the system errors file and process operations meet. */
+const SYSTEM_ERRORS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  EEXIST: 'already exists',
+  EBUSY: 'resource busy',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  ENAMETOOLONG: 'name too long',
+  EIO: 'input/output error',
+};
+
+/**
+ * A system error (an `Error` with a `code` such as `EACCES`, as Node's fs and child_process throw)
+ * as words and code — `permission denied (EACCES)` — without Node's message, which names paths.
+ */
+export function describeSystemError(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  if (!(error instanceof Error) || typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return undefined;
+  return `${SYSTEM_ERRORS[code] ?? 'system error'} (${code})`;
+}
+
 /** Shortens a string to at most `max` characters, marking the cut. */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
