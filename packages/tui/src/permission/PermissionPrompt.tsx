@@ -4,7 +4,11 @@ import { useTheme } from '../theme/ThemeContext.js';
 import { useKeyBindings, useKeyLabel } from '../keys/KeyBindingsContext.js';
 import { formatKeySpec } from '../keys/key-spec.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
-import { describePermissionOperation, type PermissionRequestView } from '../view-model/permission.js';
+import {
+  describePermissionOperation,
+  permissionHeading,
+  type PermissionRequestView,
+} from '../view-model/permission.js';
 import { toolKindIcon } from '../components/tool-icons.js';
 import { OperationView } from './OperationView.js';
 import type { PermissionGroup } from './permission-options.js';
@@ -27,6 +31,11 @@ export interface PermissionPromptProps {
   readonly now?: () => number;
   /** Most lines of the operation's diff, text or raw input (so the prompt fits the screen). */
   readonly maxOperationLines?: number;
+}
+
+/** A title split at its Markdown code spans (odd parts are code, shown without backticks). */
+function codeSpans(title: string): string[] {
+  return title.split(/`([^`]+)`/);
 }
 
 const GROUP_TITLES: Readonly<Record<PermissionGroup, string>> = {
@@ -78,7 +87,18 @@ export const PermissionPrompt = memo(function PermissionPrompt({
       </Text>
       <Text>
         <Text color={theme.text.accent}>{`${toolKindIcon(call.kind)} `}</Text>
-        <Text bold>{sanitizeInline(call.title) || String(call.kind)}</Text>
+        <Text bold>
+          {codeSpans(sanitizeInline(permissionHeading(call.title, operation)) || String(call.kind)).map(
+            (part, i) =>
+              i % 2 === 1 ? (
+                <Text key={i} color={theme.text.accent}>
+                  {part}
+                </Text>
+              ) : (
+                part
+              ),
+          )}
+        </Text>
       </Text>
       <OperationView
         operation={operation}

@@ -12,7 +12,7 @@ import {
   type ToolCallItem,
 } from '@acp-kit/client';
 import { resolve } from 'node:path';
-import type { PermissionOption, ToolKind } from '@acp-kit/protocol';
+import type { Diff, PermissionOption, ToolKind } from '@acp-kit/protocol';
 import {
   describePermissionOperation,
   type PermissionOperation,
@@ -59,7 +59,13 @@ export function permissionRequestView(
   state: SessionState | undefined,
 ): PermissionRequestView {
   const toolCall = toolCallOf(ask, state);
-  const described = describePermissionOperation(toolCall);
+  const described = describePermissionOperation(
+    toolCall,
+    ask.command !== undefined ? { command: ask.command } : {},
+  );
+  // The engine's own question about a write carries the change (the tool call has no diff).
+  const diffs: readonly Diff[] =
+    described.diffs.length > 0 ? described.diffs : (ask.diffs ?? []).map((diff) => ({ ...diff }));
   // The same file can come as a location (absolute) and in the raw input (relative): show it once.
   const cwd = state?.cwd ?? '/';
   const paths: { path: string; line?: number | null }[] = [];
@@ -68,7 +74,7 @@ export function permissionRequestView(
     ...ask.paths.map((path) => ({ path })),
   ];
   // A diff's header names its file already: no `path` line for it as well.
-  const diffed = new Set(described.diffs.map((diff) => resolve(cwd, diff.path)));
+  const diffed = new Set(diffs.map((diff) => resolve(cwd, diff.path)));
   for (const entry of all) {
     const absolute = resolve(cwd, entry.path);
     if (diffed.has(absolute)) continue;
@@ -76,11 +82,7 @@ export function permissionRequestView(
     if (!existing) paths.push(entry.line != null ? { path: absolute, line: entry.line } : { path: absolute });
     else if (existing.line == null && entry.line != null) existing.line = entry.line;
   }
-  const operation: PermissionOperation = {
-    ...described,
-    ...(ask.command !== undefined ? { command: ask.command } : {}),
-    paths,
-  };
+  const operation: PermissionOperation = { ...described, diffs, paths };
   return { toolCall, options: ask.options ?? LOCAL_OPTIONS, operation };
 }
 
