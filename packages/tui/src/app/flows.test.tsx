@@ -76,7 +76,7 @@ describe('the app', () => {
     await waitFrame(r, /connected │ Scenario agent 1\.0 │ Ask/);
     await r.press(KEYS.ctrl('x'), 't');
     const settings = await waitFrame(r, 'Theme: dark');
-    expect(settings).toContain('Review agent writes hunk by hunk: on');
+    expect(settings).toContain('Review agent writes hunk by hunk: changed');
   }, 30_000);
 
   it('shows a stalled turn with its silence and restarts the agent on Ctrl+R', async () => {
