@@ -31,11 +31,26 @@ export interface PermissionPromptProps {
   readonly now?: () => number;
   /** Most lines of the operation's diff, text or raw input (so the prompt fits the screen). */
   readonly maxOperationLines?: number;
+  /** Opens the hunk-by-hunk review of the changes (given when the question carries some). */
+  readonly onReviewHunks?: () => void;
 }
 
-/** A title split at its Markdown code spans (odd parts are code, shown without backticks). */
-function codeSpans(title: string): string[] {
-  return title.split(/`([^`]+)`/);
+/** Agent text with Markdown code spans: the code shown without its backticks, in the accent colour. */
+function WithCode({ text }: { text: string }) {
+  const theme = useTheme();
+  return (
+    <>
+      {text.split(/`([^`\n]+)`/).map((part, i) =>
+        i % 2 === 1 ? (
+          <Text key={i} color={theme.text.accent}>
+            {part}
+          </Text>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
 }
 
 const GROUP_TITLES: Readonly<Record<PermissionGroup, string>> = {
@@ -63,11 +78,13 @@ export const PermissionPrompt = memo(function PermissionPrompt({
   armDelayMs = 400,
   now = Date.now,
   maxOperationLines,
+  onReviewHunks,
 }: PermissionPromptProps) {
   const theme = useTheme();
   const bindings = useKeyBindings();
   const expandKey = useKeyLabel('app.toggleExpand');
   const cancelKey = useKeyLabel('app.cancel');
+  const reviewKey = useKeyLabel('permission.reviewHunks');
   const operation = useMemo(
     () => request.operation ?? describePermissionOperation(request.toolCall),
     [request.operation, request.toolCall],
@@ -78,6 +95,7 @@ export const PermissionPrompt = memo(function PermissionPrompt({
     isActive,
     armDelayMs,
     now,
+    ...(onReviewHunks ? { onReviewHunks } : {}),
   });
   const call = request.toolCall;
   return (
@@ -88,16 +106,7 @@ export const PermissionPrompt = memo(function PermissionPrompt({
       <Text>
         <Text color={theme.text.accent}>{`${toolKindIcon(call.kind)} `}</Text>
         <Text bold>
-          {codeSpans(sanitizeInline(permissionHeading(call.title, operation)) || String(call.kind)).map(
-            (part, i) =>
-              i % 2 === 1 ? (
-                <Text key={i} color={theme.text.accent}>
-                  {part}
-                </Text>
-              ) : (
-                part
-              ),
-          )}
+          <WithCode text={sanitizeInline(permissionHeading(call.title, operation)) || String(call.kind)} />
         </Text>
       </Text>
       <OperationView
@@ -125,7 +134,7 @@ export const PermissionPrompt = memo(function PermissionPrompt({
               return (
                 <Text key={entry.number} color={focused ? theme.focus : undefined} bold={focused}>
                   {`${focused ? '❯' : ' '} ${entry.number}${letter ? ` ${formatKeySpec(letter)}` : '  '}  `}
-                  {sanitizeInline(entry.option.name)}
+                  <WithCode text={sanitizeInline(entry.option.name)} />
                 </Text>
               );
             })}
@@ -134,6 +143,11 @@ export const PermissionPrompt = memo(function PermissionPrompt({
       })}
       <Box marginTop={1} flexDirection="column">
         {hint && <Text color={theme.status.warning}>{hint}</Text>}
+        {onReviewHunks && armed && (
+          <Text color={theme.text.muted}>
+            {`${reviewKey} review the changes hunk by hunk (allowing what you accept)`}
+          </Text>
+        )}
         <Text color={theme.text.muted}>
           {armed
             ? `↑↓ choose · Enter answer · 1-${Math.min(9, shown.length)} or letter answers directly · ${cancelKey} cancels the turn`

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { initialSessionState, type PermissionAsk, type PermissionSubject } from '@acp-kit/client';
 import { flat, renderInk } from '../../test-support/ink.js';
 import { PermissionPrompt } from '../../permission/PermissionPrompt.js';
-import { permissionRequestView, rememberPreview } from './permission-view.js';
+import { permissionRequestView, rememberPreview, reviewedAnswer } from './permission-view.js';
 
 const subject = (over: Partial<PermissionSubject> = {}): PermissionSubject => ({
   source: 'permission_request',
@@ -158,6 +158,44 @@ describe('a command’s permission', () => {
     expect(flat(frame)).toContain('$ npm ci');
     expect(flat(frame)).toContain('Needed for the tests.');
     expect(frame).not.toContain('**');
+  });
+});
+
+describe('reviewedAnswer', () => {
+  const always = [
+    { optionId: 'always', name: 'Always allow', kind: 'allow_always' as const },
+    ...options,
+    { optionId: 'never', name: 'Never', kind: 'reject_always' as const },
+  ];
+
+  it('allows with what was accepted of each diff, or rejects when every hunk was rejected', () => {
+    const edit = ask({ options: always });
+    expect(
+      reviewedAnswer(
+        edit,
+        [
+          { content: 'a', decisions: ['accept', 'reject'] },
+          { content: 'b', decisions: ['reject'] },
+        ],
+        'once',
+      ),
+    ).toEqual({ decision: 'allow', scope: 'once', optionId: 'yes', acceptedTexts: ['a', 'b'] });
+    expect(reviewedAnswer(edit, [{ content: '', decisions: ['reject', 'reject'] }], 'session')).toEqual({
+      decision: 'deny',
+      scope: 'session',
+      optionId: 'no',
+    });
+  });
+
+  it('answers the engine’s own question with its local options, and nothing without an allow option', () => {
+    const local = ask({ source: 'fs_write', kind: 'edit' });
+    expect(reviewedAnswer(local, [{ content: 'x', decisions: ['accept'] }], 'once')).toEqual({
+      decision: 'allow',
+      scope: 'once',
+      acceptedTexts: ['x'],
+    });
+    const rejectOnly = ask({ options: [options[1] as (typeof options)[number]] });
+    expect(reviewedAnswer(rejectOnly, [{ content: 'x', decisions: ['accept'] }], 'once')).toBeUndefined();
   });
 });
 

@@ -19,6 +19,8 @@ import {
   type PermissionRequestView,
 } from '../../view-model/permission.js';
 import { applyToolCallUpdate, type ToolCallView } from '../../view-model/tool-call.js';
+import type { HunkDecision } from '../../diff/review-hunks.js';
+import { arrangePermissionOptions } from '../../permission/permission-options.js';
 import { toolCallView } from './item-views.js';
 import { ruleSummary } from './rule-view.js';
 
@@ -127,6 +129,33 @@ export function answerFor(ask: PermissionAsk, optionId: string, scope: Permissio
   const always = kind === 'allow_always' || kind === 'reject_always';
   const effective: PermissionScope = scope === 'once' && always ? 'session' : scope;
   return { decision, scope: effective, ...(ask.options ? { optionId } : {}) };
+}
+
+/** The outcome of reviewing one of the question's diffs hunk by hunk. */
+export interface ReviewedDiff {
+  /** The diff's text with only the accepted hunks. */
+  readonly content: string;
+  readonly decisions: readonly HunkDecision[];
+}
+
+/**
+ * The answer to a question whose changes the user reviewed hunk by hunk: the agent's first allow
+ * option with what was accepted of each diff, or its first reject option when every hunk was
+ * rejected; undefined when the agent offers no such option.
+ */
+export function reviewedAnswer(
+  ask: PermissionAsk,
+  reviewed: readonly ReviewedDiff[],
+  scope: PermissionScope,
+): PermissionAnswer | undefined {
+  const rejectedAll =
+    reviewed.some((diff) => diff.decisions.length > 0) &&
+    reviewed.every((diff) => diff.decisions.every((decision) => decision === 'reject'));
+  const group = rejectedAll ? 'reject' : 'allow';
+  const option = arrangePermissionOptions(ask.options ?? LOCAL_OPTIONS).find((o) => o.group === group);
+  if (!option) return undefined;
+  const answer = answerFor(ask, option.option.optionId, scope);
+  return rejectedAll ? answer : { ...answer, acceptedTexts: reviewed.map((diff) => diff.content) };
 }
 
 /** The rule an answer with `optionId` and `scope` records: the engine's own {@link rememberedRule}. */
