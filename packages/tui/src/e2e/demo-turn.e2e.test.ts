@@ -77,4 +77,22 @@ describe('the demo agent, by keyboard', () => {
     expect(await h.exitStatus()).toBe(0);
     expect(existsSync(join(h.dirs.data, 'client', 'sessions'))).toBe(true);
   }, 90_000);
+
+  it('in Auto-edit mode, asks about the write once, with its diff, and reviews nothing after', async () => {
+    const h = tmux.launch({ args: ['--agent', 'demo'] });
+    await h.waitFor('Connected to demo: new session', { timeoutMs: 60_000 });
+    h.press('BTab');
+    await h.waitFor(/│ Auto-edit/);
+    await h.submit('show me around');
+    // The agent writes without asking; acp asks itself, showing the write as a diff.
+    const asked = permissionBox(
+      await h.waitFor(/Permission requested[\s\S]*ACP_DEMO\.md \(new file\)[\s\S]*h review the changes/),
+    );
+    expect(asked).toContain('# acp-kit demo notes');
+    await h.answer('y');
+    await h.waitFor(/Permission requested[\s\S]*\$ ls -la/);
+    await h.answer('y');
+    await h.waitFor(/Done\. .*recording notes in ACP_DEMO\.md: done/, { history: true });
+    expect(readFileSync(join(h.dirs.workspace, 'ACP_DEMO.md'), 'utf8')).toContain('# acp-kit demo notes');
+  }, 90_000);
 });
