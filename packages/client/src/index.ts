@@ -19,6 +19,7 @@ export type {
   PermissionAsk,
   WriteReview,
   WriteReviewAnswer,
+  WriteReviewMode,
   ElicitationOrigin,
 } from './agent/host.js';
 
@@ -101,6 +102,13 @@ export {
   type PolicyDecision,
   type PolicyOptions,
 } from './permissions/policy.js';
+export {
+  approvedContent,
+  approveDiffs,
+  diffsOfContent,
+  type ApprovedDiff,
+  type ProposedDiff,
+} from './permissions/approved-writes.js';
 export {
   isInside,
   parseRule,

@@ -28,13 +28,14 @@ async function demo(): Promise<void> {
     await h.submit('show me around');
     await h.waitFor(/Permission requested[\s\S]*Create ACP_DEMO\.md/);
     shot('Permission prompt', await h.waitFor('↑↓ choose · Enter answer'));
-    h.press('y');
+    h.press('h');
     shot('Reviewing a write hunk by hunk', await h.waitFor('Review write to ACP_DEMO.md'));
     h.press('y');
     await h.waitFor('1 accepted');
     h.press('Enter');
-    await h.waitFor(/Permission requested[\s\S]*Run `ls -la`/);
-    await h.answer('y');
+    await h.waitFor(/Permission requested[\s\S]*\$ ls -la/);
+    shot('A command’s permission', await h.waitFor('↑↓ choose · Enter answer'));
+    h.press('y');
     await h.waitFor(
       (screen) => screen.includes('Plan · 5/5 done') && screen.includes('Message · / for commands'),
     );

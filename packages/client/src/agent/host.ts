@@ -10,6 +10,7 @@ import type {
   ToolCallUpdate,
 } from '@acp-kit/protocol';
 import type { PermissionRequestView } from '../session/events.js';
+import type { ProposedDiff } from '../permissions/approved-writes.js';
 import type { PermissionScope, PermissionSubject } from '../permissions/rules.js';
 
 /** A question for the user. */
@@ -24,6 +25,14 @@ export interface PermissionAsk extends PermissionRequestView {
    * with a remembered scope would create.
    */
   subject: PermissionSubject;
+  /**
+   * The file changes the question is about, to show and review hunk by hunk: the diffs of the
+   * agent's tool call (paths absolute), or, when the engine asks about an `fs/write_text_file`
+   * itself, the write (the file's current text → the content; not for paths outside the roots,
+   * secrets or hard-linked files). Allowing them counts as reviewing them: the writes that carry
+   * them out are not shown again (see {@link ClientHost.writeReviewMode}).
+   */
+  diffs?: ProposedDiff[];
   /** Aborted when the question no longer needs an answer (turn cancelled, agent gone). */
   signal: AbortSignal;
 }
@@ -35,6 +44,13 @@ export interface PermissionAnswer {
   scope?: PermissionScope;
   /** The exact option the user picked among those the agent offered (permission requests only). */
   optionId?: string;
+  /**
+   * After a hunk-by-hunk review of the question's {@link PermissionAsk.diffs}, allowing: for each
+   * diff, in order, its text with only the hunks the user accepted (its `newText` when all were).
+   * The write that carries a diff out then writes exactly that, and the agent is told the rest was
+   * rejected. Omitted: the diffs are approved as shown.
+   */
+  acceptedTexts?: string[];
 }
 
 /**
@@ -71,6 +87,14 @@ export type WriteReviewAnswer =
     }
   | { decision: 'reject'; reason: string };
 
+/**
+ * When {@link ClientHost.reviewWrite} sees a write: `always` — every write, even one the user just
+ * allowed with its diff; `changed` — unless it is exactly what the user allowed with its diff in a
+ * permission question of the same turn (the default: each change is looked at once); `never` — no
+ * review after the permission (hunks rejected in the permission question still are not written).
+ */
+export type WriteReviewMode = 'always' | 'changed' | 'never';
+
 /** Where an elicitation comes from. */
 export interface ElicitationOrigin {
   /** The catalog id of the agent asking. */
@@ -93,9 +117,12 @@ export interface ClientHost {
   askPermission?(ask: PermissionAsk): Promise<PermissionAnswer>;
   /**
    * Reviews a file write the policy allowed, before it is made; without it, writes are made as
-   * asked. Not called when the content would not change.
+   * asked. Not called when the content would not change, nor (see {@link writeReviewMode}) when the
+   * user allowed exactly this change with its diff in the permission question.
    */
   reviewWrite?(write: WriteReview): Promise<WriteReviewAnswer>;
+  /** When {@link reviewWrite} is called (read at each write; default `changed`). */
+  writeReviewMode?(): WriteReviewMode;
   /**
    * Form elicitation; without it, every elicitation is declined (headless). `origin` says which
    * agent asks and, for a session-scoped request of a known session, which session.

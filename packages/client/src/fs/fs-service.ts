@@ -8,7 +8,7 @@
  * to a temp file in the same, verified directory that is renamed over the target (see
  * `atomic-write.ts`). A regular file with several hard links counts as outside the roots.
  */
-import { constants, type Stats } from 'node:fs';
+import { constants, type BigIntStats, type Stats } from 'node:fs';
 import { open, readlink, realpath, stat } from 'node:fs/promises';
 import type { ReadTextFileRequest, WriteTextFileRequest } from '@acp-kit/protocol';
 import type { WriteReview, WriteReviewAnswer } from '../agent/host.js';
@@ -47,6 +47,13 @@ export interface FsServiceOptions {
   overlay?: FsOverlay;
 }
 
+/** A write being authorized: what it writes, and (read on demand) what the file holds now. */
+export interface PendingWrite {
+  newText: string;
+  /** The current content; null for a new file, undefined when it cannot be read. */
+  currentText(): Promise<string | null | undefined>;
+}
+
 /** What the service needs to know about the session making the call. */
 export interface FsCallContext {
   agentId: string;
@@ -54,10 +61,20 @@ export interface FsCallContext {
   cwd: string;
   /** cwd + additional directories. */
   roots: readonly string[];
-  /** Asks the permission policy (and maybe the user); resolves true to go ahead. */
-  authorize(subject: PermissionSubject): Promise<boolean>;
-  /** Reviews an allowed write before it is made (absent: written as asked). */
-  reviewWrite?(write: Pick<WriteReview, 'path' | 'oldText' | 'newText'>): Promise<WriteReviewAnswer>;
+  /**
+   * Asks the permission policy (and maybe the user); resolves true to go ahead. For a write,
+   * `write` lets the question show the change.
+   */
+  authorize(subject: PermissionSubject, write?: PendingWrite): Promise<boolean>;
+  /**
+   * Reviews an allowed write before it is made (absent: written as asked). `path` is the real path,
+   * `requestedPath` the agent's when it differs.
+   */
+  reviewWrite?(
+    write: Pick<WriteReview, 'path' | 'oldText' | 'newText'> & { requestedPath?: string },
+  ): Promise<WriteReviewAnswer>;
+  /** Called after a write inside the roots with the written file's stamp (see `PermissionSubject.fileStamp`). */
+  wrote?(path: string, fileStamp: string): void;
 }
 
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
@@ -97,8 +114,11 @@ export class FsService {
       }
     }
     const checked = real ?? requested;
-    const hardLinked = real !== undefined && isHardLinked(await stat(real).catch(() => undefined));
-    await this.authorize('fs_read', 'read', requested, checked, roots, context, hardLinked);
+    const info = real !== undefined ? await stat(real, { bigint: true }).catch(() => undefined) : undefined;
+    const hardLinked = isHardLinked(info);
+    // An editor's unsaved buffer is not what the agent wrote: no stamp, so no read-back grant.
+    const fileStamp = info && !this.options.overlay?.read ? stampOf(info) : undefined;
+    await this.authorize('fs_read', 'read', requested, checked, roots, context, hardLinked, { fileStamp });
     if (real === undefined)
       throw new ClientError('FILE_NOT_FOUND', `no such file: ${truncatePath(requested)}`);
     const overlaid = await this.options.overlay?.read?.(real);
@@ -116,16 +136,43 @@ export class FsService {
     const roots = await realRoots(context.roots);
     const target = await resolveWriteTarget(requested);
     const hardLinked = isHardLinked(target.existing);
-    await this.authorize('fs_write', 'edit', requested, target.path, roots, context, hardLinked);
+    let current: Promise<string | null> | undefined;
+    const currentText = (): Promise<string | null> => (current ??= this.currentText(target, hardLinked));
+    const pending: PendingWrite = {
+      newText: params.content,
+      currentText: () => currentText().catch(() => undefined),
+    };
+    const outsideRoots = await this.authorize(
+      'fs_write',
+      'edit',
+      requested,
+      target.path,
+      roots,
+      context,
+      hardLinked,
+      {
+        write: pending,
+      },
+    );
     refuseSpecial(target.existing, target.path);
-    const { content, refusal } = await this.review(target, requested, params.content, context, hardLinked);
+    const { content, refusal } = await this.review(target, requested, params.content, context, currentText);
     if (content !== undefined) {
       if (!(await this.options.overlay?.write?.(target.path, content))) {
         await writeAtomic({ target, content, roots, shown: requested });
+        if (!outsideRoots && context.wrote) {
+          const written = await stat(target.path, { bigint: true }).catch(() => undefined);
+          if (written && !isHardLinked(written)) context.wrote(target.path, stampOf(written));
+        }
       }
     }
     if (refusal) throw refusal;
     return {};
+  }
+
+  /** What a write target holds now (an editor's unsaved buffer first); null when it does not exist. */
+  private async currentText(target: WriteTarget, hardLinked: boolean): Promise<string | null> {
+    const overlaid = await this.options.overlay?.read?.(target.path);
+    return overlaid ?? (target.existing ? await this.readVerified(target.path, hardLinked) : null);
   }
 
   /**
@@ -137,14 +184,18 @@ export class FsService {
     requested: string,
     newText: string,
     context: FsCallContext,
-    hardLinked: boolean,
+    currentText: () => Promise<string | null>,
   ): Promise<{ content?: string; refusal?: ClientError }> {
     if (!context.reviewWrite) return { content: newText };
     const path = target.path;
-    const overlaid = await this.options.overlay?.read?.(path);
-    const oldText = overlaid ?? (target.existing ? await this.readVerified(path, hardLinked) : null);
+    const oldText = await currentText();
     if (oldText === newText) return { content: newText };
-    const answer = await context.reviewWrite({ path, oldText, newText });
+    const answer = await context.reviewWrite({
+      path,
+      oldText,
+      newText,
+      ...(requested !== path ? { requestedPath: requested } : {}),
+    });
     const shown = truncatePath(requested);
     if (answer.decision === 'accept') return { content: newText };
     if (answer.decision === 'reject') {
@@ -173,6 +224,7 @@ export class FsService {
     };
   }
 
+  /** Asks the policy; throws when refused, else resolves whether the path is outside the roots. */
   private async authorize(
     source: 'fs_read' | 'fs_write',
     kind: string,
@@ -181,7 +233,8 @@ export class FsService {
     roots: readonly string[],
     context: FsCallContext,
     hardLinked: boolean,
-  ): Promise<void> {
+    { fileStamp, write }: { fileStamp?: string | undefined; write?: PendingWrite } = {},
+  ): Promise<boolean> {
     const paths = requested === real ? [real] : [real, requested];
     const subject: PermissionSubject = {
       source,
@@ -192,8 +245,9 @@ export class FsService {
       outsideRoots: !withinRoots(real, roots),
       secret: isSecretPath(requested) || isSecretPath(real),
       ...(hardLinked ? { hardLinked } : {}),
+      ...(fileStamp !== undefined ? { fileStamp } : {}),
     };
-    if (!(await context.authorize(subject))) {
+    if (!(await context.authorize(subject, write))) {
       const why = subject.outsideRoots
         ? 'it is outside the session roots'
         : hardLinked
@@ -209,6 +263,7 @@ export class FsService {
         },
       );
     }
+    return subject.outsideRoots;
   }
 
   /** Reads a checked file; `hardLinked`: whether it was allowed with several hard links. */
@@ -266,6 +321,11 @@ export class FsService {
       await handle.close();
     }
   }
+}
+
+/** A file's identity and version: device, inode, size and modification time (nanoseconds). */
+function stampOf(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`;
 }
 
 /** Checks that the open descriptor is the checked file, still inside the roots (closes check-then-swap races). */

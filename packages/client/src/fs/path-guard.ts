@@ -3,7 +3,7 @@
  * paths (symlinks resolved), roots, and the deepest existing ancestor of a file to be created.
  */
 import { lstat, realpath } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import type { BigIntStats, Stats } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { ClientError } from '../errors.js';
 import { isInside } from '../permissions/rules.js';
@@ -118,7 +118,7 @@ export function refuseSpecial(stats: Stats | undefined, path: string): void {
  * Whether a regular file has other names (hard links) besides this one: they may be outside the
  * roots, so such a file is treated as outside them (finding every name would mean scanning disks).
  */
-export function isHardLinked(stats: Stats | undefined): boolean {
+export function isHardLinked(stats: Stats | BigIntStats | undefined): boolean {
   return stats !== undefined && stats.isFile() && stats.nlink > 1;
 }
 

@@ -157,6 +157,24 @@ describe('PermissionPolicy defaults', () => {
     session.endTurn(1);
     expect(policy.evaluate(write, session, 1).action).toBe('ask');
   });
+
+  it('lets the agent read back a file it wrote, inside the roots, while it is unchanged', () => {
+    const session = new SessionPermissions();
+    const env = '/work/project/.env';
+    session.noteWritten(env, 'd:i:6:1');
+    const read = subject({ source: 'fs_read', paths: [env], secret: true, fileStamp: 'd:i:6:1' });
+    expect(new PermissionPolicy({ mode: 'ask' }).evaluate(read, session, 1)).toMatchObject({
+      action: 'allow',
+      by: 'grant',
+    });
+    expect(decide('ask', { ...read, fileStamp: 'd:i:9:2' }, [], session)).toBe('ask');
+    expect(decide('ask', { ...read, fileStamp: undefined }, [], session)).toBe('ask');
+    expect(decide('ask', { ...read, hardLinked: true }, [], session)).toBe('ask');
+    expect(decide('ask', { ...read, outsideRoots: true }, [], session)).toBe('ask');
+    expect(decide('none', read, [], session)).toBe('deny');
+    const deny: PermissionRule = { id: 'r', action: 'deny', kinds: ['read'], path: '**/.env' };
+    expect(decide('ask', read, [deny], session)).toBe('deny');
+  });
 });
 
 describe('subjectFromToolCall', () => {

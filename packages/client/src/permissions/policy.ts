@@ -4,7 +4,8 @@
  *
  * Evaluation order: a matching deny rule wins, then a matching ask rule, then a matching allow
  * rule (for secrets and loader variables only rules that name the path explicitly; never under
- * `none`), then a grant, then the base mode:
+ * `none`), then a grant (an allowed permission request of the turn, or, for a read, the agent
+ * having written the file in this session, unchanged since), then the base mode:
  *
  * | base mode | reads¹ inside the roots | everything else inside the roots | outside the roots, secrets, loader env |
  * |-----------|-------------------------|----------------------------------|----------------------------------------|
@@ -17,6 +18,7 @@
  * links counts as outside the roots.
  */
 import { newId } from '../util/ids.js';
+import { approvedContent, type ApprovedDiff } from './approved-writes.js';
 import type { PermissionRule, PermissionSubject, RuleAction } from './rules.js';
 import { needsExplicitApproval, ruleIsExplicitFor, ruleMatches } from './rules.js';
 import { simpleArgv } from './shell-words.js';
@@ -53,10 +55,13 @@ export interface Grant {
 const READ_KINDS = new Set(['read', 'search', 'think']);
 const WRITE_KINDS = new Set(['edit', 'delete', 'move', 'other']);
 
-/** Per-session permission state: remembered answers and grants. */
+/** Per-session permission state: remembered answers, grants, approved diffs and files written. */
 export class SessionPermissions {
   private items: PermissionRule[] = [];
   private grants: Grant[] = [];
+  private approvals: { turn: number; diffs: ApprovedDiff[] }[] = [];
+  /** Real path → stamp right after the agent wrote it (see {@link PermissionSubject.fileStamp}). */
+  private readonly written = new Map<string, string>();
 
   /** The rules remembered for this session ("for this session" answers), oldest first. */
   get rules(): readonly PermissionRule[] {
@@ -87,9 +92,52 @@ export class SessionPermissions {
     if (this.grants.length > 256) this.grants.shift();
   }
 
-  /** Drops grants of turns before `turn`. */
+  /** Drops grants and approved diffs of turns up to `turn`. */
   endTurn(turn: number): void {
     this.grants = this.grants.filter((grant) => grant.turn > turn);
+    this.approvals = this.approvals.filter((approval) => approval.turn > turn);
+  }
+
+  /** Remembers the diffs the user allowed in one question of `turn`, for the writes that follow. */
+  addApproval(turn: number, diffs: readonly ApprovedDiff[]): void {
+    if (diffs.length === 0) return;
+    this.approvals.push({ turn, diffs: [...diffs] });
+    if (this.approvals.length > 64) this.approvals.shift();
+  }
+
+  /**
+   * What to write when writing `content` over `current` at one of `paths` is what the user
+   * approved in a question of `turn` (the newest approval first); undefined when it is not.
+   */
+  approvedWrite(
+    paths: readonly string[],
+    turn: number,
+    current: string | null,
+    content: string,
+  ): string | undefined {
+    for (const approval of [...this.approvals].reverse()) {
+      if (approval.turn !== turn) continue;
+      const diffs = approval.diffs.filter((diff) => paths.includes(diff.path));
+      const result = diffs.length > 0 ? approvedContent(current, content, diffs) : undefined;
+      if (result !== undefined) return result;
+    }
+    return undefined;
+  }
+
+  /** Notes a file the agent wrote, with its stamp right after the write. */
+  noteWritten(path: string, stamp: string): void {
+    this.written.delete(path);
+    this.written.set(path, stamp);
+    if (this.written.size > 1024) this.written.delete(this.written.keys().next().value as string);
+  }
+
+  /** Whether an fs read is of a file the agent wrote in this session, inside the roots, unchanged since. */
+  wroteUnchanged(subject: PermissionSubject): boolean {
+    if (subject.source !== 'fs_read' || subject.outsideRoots || subject.hardLinked === true) return false;
+    const [path] = subject.paths;
+    return (
+      subject.fileStamp !== undefined && path !== undefined && this.written.get(path) === subject.fileStamp
+    );
   }
 
   /** The grant covering an fs write or terminal subject, if any. */
@@ -169,6 +217,13 @@ export class PermissionPolicy {
         return {
           action: 'allow',
           reason: 'allowed by the permission request for this tool call',
+          by: 'grant',
+        };
+      // Reading back what the agent itself wrote shows it nothing new: not asked again.
+      if (session.wroteUnchanged(subject))
+        return {
+          action: 'allow',
+          reason: 'the agent wrote this file in this session and it has not changed since',
           by: 'grant',
         };
     }

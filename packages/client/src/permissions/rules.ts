@@ -84,6 +84,11 @@ export interface PermissionSubject {
   /** The tool call's title, for display. */
   title?: string;
   toolCallId?: string;
+  /**
+   * Of an fs read: the file's identity and version (device, inode, size, modification time), to
+   * recognise a file the agent wrote in this session that nobody changed since.
+   */
+  fileStamp?: string;
 }
 
 /** Whether the subject needs an explicit answer (a rule naming it, or the user) rather than a broad allow. */

@@ -15,7 +15,7 @@ import {
 } from '@acp-kit/protocol';
 import { describeLimit } from '../agent/timeouts.js';
 import { ClientError, toErrorInfo } from '../errors.js';
-import type { FsCallContext } from '../fs/fs-service.js';
+import type { FsCallContext, PendingWrite } from '../fs/fs-service.js';
 import type { PermissionRule, PermissionSubject } from '../permissions/rules.js';
 import type { TraceFrame, TraceSink, TraceWriter } from '../persistence/trace.js';
 import type { RecordedFrame } from '../persistence/trace-tail.js';
@@ -377,10 +377,13 @@ export class ClientSession {
       agentId: link.agent.id,
       cwd: state.cwd,
       roots: [state.cwd, ...state.additionalDirectories],
-      authorize: (subject: PermissionSubject) => this.broker.authorize(link, subject),
-      ...(link.host.reviewWrite
+      authorize: (subject: PermissionSubject, write?: PendingWrite) =>
+        this.broker.authorize(link, subject, write),
+      // Without a host nobody reviews or approves writes: no need to read the file being replaced.
+      ...(link.host.reviewWrite || link.host.askPermission
         ? { reviewWrite: (write) => this.broker.reviewWrite(link, write, signal) }
         : {}),
+      wrote: (path, fileStamp) => this.broker.permissions.noteWritten(path, fileStamp),
     };
   }
 

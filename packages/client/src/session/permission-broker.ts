@@ -8,6 +8,8 @@
  */
 import type { RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '@acp-kit/protocol';
 import type { PermissionAnswer, WriteReview, WriteReviewAnswer } from '../agent/host.js';
+import type { PendingWrite } from '../fs/fs-service.js';
+import { approveDiffs, diffsOfContent, type ProposedDiff } from '../permissions/approved-writes.js';
 import { decisionOfOption, normalizeOptions, outcomeFor } from '../permissions/options.js';
 import { SessionPermissions } from '../permissions/policy.js';
 import { answerDecision, rememberedRule } from '../permissions/remember.js';
@@ -25,7 +27,17 @@ type Final = {
   reason: string;
   scope?: PermissionScope;
   optionId?: string;
+  /** The user's hunk review of the question's diffs (see `PermissionAnswer.acceptedTexts`). */
+  acceptedTexts?: unknown[];
 };
+
+/** A decided question, and the diffs it showed the user. */
+interface Decided {
+  final: Final;
+  /** Undefined when the question was not recorded (too many were waiting). */
+  key: string | undefined;
+  shown?: readonly ProposedDiff[];
+}
 
 /** An open question or write review, and the turn it belongs to. */
 interface Pending {
@@ -62,7 +74,13 @@ export class PermissionBroker {
     // Only unambiguous options, a bounded number: every answer below picks among these.
     const { options, problems } = normalizeOptions(params.options);
     for (const problem of problems) link.diagnostic?.(problem);
-    const { final, key } = await this.decide(link, subject, options, params.toolCall, signal);
+    const diffs = diffsOfContent(params.toolCall.content ?? known?.content ?? [], state.cwd);
+    const { final, key, shown } = await this.decide(link, subject, {
+      options,
+      toolCall: params.toolCall,
+      signal,
+      ...(diffs.length > 0 ? { diffs: async () => diffs } : {}),
+    });
     let decision = final.decision;
     let reason = final.reason;
     let outcome: RequestPermissionResponse['outcome'];
@@ -91,16 +109,36 @@ export class PermissionBroker {
         turn: state.turn,
         ...(argv ? { argv } : {}),
       });
+      this.approve(final, shown, state.turn);
     }
     this.resolved(key, { ...final, decision, reason }, outcome);
     return { outcome };
   }
 
-  /** The policy check of an fs or terminal call; resolves true to go ahead. */
-  async authorize(link: SessionLink, subject: PermissionSubject): Promise<boolean> {
-    const { final, key } = await this.decide(link, subject, undefined, undefined, undefined);
+  /**
+   * The policy check of an fs or terminal call; resolves true to go ahead. An fs write the user is
+   * asked about shows its change (inside the roots, not a secret), and allowing it approves it.
+   */
+  async authorize(link: SessionLink, subject: PermissionSubject, write?: PendingWrite): Promise<boolean> {
+    const showable = !subject.outsideRoots && subject.hardLinked !== true && !subject.secret;
+    const path = subject.paths[0];
+    const diffs =
+      write && showable && path !== undefined
+        ? async (): Promise<ProposedDiff[]> => {
+            const oldText = await write.currentText();
+            return oldText === undefined ? [] : [{ path, oldText, newText: write.newText }];
+          }
+        : undefined;
+    const { final, key, shown } = await this.decide(link, subject, diffs ? { diffs } : {});
+    if (final.decision === 'allow') this.approve(final, shown, this.getState().turn);
     this.resolved(key, final);
     return final.decision === 'allow';
+  }
+
+  /** Remembers the diffs a user's "allow" approved, with the hunks they accepted. */
+  private approve(final: Final, shown: readonly ProposedDiff[] | undefined, turn: number): void {
+    if (final.by !== 'user' || !shown || shown.length === 0) return;
+    this.permissions.addApproval(turn, approveDiffs(shown, final.acceptedTexts));
   }
 
   /** Records the answer to a recorded question (`key` undefined: it was not recorded). */
@@ -123,16 +161,30 @@ export class PermissionBroker {
   }
 
   /**
-   * Hands an allowed write to the host's review (`ClientHost.reviewWrite`). The review is withdrawn,
-   * and the write rejected, when the turn is cancelled, `signal` aborts, or the agent leaves.
+   * Decides what an allowed write writes: what the user approved with its diff in a permission
+   * question of this turn (not shown again unless the host's mode is `always`), else the host's
+   * review (`ClientHost.reviewWrite`, unless the mode is `never`). The review is withdrawn, and the
+   * write rejected, when the turn is cancelled, `signal` aborts, or the agent leaves.
    */
   async reviewWrite(
     link: SessionLink,
-    write: Pick<WriteReview, 'path' | 'oldText' | 'newText'>,
+    write: Pick<WriteReview, 'path' | 'oldText' | 'newText'> & { requestedPath?: string },
     signal: AbortSignal | undefined,
   ): Promise<WriteReviewAnswer> {
+    const mode = link.host.writeReviewMode?.() ?? 'changed';
+    const paths = [write.path, ...(write.requestedPath !== undefined ? [write.requestedPath] : [])];
+    const approved = this.permissions.approvedWrite(
+      paths,
+      this.getState().turn,
+      write.oldText,
+      write.newText,
+    );
     const review = link.host.reviewWrite;
-    if (!review) return { decision: 'accept' };
+    if ((approved !== undefined && mode !== 'always') || mode === 'never' || !review) {
+      return approved === undefined || approved === write.newText
+        ? { decision: 'accept' }
+        : { decision: 'partial', content: approved };
+    }
     const key = `write-${++this.counter}`;
     const controller = new AbortController();
     const onAbort = (): void => controller.abort('the agent cancelled the request');
@@ -144,7 +196,9 @@ export class PermissionBroker {
     try {
       const answer = await raceAbort(
         review.call(link.host, {
-          ...write,
+          path: write.path,
+          oldText: write.oldText,
+          newText: write.newText,
           localId: this.localId,
           agentId: link.agent.id,
           signal: controller.signal,
@@ -199,15 +253,20 @@ export class PermissionBroker {
 
   /**
    * Decides a question. `key` is undefined when it was not recorded: too many questions were
-   * waiting for the host, and it is answered `cancelled` at once.
+   * waiting for the host, and it is answered `cancelled` at once. `diffs` are read only when the
+   * user is asked, and shown with the question.
    */
   private async decide(
     link: SessionLink,
     subject: PermissionSubject,
-    options: RequestPermissionRequest['options'] | undefined,
-    toolCall: ToolCallUpdate | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<{ final: Final; key: string | undefined }> {
+    about: {
+      options?: RequestPermissionRequest['options'];
+      toolCall?: ToolCallUpdate;
+      signal?: AbortSignal;
+      diffs?: () => Promise<ProposedDiff[]>;
+    },
+  ): Promise<Decided> {
+    const { options, toolCall, signal } = about;
     const state = this.getState();
     const verdict = link.policy.evaluate(subject, this.permissions, state.turn);
     const cancelled = state.status === 'cancelling' || signal?.aborted === true;
@@ -258,13 +317,14 @@ export class PermissionBroker {
     this.pending.set(key, { controller, turn: state.turn });
     const onAbort = (): void => controller.abort('the agent withdrew the question');
     signal?.addEventListener('abort', onAbort, { once: true });
-    const withdrawn = (): { key: string; final: Final } => ({
+    const withdrawn = (): Decided => ({
       key,
       final: { decision: 'cancelled', by: 'cancel', reason: String(controller.signal.reason) },
     });
     try {
       if (!(await this.queue.enter(controller.signal))) return withdrawn();
       try {
+        const diffs = (await about.diffs?.().catch(() => [])) ?? [];
         const answer = await raceAbort(
           ask.call(link.host, {
             ...view,
@@ -272,12 +332,13 @@ export class PermissionBroker {
             agentId: link.agent.id,
             ...(toolCall ? { toolCall } : {}),
             subject,
+            ...(diffs.length > 0 ? { diffs } : {}),
             signal: controller.signal,
           }),
           controller.signal,
         );
         if (answer === undefined) return withdrawn();
-        return { key, final: await this.applyAnswer(link, subject, answer, options) };
+        return { key, final: await this.applyAnswer(link, subject, answer, options), shown: diffs };
       } finally {
         this.queue.leave();
       }
@@ -305,7 +366,14 @@ export class PermissionBroker {
       else if (scope === 'session') this.permissions.addRule(rule);
       else if (link.ruleStore) await link.ruleStore.add(rule);
     }
-    return { decision, by: 'user', reason, scope, ...(optionId !== undefined ? { optionId } : {}) };
+    return {
+      decision,
+      by: 'user',
+      reason,
+      scope,
+      ...(optionId !== undefined ? { optionId } : {}),
+      ...(Array.isArray(answer.acceptedTexts) ? { acceptedTexts: answer.acceptedTexts } : {}),
+    };
   }
 }
 

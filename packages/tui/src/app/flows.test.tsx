@@ -10,6 +10,7 @@ import {
   openScenario,
   startApp,
   waitFrame,
+  waitLast,
   type AppFlow,
   type AppFlowOptions,
 } from '../test-support/app-flow.js';
@@ -62,6 +63,38 @@ describe('the app', () => {
     expectSafeFrame(r.frame());
   }, 30_000);
 
+  it('reviews a change shown in the permission right there: one decision, no second review', async () => {
+    const { r, dirs } = await start();
+    await openScenario(r);
+    await r.type('patch notes.txt');
+    await r.press(KEYS.enter);
+    const asked = await waitFrame(r, 'h review the changes hunk by hunk');
+    expect(asked).toContain('notes.txt +3 -3');
+    await r.press('h');
+    await waitLast(r, /Review write to notes\.txt · 3 hunks[\s\S]*Enter allow accepted · Esc back/);
+    // Esc goes back to the question (it does not cancel the turn).
+    await r.press(KEYS.escape);
+    await waitLast(r, 'h review the changes hunk by hunk');
+    await r.press('h');
+    await waitLast(r, 'Review write to notes.txt · 3 hunks');
+    await r.press('n', 'y', 'y', KEYS.enter);
+    const told = await waitFrame(r, /write result: error: Only part of the write/);
+    // No second step: the write review of its own (ReviewModal) never showed.
+    expect(told).not.toContain('The agent wants to write');
+    const notes = readFileSync(join(dirs.workspace, 'notes.txt'), 'utf8');
+    expect(notes).toContain('line 11 (changed)');
+    expect(notes).not.toContain('line 2 (changed)');
+
+    // Allowed as shown: written as shown, nothing asked after the permission.
+    const from = r.stdout.frames.length;
+    await r.type('patch notes.txt');
+    await r.press(KEYS.enter);
+    await waitLast(r, 'h review the changes hunk by hunk');
+    await r.press('y');
+    expect(await waitFrame(r, 'write result: ok', { from })).not.toContain('The agent wants to write');
+    expect(readFileSync(join(dirs.workspace, 'notes.txt'), 'utf8')).toContain('line 2 (changed)');
+  }, 30_000);
+
   it('switches modes with Shift+Tab and the mode picker, and shows the session in the status bar', async () => {
     const { r } = await start();
     await openScenario(r, false);
@@ -76,7 +109,7 @@ describe('the app', () => {
     await waitFrame(r, /connected │ Scenario agent 1\.0 │ Ask/);
     await r.press(KEYS.ctrl('x'), 't');
     const settings = await waitFrame(r, 'Theme: dark');
-    expect(settings).toContain('Review agent writes hunk by hunk: on');
+    expect(settings).toContain('Review agent writes hunk by hunk: changed');
   }, 30_000);
 
   it('shows a stalled turn with its silence and restarts the agent on Ctrl+R', async () => {

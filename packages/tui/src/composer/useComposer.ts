@@ -154,7 +154,8 @@ export function useComposer(options: ComposerOptions): { state: ComposerState; s
       else if (key.ctrl && input === 'k') act({ type: 'edit', edit: 'killEnd' });
       else if (!key.ctrl && !key.meta && !key.escape && !key.tab && !key.return && input !== '') {
         const text = cleanInput(input);
-        // More than one character in one event is a paste (or a drop): maybe image paths.
+        // More than one character in one event: a paste, a drop, or a burst of typing (never with
+        // a line break typed in it: that arrives as Enter). Maybe image paths.
         const pasted = [...input].length > 1;
         if (text !== '' && !(pasted && images.paste(text))) act({ type: 'insert', text });
       }

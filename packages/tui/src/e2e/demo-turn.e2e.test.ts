@@ -1,7 +1,8 @@
 /**
  * End to end in a real terminal (tmux): `acp` with no arguments, the demo agent one keystroke
- * away, and a full turn by keyboard — plan, tool calls, a permission, a reviewed write, a
- * terminal — then a second turn whose permission is rejected and which is cancelled.
+ * away, and a full turn by keyboard — plan, tool calls, a permission whose write is reviewed hunk
+ * by hunk inside it (one decision: no second review), a command shown once, a terminal — then a
+ * second turn whose permission is rejected and which is cancelled.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +11,16 @@ import { tmuxPerTest } from './tmux-per-test.js';
 
 const tmux = tmuxPerTest();
 
+/** The permission prompt's box on `screen`: from its title to its bottom border. */
+function permissionBox(screen: string): string {
+  const lines = screen.split('\n');
+  const start = lines.findIndex((line) => line.includes('Permission requested'));
+  const end = lines.findIndex((line, i) => i > start && line.includes('╰'));
+  return lines.slice(start, end + 1).join('\n');
+}
+
 describe('the demo agent, by keyboard', () => {
-  it('runs a full turn: plan, tool calls, permission, reviewed write, terminal; then reject and cancel', async () => {
+  it('runs a full turn: plan, tool calls, a write reviewed in its permission, terminal; then reject and cancel', async () => {
     const h = tmux.launch();
     writeFileSync(join(h.dirs.workspace, 'README.md'), '# Sample project\n\nTODO: write the docs\n');
     const picker = await h.waitFor('Choose an agent');
@@ -23,14 +32,19 @@ describe('the demo agent, by keyboard', () => {
     // The finished search card is printed into the transcript (the printer paces its writes, so
     // wait for it rather than expecting it at the moment the permission prompt appears).
     await h.waitFor(/✓ ⌕ List \*\*\/\*/, { history: true });
-    await h.waitFor(/Permission requested[\s\S]*Create ACP_DEMO\.md/);
-    await h.answer('y');
-    await h.waitFor('Review write to ACP_DEMO.md (new file)');
+    await h.waitFor(/Permission requested[\s\S]*Create ACP_DEMO\.md[\s\S]*h review the changes hunk by hunk/);
+    // The write's hunks are reviewed inside the permission: accepting them is the one answer.
+    await h.answer('h');
+    await h.waitFor(/Review write to ACP_DEMO\.md \(new file\)[\s\S]*Enter allow accepted/);
     h.press('y');
     await h.waitFor('1 accepted');
     h.press('Enter');
 
-    await h.waitFor(/Permission requested[\s\S]*Run `ls -la`/);
+    // No second review of the write: the next question is the command, shown once, as a command.
+    const asked = permissionBox(await h.waitFor(/Permission requested[\s\S]*\$ ls -la/));
+    expect(asked).toContain('Run a command');
+    expect(asked.split('ls -la').length - 1).toBe(1);
+    expect(asked).not.toContain('`');
     await h.answer('y');
     const done = await h.waitFor(/Done\. I read README\.md/, { history: true });
     expect(done).toMatch(/✓ ≡ Read README\.md/);
@@ -47,7 +61,7 @@ describe('the demo agent, by keyboard', () => {
     await h.submit('again please');
     await h.waitFor(/Permission requested[\s\S]*ACP_DEMO\.md/);
     await h.answer('n');
-    await h.waitFor(/Permission requested[\s\S]*Run `ls -la`/);
+    await h.waitFor(/Permission requested[\s\S]*\$ ls -la/);
     await h.answer('Escape');
     const cancelled = await h.waitFor('Turn cancelled', { history: true });
     expect(cancelled).toContain('Denied: Edit ACP_DEMO.md (by you)');
@@ -62,5 +76,23 @@ describe('the demo agent, by keyboard', () => {
     h.press('C-q');
     expect(await h.exitStatus()).toBe(0);
     expect(existsSync(join(h.dirs.data, 'client', 'sessions'))).toBe(true);
+  }, 90_000);
+
+  it('in Auto-edit mode, asks about the write once, with its diff, and reviews nothing after', async () => {
+    const h = tmux.launch({ args: ['--agent', 'demo'] });
+    await h.waitFor('Connected to demo: new session', { timeoutMs: 60_000 });
+    h.press('BTab');
+    await h.waitFor(/│ Auto-edit/);
+    await h.submit('show me around');
+    // The agent writes without asking; acp asks itself, showing the write as a diff.
+    const asked = permissionBox(
+      await h.waitFor(/Permission requested[\s\S]*ACP_DEMO\.md \(new file\)[\s\S]*h review the changes/),
+    );
+    expect(asked).toContain('# acp-kit demo notes');
+    await h.answer('y');
+    await h.waitFor(/Permission requested[\s\S]*\$ ls -la/);
+    await h.answer('y');
+    await h.waitFor(/Done\. .*recording notes in ACP_DEMO\.md: done/, { history: true });
+    expect(readFileSync(join(h.dirs.workspace, 'ACP_DEMO.md'), 'utf8')).toContain('# acp-kit demo notes');
   }, 90_000);
 });

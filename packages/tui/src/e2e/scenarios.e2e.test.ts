@@ -1,5 +1,6 @@
 /**
- * End to end in tmux with the scripted agent: hunk-by-hunk review, a rejected permission, cancel
+ * End to end in tmux with the scripted agent: hunk-by-hunk review, a rejected permission, commands
+ * as Claude and Codex ask to run them, cancel
  * with a stuck agent (kill and restart), a crash and restart, two tabs, reopening a session, a
  * form filled in by keyboard.
  */
@@ -48,6 +49,30 @@ describe('scripted agent in tmux', () => {
     await h.answer('n');
     await h.waitFor('write result: not allowed', { history: true });
     expect(readFileSync(join(d.workspace, 'notes.txt'), 'utf8')).not.toContain('line 2 (changed) (changed)');
+  }, 60_000);
+
+  it('shows a command once, as a command, as Claude and Codex ask to run it', async () => {
+    setup();
+    const h = launch(['--agent', 'scenario']);
+    await h.waitFor('Connected to scenario: new session');
+    for (const [style, command] of [
+      ['claude', '$ ls -la'],
+      ['codex', "$ bash -lc 'ls -la'"],
+    ] as const) {
+      await h.submit(`command ${style}`);
+      const screen = await h.waitFor(/Permission requested[\s\S]*↑↓ choose · Enter answer/);
+      const lines = screen.split('\n');
+      const start = lines.findIndex((line) => line.includes('Permission requested'));
+      const box = lines.slice(start, lines.findIndex((line, i) => i > start && line.includes('╰')) + 1);
+      expect(box.join('\n'), style).toContain('Run a command');
+      expect(
+        box.filter((line) => line.includes('ls -la')).map((line) => line.replace(/^│|│$/g, '').trim()),
+      ).toEqual([command]);
+      expect(box.join('\n'), style).not.toContain('`');
+      h.press('y');
+      await h.waitFor(`command result: yes`, { history: true });
+      await h.waitFor('Message · / for commands');
+    }
   }, 60_000);
 
   it('cancels; a second Esc on a stuck agent offers to kill it; restart reopens the session', async () => {

@@ -89,6 +89,12 @@ export const KEY_ACTIONS = [
     keys: ['r'],
   },
   {
+    action: 'permission.reviewHunks',
+    scope: 'permission',
+    description: 'Review the changes hunk by hunk; Enter then allows the hunks you accepted',
+    keys: ['h'],
+  },
+  {
     action: 'permission.previous',
     scope: 'permission',
     description: 'Focus the previous option',

@@ -6,6 +6,7 @@ import { foldLines, plural, splitLines } from '../text/fold.js';
 import { displayPath } from '../text/paths.js';
 import type { PermissionOperation } from '../view-model/permission.js';
 import { DiffView } from '../components/DiffView.js';
+import { MarkdownView } from '../markdown/MarkdownView.js';
 
 /** Props of {@link OperationView}. */
 export interface OperationViewProps {
@@ -18,12 +19,23 @@ export interface OperationViewProps {
   readonly maxLines?: number;
 }
 
-function Folded({ text, max, hint }: { text: string; max: number | undefined; hint: string }) {
+function Folded({
+  text,
+  max,
+  hint,
+  markdown = false,
+}: {
+  text: string;
+  max: number | undefined;
+  hint: string;
+  /** Agent text: drawn as Markdown (a code fence is a code block, never raw backticks). */
+  markdown?: boolean;
+}) {
   const theme = useTheme();
-  const { shown, hidden } = foldLines(splitLines(sanitizeText(text)), max, 'head');
+  const { shown, hidden } = foldLines(splitLines(markdown ? text : sanitizeText(text)), max, 'head');
   return (
     <Box flexDirection="column">
-      <Text>{shown.join('\n')}</Text>
+      {markdown ? <MarkdownView text={shown.join('\n')} /> : <Text>{shown.join('\n')}</Text>}
       {hidden > 0 && <Text color={theme.text.muted}>{`… ${plural(hidden, 'more line')}${hint}`}</Text>}
     </Box>
   );
@@ -31,8 +43,8 @@ function Folded({ text, max, hint }: { text: string; max: number | undefined; hi
 
 /**
  * The exact operation a permission request is about: the whole command line (never shortened,
- * multi-line scripts included), its working directory, every path, every diff, and text content;
- * the raw input when nothing else could be read from it.
+ * multi-line scripts included) once, as a command, its working directory, every path, every diff,
+ * and text content (Markdown); the raw input when nothing else could be read from it.
  */
 export const OperationView = memo(function OperationView({
   operation,
@@ -73,7 +85,7 @@ export const OperationView = memo(function OperationView({
         />
       ))}
       {operation.text.map((text, i) => (
-        <Folded key={i} text={text} max={cap(expanded ? undefined : 10)} hint={expandHint} />
+        <Folded key={i} text={text} max={cap(expanded ? undefined : 10)} hint={expandHint} markdown />
       ))}
       {operation.rawInput !== undefined && (
         <Folded

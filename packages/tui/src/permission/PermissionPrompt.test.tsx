@@ -99,6 +99,28 @@ describe('PermissionPrompt', () => {
     expect(onSelect).toHaveBeenCalledWith('once');
   });
 
+  it('offers the hunk review only for changes, and opens it once the prompt takes keys', async () => {
+    expect(flat(setup().frame())).not.toContain('review the changes');
+    const onReviewHunks = vi.fn<() => void>();
+    const onSelect = vi.fn<(id: string) => void>();
+    const c = clock();
+    const r = renderInk(
+      <PermissionPrompt
+        request={request}
+        onSelect={onSelect}
+        onReviewHunks={onReviewHunks}
+        now={c.now}
+        armDelayMs={400}
+      />,
+    );
+    await r.press('h');
+    expect(onReviewHunks).not.toHaveBeenCalled();
+    c.advance(500);
+    await r.press('h');
+    expect(onReviewHunks).toHaveBeenCalledTimes(1);
+    expect(onSelect).not.toHaveBeenCalled();
+  });
+
   it('uses configured keys and drops letters for kinds offered twice', async () => {
     const twoAlways: PermissionOption[] = [
       { optionId: 'a1', name: 'Always for this file', kind: 'allow_always' },

@@ -4,7 +4,11 @@ import { useTheme } from '../theme/ThemeContext.js';
 import { useKeyBindings, useKeyLabel } from '../keys/KeyBindingsContext.js';
 import { formatKeySpec } from '../keys/key-spec.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
-import { describePermissionOperation, type PermissionRequestView } from '../view-model/permission.js';
+import {
+  describePermissionOperation,
+  permissionHeading,
+  type PermissionRequestView,
+} from '../view-model/permission.js';
 import { toolKindIcon } from '../components/tool-icons.js';
 import { OperationView } from './OperationView.js';
 import type { PermissionGroup } from './permission-options.js';
@@ -27,6 +31,26 @@ export interface PermissionPromptProps {
   readonly now?: () => number;
   /** Most lines of the operation's diff, text or raw input (so the prompt fits the screen). */
   readonly maxOperationLines?: number;
+  /** Opens the hunk-by-hunk review of the changes (given when the question carries some). */
+  readonly onReviewHunks?: () => void;
+}
+
+/** Agent text with Markdown code spans: the code shown without its backticks, in the accent colour. */
+function WithCode({ text }: { text: string }) {
+  const theme = useTheme();
+  return (
+    <>
+      {text.split(/`([^`\n]+)`/).map((part, i) =>
+        i % 2 === 1 ? (
+          <Text key={i} color={theme.text.accent}>
+            {part}
+          </Text>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
 }
 
 const GROUP_TITLES: Readonly<Record<PermissionGroup, string>> = {
@@ -54,11 +78,13 @@ export const PermissionPrompt = memo(function PermissionPrompt({
   armDelayMs = 400,
   now = Date.now,
   maxOperationLines,
+  onReviewHunks,
 }: PermissionPromptProps) {
   const theme = useTheme();
   const bindings = useKeyBindings();
   const expandKey = useKeyLabel('app.toggleExpand');
   const cancelKey = useKeyLabel('app.cancel');
+  const reviewKey = useKeyLabel('permission.reviewHunks');
   const operation = useMemo(
     () => request.operation ?? describePermissionOperation(request.toolCall),
     [request.operation, request.toolCall],
@@ -69,6 +95,7 @@ export const PermissionPrompt = memo(function PermissionPrompt({
     isActive,
     armDelayMs,
     now,
+    ...(onReviewHunks ? { onReviewHunks } : {}),
   });
   const call = request.toolCall;
   return (
@@ -78,7 +105,9 @@ export const PermissionPrompt = memo(function PermissionPrompt({
       </Text>
       <Text>
         <Text color={theme.text.accent}>{`${toolKindIcon(call.kind)} `}</Text>
-        <Text bold>{sanitizeInline(call.title) || String(call.kind)}</Text>
+        <Text bold>
+          <WithCode text={sanitizeInline(permissionHeading(call.title, operation)) || String(call.kind)} />
+        </Text>
       </Text>
       <OperationView
         operation={operation}
@@ -105,7 +134,7 @@ export const PermissionPrompt = memo(function PermissionPrompt({
               return (
                 <Text key={entry.number} color={focused ? theme.focus : undefined} bold={focused}>
                   {`${focused ? '❯' : ' '} ${entry.number}${letter ? ` ${formatKeySpec(letter)}` : '  '}  `}
-                  {sanitizeInline(entry.option.name)}
+                  <WithCode text={sanitizeInline(entry.option.name)} />
                 </Text>
               );
             })}
@@ -114,6 +143,11 @@ export const PermissionPrompt = memo(function PermissionPrompt({
       })}
       <Box marginTop={1} flexDirection="column">
         {hint && <Text color={theme.status.warning}>{hint}</Text>}
+        {onReviewHunks && armed && (
+          <Text color={theme.text.muted}>
+            {`${reviewKey} review the changes hunk by hunk (allowing what you accept)`}
+          </Text>
+        )}
         <Text color={theme.text.muted}>
           {armed
             ? `↑↓ choose · Enter answer · 1-${Math.min(9, shown.length)} or letter answers directly · ${cancelKey} cancels the turn`

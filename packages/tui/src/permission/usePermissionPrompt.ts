@@ -12,6 +12,8 @@ export interface PermissionPromptOptions {
   /** Keys arriving this soon after the prompt opened are ignored (typed for something else). */
   readonly armDelayMs: number;
   readonly now: () => number;
+  /** Opens the hunk-by-hunk review of the question's changes (when it has some). */
+  readonly onReviewHunks?: () => void;
 }
 
 /** State the prompt renders. */
@@ -35,6 +37,7 @@ export function usePermissionPrompt({
   isActive,
   armDelayMs,
   now,
+  onReviewHunks,
 }: PermissionPromptOptions): PermissionPromptState {
   const shown = useMemo(() => arrangePermissionOptions(options), [options]);
   const [focus, setFocusState] = useState<number | null>(null);
@@ -70,8 +73,9 @@ export function usePermissionPrompt({
         return;
       }
       const count = shown.length;
-      if (count === 0) return;
-      if (is('permission.next', input, key)) {
+      if (onReviewHunks && is('permission.reviewHunks', input, key)) onReviewHunks();
+      else if (count === 0) return;
+      else if (is('permission.next', input, key)) {
         setFocus((f) => (f === null ? 0 : (f + 1) % count));
         setHint(undefined);
       } else if (is('permission.previous', input, key)) {

@@ -27,6 +27,10 @@ export interface HunkReviewProps {
   readonly maxHunkLines?: number;
   /** Hunk summary lines shown around the focused hunk (the list scrolls); undefined shows all. */
   readonly maxHunks?: number;
+  /** What Enter does, in the key hint (default: write). */
+  readonly submitLabel?: string;
+  /** What Esc does, in the key hint (default: reject the write). */
+  readonly cancelLabel?: string;
 }
 
 const MARK = { accept: '✓', reject: '✗' } as const;
@@ -50,6 +54,8 @@ export const HunkReview = memo(function HunkReview({
   cwd,
   maxHunkLines = 30,
   maxHunks,
+  submitLabel = 'write',
+  cancelLabel = 'reject the write',
 }: HunkReviewProps) {
   const theme = useTheme();
   const bindings = useKeyBindings();
@@ -113,7 +119,7 @@ export const HunkReview = memo(function HunkReview({
       <Text color={theme.text.muted}>
         {`${key('review.accept')} accept · ${key('review.reject')} reject · ${key('review.acceptAll')} accept all · ` +
           `${key('review.rejectAll')} reject all · ${key('review.previous')}${key('review.next')} move · ` +
-          `${key('review.submit')} write${onCancel ? ` · ${key('review.cancel')} reject the write` : ''}`}
+          `${key('review.submit')} ${submitLabel}${onCancel ? ` · ${key('review.cancel')} ${cancelLabel}` : ''}`}
       </Text>
     </Box>
   );

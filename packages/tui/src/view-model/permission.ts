@@ -62,11 +62,65 @@ function readCommand(input: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** Words agents put before the command in a title (`Run ls`, `Execute: ls`, `$ ls`). */
+const COMMAND_VERB = /^(?:run(?:ning)?|exec(?:ute|uting)?|terminal|shell|command|\$)\s*:?\s+/i;
+/** A shell running a script (`bash -lc 'ls -la'`): the script is what an agent's title shows. */
+const SHELL_WRAPPER = /^\S*\b(?:sh|bash|zsh|dash|ksh|fish)(?:\s+-[a-z]+)*\s+(.+)$/;
+/** A fenced code block (its info string, then its code). */
+const FENCE = /(^|\n)(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\2[ \t]*(?=\n|$)/g;
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+const unquote = (text: string): string => /^(['"])(.*)\1$/.exec(text)?.[2] ?? text;
+
 /**
- * Reads the operation out of a tool call: the command (`execute` calls), paths from locations,
- * diffs and raw input, text content. The raw input is kept when no command, path or diff was found.
+ * Whether a title or text says nothing but the command: the command itself (in a code span or a
+ * fenced block, after a verb such as "Run", clipped with `…`), or the script of a shell wrapper.
+ *
+ * @example
+ * restatesCommand('Run `ls -la`', 'ls -la'); // true
+ * restatesCommand('Run ls -la', "bash -lc 'ls -la'"); // true
  */
-export function describePermissionOperation(call: ToolCallView): PermissionOperation {
+export function restatesCommand(text: string, command: string): boolean {
+  const code = new RegExp(FENCE.source).exec(text.trim());
+  const bare = code && code.index === 0 && code[0].length === text.trim().length ? (code[3] ?? '') : text;
+  const said = oneLine(bare.replace(/`+/g, '')).replace(COMMAND_VERB, '');
+  if (said === '') return false;
+  const line = oneLine(command);
+  const script = SHELL_WRAPPER.exec(line)?.[1];
+  const clipped = /(?:…|\.\.\.)$/.test(said) ? said.replace(/(?:…|\.\.\.)$/, '') : undefined;
+  return [line, ...(script !== undefined ? [unquote(script)] : [])].some(
+    (candidate) =>
+      candidate === said || (clipped !== undefined && clipped !== '' && candidate.startsWith(clipped)),
+  );
+}
+
+/** Text content without the command again: fenced blocks of it removed, nothing left if it only said it. */
+function withoutCommand(text: string, command: string): string {
+  if (restatesCommand(text, command)) return '';
+  return text.replace(FENCE, (block, start: string, _fence, code: string) =>
+    restatesCommand(code, command) ? start : block,
+  );
+}
+
+/**
+ * The heading of a permission question: the tool call's title, or "Run a command" when the title
+ * only restates the command the question shows under it.
+ */
+export function permissionHeading(title: string, operation: PermissionOperation): string {
+  return operation.command !== undefined && restatesCommand(title, operation.command)
+    ? 'Run a command'
+    : title;
+}
+
+/**
+ * Reads the operation out of a tool call: the command (`execute` calls; `command` when the client
+ * engine already resolved it), paths from locations, diffs and raw input, text content (without
+ * what only repeats the command). The raw input is kept when no command, path or diff was found.
+ */
+export function describePermissionOperation(
+  call: ToolCallView,
+  resolved: { readonly command?: string } = {},
+): PermissionOperation {
   const paths: { path: string; line?: number | null }[] = [];
   const addPath = (path: unknown, line?: number | null): void => {
     if (typeof path !== 'string' || path === '') return;
@@ -93,13 +147,15 @@ export function describePermissionOperation(call: ToolCallView): PermissionOpera
   } else if (call.kind === 'execute') {
     command = commandLineFrom(input);
   }
+  command = resolved.command ?? command;
   const found = command !== undefined || paths.length > 0 || diffs.length > 0;
+  const shown = command === undefined ? text : text.map((t) => withoutCommand(t, command));
   return {
     command,
     cwd,
     paths,
     diffs,
-    text,
+    text: shown.filter((t) => t.trim() !== ''),
     rawInput: found || input === undefined || input === null ? undefined : input,
   };
 }

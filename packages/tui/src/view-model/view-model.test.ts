@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { applyToolCallUpdate, isFinishedStatus, toolCallViewFromToolCall } from './tool-call.js';
-import { commandLineFrom, describePermissionOperation, quoteArgument } from './permission.js';
+import {
+  commandLineFrom,
+  describePermissionOperation,
+  quoteArgument,
+  restatesCommand,
+} from './permission.js';
 
 describe('tool call views', () => {
   it('applies defaults and updates (content and locations replace, null keeps)', () => {
@@ -72,5 +77,45 @@ describe('permission operations', () => {
     expect(describePermissionOperation({ ...base, kind: 'fetch', rawInput: { url: 'u' } }).rawInput).toEqual({
       url: 'u',
     });
+  });
+});
+
+describe('restatesCommand', () => {
+  it('recognises the command in a title or text, however it is marked up', () => {
+    for (const said of [
+      'ls -la',
+      '`ls -la`',
+      'Run `ls -la`',
+      'Running: ls  -la',
+      '$ ls -la',
+      '```sh\nls -la\n```',
+    ])
+      expect(restatesCommand(said, 'ls -la'), said).toBe(true);
+    expect(restatesCommand('Run ls -la', "bash -lc 'ls -la'")).toBe(true);
+    expect(restatesCommand('Run `npm run a-very-long…`', 'npm run a-very-long-script --flag')).toBe(true);
+  });
+
+  it('does not take a description, another command or an empty title for it', () => {
+    expect(restatesCommand('List the files', 'ls -la')).toBe(false);
+    expect(restatesCommand('Run ls', 'ls -la')).toBe(false);
+    expect(restatesCommand('Run tests', 'npm run tests')).toBe(false);
+    expect(restatesCommand('Run', 'ls -la')).toBe(false);
+    expect(restatesCommand('```sh\nrm -rf x\n```', 'ls -la')).toBe(false);
+  });
+
+  it('leaves out of the operation the text that only repeats the command', () => {
+    const op = describePermissionOperation({
+      toolCallId: 't',
+      title: 'Run',
+      kind: 'execute',
+      status: 'pending',
+      locations: [],
+      content: [
+        { type: 'content', content: { type: 'text', text: '```sh\nls -la\n```' } },
+        { type: 'content', content: { type: 'text', text: 'Lists files.\n\n```sh\nls -la\n```\n' } },
+      ],
+      rawInput: { command: 'ls -la' },
+    });
+    expect(op.text.map((t) => t.trim())).toEqual(['Lists files.']);
   });
 });

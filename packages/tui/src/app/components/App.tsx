@@ -58,7 +58,10 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
     permission === undefined &&
     review === undefined &&
     app.overlay === undefined;
-  useGlobalKeys(app.overlay === undefined && review === undefined, formShown ? 'form' : undefined);
+  useGlobalKeys(
+    app.overlay === undefined && review === undefined && permission?.reviewing !== true,
+    formShown ? 'form' : undefined,
+  );
   const waiting = app.permissions.filter((p) => p.tabId === tab?.id).length;
   const waitingForms = app.elicitations.filter((e) => e.tabId === tab?.id).length;
   // Whole seconds are enough for the stall indicator; the same view keeps the status bar from redrawing.

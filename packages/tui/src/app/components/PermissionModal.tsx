@@ -1,8 +1,9 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { Box, Text, useInput } from 'ink';
 import type { PermissionScope, SessionState } from '@acp-kit/client';
 import { useTheme } from '../../theme/ThemeContext.js';
 import { useActionMatcher, useKeyLabel } from '../../keys/KeyBindingsContext.js';
+import { PermissionHunkReview } from '../../permission/PermissionHunkReview.js';
 import { PermissionPrompt } from '../../permission/PermissionPrompt.js';
 import { sanitizeInline } from '../../sanitize/sanitize-text.js';
 import type { PendingPermission } from '../state/app-state.js';
@@ -11,6 +12,7 @@ import {
   permissionRequestView,
   permissionWarnings,
   rememberPreview,
+  reviewedAnswer,
   SCOPES,
   scopeLabel,
 } from '../view/permission-view.js';
@@ -33,10 +35,17 @@ export interface PermissionModalProps {
 /**
  * The permission question of the active tab: the agent's options (shortcuts, no default focus, a
  * short arming delay), what the operation is, why it is asked, and "remember as a rule" with the
- * scope the user picks (`r` cycles it) and the exact rule that creates. The answer goes to the
+ * scope the user picks (`r` cycles it) and the exact rule that creates. When the question carries
+ * file changes, `h` reviews them hunk by hunk right here: allowing then approves exactly the
+ * accepted hunks, and the write that follows is not reviewed again. The answer goes to the
  * engine's permission flow, which saves the rule.
  */
-export const PermissionModal = memo(function PermissionModal({
+export const PermissionModal = memo(function PermissionModal(props: PermissionModalProps) {
+  // Each question starts afresh: "just this once", its options, not reviewing.
+  return <Question key={props.pending.id} {...props} />;
+});
+
+function Question({
   pending,
   state,
   waiting,
@@ -51,7 +60,19 @@ export const PermissionModal = memo(function PermissionModal({
   const rememberKey = useKeyLabel('permission.remember');
   const menuKey = useKeyLabel('app.menu');
   const [scope, setScope] = useState<PermissionScope>('once');
+  // Came back from the hunk review: the prompt needs no typeahead guard then.
+  const [returned, setReturned] = useState(false);
   const { ask } = pending;
+  const diffs = ask.diffs ?? [];
+  const reviewing = pending.reviewing === true;
+  const setReviewing = useCallback(
+    (on: boolean) => {
+      controller.store.dispatch({ type: 'permission_reviewing', id: pending.id, reviewing: on });
+      if (!on) setReturned(true);
+    },
+    [controller, pending.id],
+  );
+  const openReview = useCallback(() => setReviewing(true), [setReviewing]);
   const request = useMemo(() => permissionRequestView(ask, state), [ask, state]);
   const warnings = permissionWarnings(ask);
   const rule = useMemo(() => rememberPreview(ask, scope, state?.cwd), [ask, scope, state?.cwd]);
@@ -62,7 +83,7 @@ export const PermissionModal = memo(function PermissionModal({
   const maxOperationLines = Math.max(3, rows - fixed);
   useInput(
     (input, key) => {
-      if (is('permission.remember', input, key)) {
+      if (!reviewing && is('permission.remember', input, key)) {
         setScope((current) => SCOPES[(SCOPES.indexOf(current) + 1) % SCOPES.length] ?? 'once');
       }
     },
@@ -77,17 +98,35 @@ export const PermissionModal = memo(function PermissionModal({
         color={theme.text.muted}
         wrap="truncate-end"
       >{`Asked because: ${sanitizeInline(ask.reason)}`}</Text>
-      <PermissionPrompt
-        key={pending.id}
-        request={request}
-        waiting={waiting}
-        cwd={state?.cwd}
-        expanded={expanded}
-        maxOperationLines={maxOperationLines}
-        isActive={isActive}
-        {...(armDelayMs !== undefined ? { armDelayMs } : {})}
-        onSelect={(optionId) => controller.answerPermission(pending.id, answerFor(ask, optionId, scope))}
-      />
+      {reviewing ? (
+        <PermissionHunkReview
+          key={pending.id}
+          diffs={diffs}
+          cwd={state?.cwd}
+          maxHunks={Math.max(3, Math.floor(rows / 4))}
+          maxHunkLines={Math.max(3, rows - 12 - Math.max(3, Math.floor(rows / 4)))}
+          isActive={isActive}
+          onBack={() => setReviewing(false)}
+          onDone={(results) => {
+            const answer = reviewedAnswer(ask, results, scope);
+            if (answer) controller.answerPermission(pending.id, answer);
+            else setReviewing(false);
+          }}
+        />
+      ) : (
+        <PermissionPrompt
+          key={pending.id}
+          request={request}
+          waiting={waiting}
+          cwd={state?.cwd}
+          expanded={expanded}
+          maxOperationLines={maxOperationLines}
+          isActive={isActive}
+          {...(returned ? { armDelayMs: 0 } : armDelayMs !== undefined ? { armDelayMs } : {})}
+          {...(diffs.length > 0 ? { onReviewHunks: openReview } : {})}
+          onSelect={(optionId) => controller.answerPermission(pending.id, answerFor(ask, optionId, scope))}
+        />
+      )}
       <Text>
         <Text
           color={scope === 'once' ? theme.text.muted : theme.status.warning}
@@ -101,4 +140,4 @@ export const PermissionModal = memo(function PermissionModal({
       )}
     </Box>
   );
-});
+}

@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
 import { Box, Text, useInput } from 'ink';
+import type { WriteReviewMode } from '@acp-kit/client';
 import { useTheme } from '../../theme/ThemeContext.js';
 import { useKeyBindings } from '../../keys/KeyBindingsContext.js';
 import { KEY_ACTIONS, type KeyAction } from '../../keys/key-bindings.js';
@@ -93,6 +94,15 @@ function KeysEditor({ maxVisible, onBack }: { maxVisible: number; onBack: () => 
   );
 }
 
+/** The write review modes in the order Enter cycles them. */
+const REVIEW_MODES: readonly WriteReviewMode[] = ['changed', 'always', 'never'];
+
+const REVIEW_DETAILS: Readonly<Record<WriteReviewMode, string>> = {
+  changed: 'unless allowed with its diff in the permission question',
+  always: 'every write, also after allowing its diff',
+  never: 'writes as allowed in the permission question',
+};
+
 /**
  * Settings from `tui.json` in the client's config dir: theme, write review, thoughts and key
  * bindings are changed here; MCP servers (global and per agent) are listed with where they apply.
@@ -112,8 +122,8 @@ export const SettingsScreen = memo(function SettingsScreen({
     {
       key: 'review',
       hotkey: 'r',
-      label: `Review agent writes hunk by hunk: ${onOff(settings.reviewWrites)}`,
-      detail: 'off writes as the agent asks (after permission)',
+      label: `Review agent writes hunk by hunk: ${settings.reviewWrites}`,
+      detail: REVIEW_DETAILS[settings.reviewWrites],
     },
     { key: 'thoughts', hotkey: 'h', label: `Show thoughts in full: ${onOff(settings.showThoughts)}` },
     { key: 'keys', hotkey: 'k', label: 'Key bindings…' },
@@ -135,9 +145,10 @@ export const SettingsScreen = memo(function SettingsScreen({
         if (item.key === 'theme') {
           const next = THEME_NAMES[(THEME_NAMES.indexOf(settings.theme) + 1) % THEME_NAMES.length];
           void controller.updateSettings({ theme: next });
-        } else if (item.key === 'review')
-          void controller.updateSettings({ reviewWrites: !settings.reviewWrites });
-        else if (item.key === 'thoughts')
+        } else if (item.key === 'review') {
+          const next = REVIEW_MODES[(REVIEW_MODES.indexOf(settings.reviewWrites) + 1) % REVIEW_MODES.length];
+          void controller.updateSettings({ reviewWrites: next });
+        } else if (item.key === 'thoughts')
           void controller.updateSettings({ showThoughts: !settings.showThoughts });
         else if (item.key === 'keys') setKeys(true);
       }}

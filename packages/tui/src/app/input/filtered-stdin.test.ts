@@ -67,6 +67,28 @@ describe('FilteredStdin', () => {
     expect(handed).toEqual(['h', 'i', '\r']);
   });
 
+  it('hands typed text followed by Enter on as text and then Enter, however long the text', async () => {
+    const terminal = new FakeTerminal();
+    const { handed } = open(terminal);
+    const long = 'a prompt typed by a script';
+    terminal.send(`${long}\r`);
+    await nextTimer();
+    expect(handed).toEqual([long, '\r']);
+    terminal.send('ok\r');
+    await nextTimer();
+    await nextTimer();
+    await nextTimer();
+    expect(handed).toEqual([long, '\r', 'o', 'k', '\r']);
+  });
+
+  it('hands a bracketed paste with line breaks on whole, as text', async () => {
+    const terminal = new FakeTerminal();
+    const { handed } = open(terminal);
+    terminal.send('\x1b[200~first line of a paste\r\nsecond\r\x1b[201~\r');
+    await nextTimer();
+    expect(handed).toEqual(['first line of a paste\nsecond\n', '\r']);
+  });
+
   it('hands a bracketed paste on whole, and turns paste mode on only while keys are read', async () => {
     const terminal = new FakeTerminal();
     const { input, handed } = open(terminal);

@@ -4,7 +4,7 @@
  * terminal to another program (terminal auth) and take it back.
  */
 import { PassThrough } from 'node:stream';
-import { KeyInputFilter, splitKeys, type FilteredKey } from './key-input-filter.js';
+import { KeyInputFilter, type FilteredKey } from './key-input-filter.js';
 
 /** Options of {@link FilteredStdin}. */
 export interface FilteredStdinOptions {
@@ -18,6 +18,13 @@ export interface FilteredStdinOptions {
    */
   readonly terminal?: { write(data: string): unknown };
 }
+
+/**
+ * Typed text at most this long is handed on as separate key presses (a burst of keys typed faster
+ * than they are read); longer text is inserted whole. Either way a line break typed with it is
+ * Enter: only a bracketed paste inserts one.
+ */
+export const MAX_TYPED_KEYS = 16;
 
 /** Bracketed paste mode on and off (DECSET / DECRST 2004). */
 export const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -80,11 +87,12 @@ export class FilteredStdin extends PassThrough {
     this.options.onInput?.(performance.now());
     const result = this.keyFilter.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     for (const key of result.keys) this.options.onKey?.(key);
-    for (const segment of result.segments) {
+    for (const { kind, text } of result.segments) {
       // A lone pasted tab would complete a suggestion: pasted text never acts as a key.
-      if (segment.kind === 'paste') {
-        if (segment.text !== '\t') this.enqueue([segment.text]);
-      } else this.enqueue(splitKeys(segment.text));
+      if (kind === 'paste') {
+        if (text !== '\t') this.enqueue([text]);
+      } else if (kind === 'key' || text.length > MAX_TYPED_KEYS) this.enqueue([text]);
+      else this.enqueue([...text]);
     }
     if (this.flushTimer) clearImmediate(this.flushTimer);
     this.flushTimer = undefined;

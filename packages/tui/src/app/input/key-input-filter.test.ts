@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ESCAPE_CORPUS } from '../../sanitize/corpus.js';
-import { KeyInputFilter, splitKeys } from './key-input-filter.js';
+import { KeyInputFilter } from './key-input-filter.js';
 
 const ESC = '\x1b';
 
@@ -56,17 +56,43 @@ describe('KeyInputFilter', () => {
   it('takes a bracketed paste as one text segment, even across chunks, without keys in it', () => {
     const f = new KeyInputFilter();
     expect(f.push(`a${ESC}[200~/tmp/My shot.png\r\nline 2\x7f${ESC}[31m red${ESC}[2`).segments).toEqual([
-      { kind: 'typed', text: 'a' },
+      { kind: 'text', text: 'a' },
     ]);
     expect(f.hasPending).toBe(false);
     expect(f.flush()).toBe('');
     const end = f.push(`01~b\r`);
     expect(end.segments).toEqual([
       { kind: 'paste', text: '/tmp/My shot.png\nline 2 red' },
-      { kind: 'typed', text: 'b\r' },
+      { kind: 'text', text: 'b' },
+      { kind: 'key', text: '\r' },
     ]);
     expect(end.output).toBe('/tmp/My shot.png\nline 2 redb\r');
     expect(filter(`${ESC}[200~${ESC}[201~x`).output).toBe('x');
+  });
+
+  it('splits typed input into key presses and printable text: a typed line break is Enter', () => {
+    const f = new KeyInputFilter();
+    expect(f.push('a prompt typed by a script\r').segments).toEqual([
+      { kind: 'text', text: 'a prompt typed by a script' },
+      { kind: 'key', text: '\r' },
+    ]);
+    expect(f.push(`ny\r\t${ESC}[Ay${ESC}[1;5C${ESC}x${ESC}\r😀\x7f`).segments).toEqual([
+      { kind: 'text', text: 'ny' },
+      { kind: 'key', text: '\r' },
+      { kind: 'key', text: '\t' },
+      { kind: 'key', text: `${ESC}[A` },
+      { kind: 'text', text: 'y' },
+      { kind: 'key', text: `${ESC}[1;5C` },
+      { kind: 'key', text: `${ESC}x` },
+      { kind: 'key', text: `${ESC}\r` },
+      { kind: 'text', text: '😀' },
+      { kind: 'key', text: '\x7f' },
+    ]);
+    expect(f.push('one\ntwo').segments).toEqual([
+      { kind: 'text', text: 'one' },
+      { kind: 'key', text: '\n' },
+      { kind: 'text', text: 'two' },
+    ]);
   });
 
   it('turns F1 (xterm, rxvt, Linux console, modified) into a key and drops other function keys', () => {
@@ -100,15 +126,5 @@ describe('KeyInputFilter', () => {
       expect(rest.includes(ESC), entry.name).toBe(false);
       expect(/[\u0080-\u009f]/.test(rest), entry.name).toBe(false);
     }
-  });
-});
-
-describe('splitKeys', () => {
-  it('splits short input into key presses and keeps a paste whole', () => {
-    expect(splitKeys('ny\r')).toEqual(['n', 'y', '\r']);
-    expect(splitKeys('\x1b[Ay\x1b[1;5C\x1bx\x1b')).toEqual(['\x1b[A', 'y', '\x1b[1;5C', '\x1bx', '\x1b']);
-    expect(splitKeys('\x1bOH😀')).toEqual(['\x1bOH', '😀']);
-    const paste = 'a pasted line\nand another one';
-    expect(splitKeys(paste)).toEqual([paste]);
   });
 });

@@ -3,7 +3,8 @@
  * it cannot name (an SGR such as `ESC[31m` pasted or echoed back), and it does not report function
  * keys. The filter keeps text, control keys and the key sequences Ink understands, turns F1 into a
  * callback, takes a bracketed paste (`ESC[200~ … ESC[201~`) as one piece of text, and drops
- * everything else (SGR, OSC, mouse and focus reports, C1 controls).
+ * everything else (SGR, OSC, mouse and focus reports, C1 controls). What is kept comes out as
+ * separate key presses, typed text and pastes: only a paste may carry a line break as text.
  */
 
 const ESC = '\x1b';
@@ -18,9 +19,12 @@ const MAX_PENDING = 4096;
 /** A key the filter recognises and reports instead of passing on. */
 export type FilteredKey = 'f1';
 
-/** Input that was typed (keys), or pasted (text, never keys: a pasted line break is not Enter). */
+/**
+ * A piece of input: one key press (a control character such as Enter, or a key sequence), printable
+ * characters typed, or a bracketed paste (text, never keys: a pasted line break is not Enter).
+ */
 export interface InputSegment {
-  readonly kind: 'typed' | 'paste';
+  readonly kind: 'key' | 'text' | 'paste';
   readonly text: string;
 }
 
@@ -31,7 +35,7 @@ const PASTE_END = `${ESC}[201~`;
 export interface FilterResult {
   /** Input to pass on to Ink (every segment's text, in order). */
   readonly output: string;
-  /** The output as typed and pasted parts, in order. */
+  /** The output as key presses, typed text and pastes, in order. */
   readonly segments: readonly InputSegment[];
   /** Recognised keys, in order. */
   readonly keys: readonly FilteredKey[];
@@ -150,13 +154,28 @@ function partialMarker(text: string, marker: string): number {
   return 0;
 }
 
+/** Typed characters as key presses (control characters, one each) and runs of printable text. */
+function typedSegments(text: string, into: InputSegment[]): void {
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x20 && code !== 0x7f) continue;
+    if (i > start) into.push({ kind: 'text', text: text.slice(start, i) });
+    into.push({ kind: 'key', text: text[i] as string });
+    start = i + 1;
+  }
+  if (start < text.length) into.push({ kind: 'text', text: text.slice(start) });
+}
+
 /**
  * A stateful filter: sequences split across chunks are held until they complete, and a bracketed
  * paste is held until its end marker.
  *
  * @example
  * const filter = new KeyInputFilter();
- * filter.push('hi\x1b[31m\x1bOP'); // { output: 'hi', keys: ['f1'], dropped: 1, segments: [{ kind: 'typed', text: 'hi' }] }
+ * filter.push('hi\r\x1b[31m\x1bOP');
+ * // { output: 'hi\r', keys: ['f1'], dropped: 1,
+ * //   segments: [{ kind: 'text', text: 'hi' }, { kind: 'key', text: '\r' }] }
  */
 export class KeyInputFilter {
   private pending = '';
@@ -168,7 +187,6 @@ export class KeyInputFilter {
     const text = this.pending + chunk;
     this.pending = '';
     const segments: InputSegment[] = [];
-    let typed = '';
     const keys: FilteredKey[] = [];
     let dropped = 0;
     let i = 0;
@@ -183,8 +201,6 @@ export class KeyInputFilter {
         }
         const paste = cleanPaste(this.paste + text.slice(i, end));
         dropped += paste.dropped;
-        if (typed !== '') segments.push({ kind: 'typed', text: typed });
-        typed = '';
         if (paste.text !== '') segments.push({ kind: 'paste', text: paste.text });
         this.paste = undefined;
         i = end + PASTE_END.length;
@@ -196,7 +212,7 @@ export class KeyInputFilter {
         const plain = text.slice(i, stop);
         const cleaned = plain.replace(/[\u0080-\u009f]/g, '');
         dropped += plain.length - cleaned.length;
-        typed += cleaned;
+        typedSegments(cleaned, segments);
       }
       if (escape < 0) break;
       const scan = scanEscape(text, escape);
@@ -206,13 +222,12 @@ export class KeyInputFilter {
         else this.pending = rest;
         break;
       }
-      if (scan.kind === 'keep') typed += text.slice(escape, scan.end);
+      if (scan.kind === 'keep') segments.push({ kind: 'key', text: text.slice(escape, scan.end) });
       else if (scan.kind === 'key') keys.push(scan.key);
       else if (scan.kind === 'paste') this.paste = '';
       else dropped++;
       i = scan.end;
     }
-    if (typed !== '') segments.push({ kind: 'typed', text: typed });
     return { output: segments.map((segment) => segment.text).join(''), segments, keys, dropped };
   }
 
@@ -231,41 +246,4 @@ export class KeyInputFilter {
     this.pending = '';
     return held === ESC ? held : '';
   }
-}
-
-/** Input at most this long is split into separate key presses; longer input is a paste. */
-export const MAX_KEYS_CHUNK = 16;
-
-/**
- * Splits filtered input into key presses (characters, and escape sequences whole), so keys typed
- * faster than they are read (or sent together by a terminal multiplexer) reach the UI one by one.
- * Longer input is left whole: it is a paste, inserted as text.
- *
- * @example
- * splitKeys('ny\r'); // ['n', 'y', '\r']
- */
-export function splitKeys(text: string): string[] {
-  if (text.length > MAX_KEYS_CHUNK) return [text];
-  const keys: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    if (text[i] !== ESC) {
-      const code = text.codePointAt(i) ?? 0;
-      const size = code > 0xffff ? 2 : 1;
-      keys.push(text.slice(i, i + size));
-      i += size;
-      continue;
-    }
-    let end = i + 1;
-    if (text[end] === ESC) end++;
-    if (text[end] === '[') {
-      end++;
-      while (end < text.length && /[\d;[]/.test(text[end] as string)) end++;
-      end++;
-    } else if (text[end] === 'O') end += 2;
-    else if (end < text.length && end === i + 1) end++;
-    keys.push(text.slice(i, Math.min(end, text.length)));
-    i = Math.min(end, text.length);
-  }
-  return keys;
 }

@@ -76,7 +76,6 @@ export class Controller {
     this.reviews = new WriteReviewService({
       store: options.store,
       tabFor: (localId) => this.tabOfSession(localId),
-      enabled: () => this.settings.reviewWrites,
     });
     this.exited = new Promise((resolveExit) => (this.exitResolve = resolveExit));
   }
@@ -93,6 +92,7 @@ export class Controller {
       host: {
         askPermission: controller.permissions.ask,
         reviewWrite: controller.reviews.reviewWrite,
+        writeReviewMode: () => controller.settings.reviewWrites,
         elicit: controller.elicitations.elicit,
       },
       stallMs: settings.stallSeconds * 1000,

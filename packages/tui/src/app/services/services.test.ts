@@ -29,13 +29,11 @@ describe('WriteReviewService', () => {
     },
   });
 
-  it('accepts without asking when writes are not reviewed or nothing changes', async () => {
+  it('accepts without asking when nothing changes', async () => {
     const store = new AppStore();
     const signal = new AbortController().signal;
-    const off = new WriteReviewService({ store, tabFor: () => 't', enabled: () => false });
-    expect(await off.reviewWrite(write(signal))).toEqual({ decision: 'accept' });
-    const on = new WriteReviewService({ store, tabFor: () => 't', enabled: () => true });
-    expect(await on.reviewWrite(write(signal, { newText: OLD }))).toEqual({ decision: 'accept' });
+    const service = new WriteReviewService({ store, tabFor: () => 't' });
+    expect(await service.reviewWrite(write(signal, { newText: OLD }))).toEqual({ decision: 'accept' });
     expect(store.getSnapshot().reviews).toEqual([]);
   });
 
@@ -44,7 +42,6 @@ describe('WriteReviewService', () => {
     const service = new WriteReviewService({
       store,
       tabFor: (localId) => (localId === 's2' ? 't2' : undefined),
-      enabled: () => true,
     });
     const signal = new AbortController().signal;
     let answer = service.reviewWrite(write(signal));
@@ -71,7 +68,7 @@ describe('WriteReviewService', () => {
 
   it('drops a review the engine withdraws', async () => {
     const store = new AppStore();
-    const service = new WriteReviewService({ store, tabFor: () => 't1', enabled: () => true });
+    const service = new WriteReviewService({ store, tabFor: () => 't1' });
     const controller = new AbortController();
     const answer = service.reviewWrite(write(controller.signal));
     expect(store.getSnapshot().reviews).toHaveLength(1);

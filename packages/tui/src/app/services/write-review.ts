@@ -1,9 +1,10 @@
 /**
  * Hunk-by-hunk review of the agent's `fs/write_text_file` calls, plugged into the engine as
  * `ClientHost.reviewWrite`: the engine has already checked the path (inside the roots, not a link,
- * permission granted) and tells which session writes. The user accepts or rejects each hunk; the
- * engine writes exactly the accepted result, and answers a partly or wholly rejected write with an
- * error that says what happened.
+ * permission granted), skipped what the user allowed with its diff in the permission question
+ * (settings `reviewWrites`, the host's `writeReviewMode`), and tells which session writes. The
+ * user accepts or rejects each hunk; the engine writes exactly the accepted result, and answers a
+ * partly or wholly rejected write with an error that says what happened.
  */
 import type { WriteReview, WriteReviewAnswer } from '@acp-kit/client';
 import { computeReviewHunks } from '../../diff/review-hunks.js';
@@ -20,8 +21,6 @@ export interface WriteReviewOptions {
   readonly store: AppStore;
   /** The tab showing the session with this local id. */
   readonly tabFor: (localId: string) => string | undefined;
-  /** Whether writes are reviewed (settings `reviewWrites`). */
-  readonly enabled: () => boolean;
 }
 
 /** The engine's answer for a finished review. */
@@ -37,8 +36,10 @@ export function reviewAnswer(outcome: ReviewOutcome): WriteReviewAnswer {
  * The review queue. Use {@link reviewWrite} as the engine host's `reviewWrite`.
  *
  * @example
- * const reviews = new WriteReviewService({ store, tabFor, enabled: () => settings.reviewWrites });
- * const client = await AcpClient.create({ host: { reviewWrite: reviews.reviewWrite } });
+ * const reviews = new WriteReviewService({ store, tabFor });
+ * const client = await AcpClient.create({
+ *   host: { reviewWrite: reviews.reviewWrite, writeReviewMode: () => settings.reviewWrites },
+ * });
  */
 export class WriteReviewService {
   private readonly waiting = new Map<string, { tabId: string; resolve: (outcome: ReviewOutcome) => void }>();
@@ -49,7 +50,7 @@ export class WriteReviewService {
   /** `ClientHost.reviewWrite`: queues the write for its session's tab until the user answers. */
   readonly reviewWrite = async (write: WriteReview): Promise<WriteReviewAnswer> => {
     const { path, oldText, newText, signal } = write;
-    if (!this.options.enabled() || computeReviewHunks(oldText ?? '', newText).length === 0) {
+    if (computeReviewHunks(oldText ?? '', newText).length === 0) {
       return { decision: 'accept' };
     }
     const id = `w${++this.counter}`;

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { WriteReviewMode } from '@acp-kit/client';
 import { parseSettings, type ParsedSettings } from './settings.js';
 
 /** Name of the settings file in the config dir. */
@@ -45,7 +46,7 @@ export async function loadSettings(path: string): Promise<ParsedSettings> {
 /** Top-level fields the UI changes itself. */
 export interface SettingsPatch {
   readonly theme?: string;
-  readonly reviewWrites?: boolean;
+  readonly reviewWrites?: WriteReviewMode;
   readonly showThoughts?: boolean;
   /** Key overrides to set; an empty list unbinds, `null` restores the default. */
   readonly keys?: Readonly<Record<string, readonly string[] | null>>;

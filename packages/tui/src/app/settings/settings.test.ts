@@ -34,7 +34,7 @@ describe('settings', () => {
       agents: { claude: { mcpServers: { files: { command: 'other-files' } } } },
     });
     expect(settings.theme).toBe('dark');
-    expect(settings.reviewWrites).toBe(false);
+    expect(settings.reviewWrites).toBe('never');
     expect(settings.stallSeconds).toBe(DEFAULT_SETTINGS.stallSeconds);
     expect(settings.keys).toEqual({ 'app.menu': 'ctrl+g' });
     expect(settings.mcpServers).toEqual([
@@ -63,6 +63,17 @@ describe('settings', () => {
       ['files', 'claude'],
     ]);
     expect(mcpServersFor(settings, 'codex').map((s) => s.scope)).toEqual(['global', 'global']);
+  });
+
+  it('reads the write review mode, the former on/off switch as changed/never', () => {
+    expect(DEFAULT_SETTINGS.reviewWrites).toBe('changed');
+    for (const mode of ['always', 'changed', 'never'] as const)
+      expect(parseSettings({ reviewWrites: mode }).settings.reviewWrites).toBe(mode);
+    expect(parseSettings({ reviewWrites: true }).settings.reviewWrites).toBe('changed');
+    expect(parseSettings({ reviewWrites: 'sometimes' })).toEqual({
+      settings: DEFAULT_SETTINGS,
+      problems: ['reviewWrites must be "changed", "always" or "never"'],
+    });
   });
 
   it('loads a missing file as defaults and reports a file that is not JSON', async () => {

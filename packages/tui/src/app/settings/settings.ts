@@ -3,12 +3,13 @@
  * `rules.json`). Every field is optional; invalid entries are reported and ignored, never fatal.
  *
  * ```json
- * { "theme": "dark", "reviewWrites": true, "showThoughts": false, "stallSeconds": 40,
+ * { "theme": "dark", "reviewWrites": "changed", "showThoughts": false, "stallSeconds": 40,
  *   "keys": { "app.menu": "ctrl+x" },
  *   "mcpServers": { "files": { "command": "mcp-files", "args": ["--root", "."], "env": { "LOG": "1" } } },
  *   "agents": { "claude": { "mcpServers": { "web": { "type": "http", "url": "https://…", "headers": { "Authorization": "…" } } } } } }
  * ```
  */
+import type { WriteReviewMode } from '@acp-kit/client';
 import type { McpServer } from '@acp-kit/protocol';
 import type { ThemeName } from '../../theme/theme.js';
 
@@ -22,8 +23,12 @@ export interface ConfiguredMcpServer {
 /** The settings. */
 export interface TuiSettings {
   readonly theme: ThemeName;
-  /** Review `fs/write_text_file` hunk by hunk before it reaches the disk. */
-  readonly reviewWrites: boolean;
+  /**
+   * When an allowed `fs/write_text_file` is reviewed hunk by hunk before it reaches the disk:
+   * `changed` unless it is exactly what was allowed with its diff in the permission question,
+   * `always`, or `never`.
+   */
+  readonly reviewWrites: WriteReviewMode;
   /** Show thoughts in full (else a one-line summary). */
   readonly showThoughts: boolean;
   /** Silence during a turn after which the stall indicator shows. */
@@ -41,7 +46,7 @@ export interface TuiSettings {
 /** Defaults. */
 export const DEFAULT_SETTINGS: TuiSettings = {
   theme: 'dark',
-  reviewWrites: true,
+  reviewWrites: 'changed',
   showThoughts: false,
   stallSeconds: 40,
   historyItems: 120,
@@ -129,11 +134,19 @@ export function parseSettings(document: unknown): ParsedSettings {
       ? d.theme
       : (d.theme !== undefined && problems.push('theme must be "dark", "light", "ansi" or "none"'),
         DEFAULT_SETTINGS.theme);
-  const flag = (key: 'reviewWrites' | 'showThoughts'): boolean => {
+  const flag = (key: 'showThoughts'): boolean => {
     if (d[key] === undefined) return DEFAULT_SETTINGS[key];
     if (typeof d[key] === 'boolean') return d[key];
     problems.push(`${key} must be true or false`);
     return DEFAULT_SETTINGS[key];
+  };
+  const review = (): WriteReviewMode => {
+    const value = d.reviewWrites;
+    if (value === 'always' || value === 'changed' || value === 'never') return value;
+    // The former on/off switch: on reviewed every write, which `changed` still shows once.
+    if (typeof value === 'boolean') return value ? 'changed' : 'never';
+    if (value !== undefined) problems.push('reviewWrites must be "changed", "always" or "never"');
+    return DEFAULT_SETTINGS.reviewWrites;
   };
   const count = (key: 'stallSeconds' | 'historyItems', min: number): number => {
     const value = d[key];
@@ -168,7 +181,7 @@ export function parseSettings(document: unknown): ParsedSettings {
   return {
     settings: {
       theme,
-      reviewWrites: flag('reviewWrites'),
+      reviewWrites: review(),
       showThoughts: flag('showThoughts'),
       stallSeconds: count('stallSeconds', 1),
       historyItems: count('historyItems', 10),

@@ -56,6 +56,8 @@ export interface PendingPermission {
   readonly id: string;
   readonly tabId: string;
   readonly ask: PermissionAsk;
+  /** The user is reviewing its changes hunk by hunk (the review's keys, Esc included, are its own). */
+  readonly reviewing?: boolean;
 }
 
 /** A form the agent asks the user to fill in (`elicitation/create`, form mode). */
@@ -155,6 +157,7 @@ export type AppAction =
   | { readonly type: 'overlay_closed' }
   | { readonly type: 'permission_queued'; readonly permission: PendingPermission }
   | { readonly type: 'permission_removed'; readonly id: string }
+  | { readonly type: 'permission_reviewing'; readonly id: string; readonly reviewing: boolean }
   | { readonly type: 'elicitation_queued'; readonly elicitation: PendingElicitation }
   | { readonly type: 'elicitation_removed'; readonly id: string }
   | { readonly type: 'review_queued'; readonly review: PendingReview }
@@ -217,6 +220,13 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...state, permissions: [...state.permissions, action.permission] };
     case 'permission_removed':
       return { ...state, permissions: state.permissions.filter((p) => p.id !== action.id) };
+    case 'permission_reviewing':
+      return {
+        ...state,
+        permissions: state.permissions.map((p) =>
+          p.id === action.id ? { ...p, reviewing: action.reviewing } : p,
+        ),
+      };
     case 'elicitation_queued':
       return { ...state, elicitations: [...state.elicitations, action.elicitation] };
     case 'elicitation_removed':

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { initialSessionState, type PermissionAsk, type PermissionSubject } from '@acp-kit/client';
 import { flat, renderInk } from '../../test-support/ink.js';
 import { PermissionPrompt } from '../../permission/PermissionPrompt.js';
-import { permissionRequestView, rememberPreview } from './permission-view.js';
+import { permissionRequestView, rememberPreview, reviewedAnswer } from './permission-view.js';
 
 const subject = (over: Partial<PermissionSubject> = {}): PermissionSubject => ({
   source: 'permission_request',
@@ -75,6 +75,127 @@ describe('the permission modal’s operation', () => {
       initialSessionState('s', '/w'),
     );
     expect(view.operation?.paths).toEqual([{ path: '/w/a.ts', line: 3 }]);
+  });
+});
+
+describe('a command’s permission', () => {
+  /** The prompt for a request shaped as `toolCall`, rendered; with the engine's command line. */
+  function render(toolCall: NonNullable<PermissionAsk['toolCall']>, command: string) {
+    const view = permissionRequestView(
+      ask({ toolCallId: toolCall.toolCallId, toolCall, command, options }),
+      initialSessionState('s', '/w'),
+    );
+    const r = renderInk(
+      <PermissionPrompt request={view} onSelect={() => undefined} cwd="/w" armDelayMs={0} />,
+    );
+    const frame = r.frame();
+    r.unmount();
+    return frame;
+  }
+  const times = (frame: string, text: string): number => flat(frame).split(text).length - 1;
+
+  it.each([
+    [
+      'the demo agent (title with a code span, the command in a fence)',
+      {
+        toolCallId: 't',
+        title: 'Run `ls -la`',
+        kind: 'execute' as const,
+        content: [
+          { type: 'content' as const, content: { type: 'text' as const, text: '```sh\nls -la\n```' } },
+        ],
+        rawInput: { command: 'ls -la', timeoutSeconds: 120 },
+      },
+      'ls -la',
+    ],
+    [
+      'Claude (the command as the title, a fence and a description in the content)',
+      {
+        toolCallId: 't',
+        title: '`ls -la`',
+        kind: 'execute' as const,
+        content: [
+          {
+            type: 'content' as const,
+            content: { type: 'text' as const, text: 'List the files\n\n```bash\nls -la\n```' },
+          },
+        ],
+        rawInput: { command: 'ls -la', description: 'List the files' },
+      },
+      'ls -la',
+    ],
+    [
+      'Codex (a "Run" title, an argv through a shell)',
+      {
+        toolCallId: 't',
+        title: 'Run ls -la',
+        kind: 'execute' as const,
+        rawInput: { command: ['bash', '-lc', 'ls -la'], cwd: '/w' },
+      },
+      "bash -lc 'ls -la'",
+    ],
+  ])('shows the command once, as a command, never a raw fence: %s', (_name, toolCall, command) => {
+    const frame = render(toolCall, command);
+    expect(flat(frame)).toContain(`$ ${command}`);
+    expect(times(frame, 'ls -la')).toBe(1);
+    expect(frame).not.toContain('```');
+    expect(frame).not.toContain('`');
+    expect(flat(frame)).toContain('Run a command');
+  });
+
+  it('keeps a title that says more than the command, and a description', () => {
+    const frame = render(
+      {
+        toolCallId: 't',
+        title: 'Install the dependencies',
+        kind: 'execute',
+        content: [{ type: 'content', content: { type: 'text', text: 'Needed for the **tests**.' } }],
+        rawInput: { command: 'npm ci' },
+      },
+      'npm ci',
+    );
+    expect(flat(frame)).toContain('Install the dependencies');
+    expect(flat(frame)).toContain('$ npm ci');
+    expect(flat(frame)).toContain('Needed for the tests.');
+    expect(frame).not.toContain('**');
+  });
+});
+
+describe('reviewedAnswer', () => {
+  const always = [
+    { optionId: 'always', name: 'Always allow', kind: 'allow_always' as const },
+    ...options,
+    { optionId: 'never', name: 'Never', kind: 'reject_always' as const },
+  ];
+
+  it('allows with what was accepted of each diff, or rejects when every hunk was rejected', () => {
+    const edit = ask({ options: always });
+    expect(
+      reviewedAnswer(
+        edit,
+        [
+          { content: 'a', decisions: ['accept', 'reject'] },
+          { content: 'b', decisions: ['reject'] },
+        ],
+        'once',
+      ),
+    ).toEqual({ decision: 'allow', scope: 'once', optionId: 'yes', acceptedTexts: ['a', 'b'] });
+    expect(reviewedAnswer(edit, [{ content: '', decisions: ['reject', 'reject'] }], 'session')).toEqual({
+      decision: 'deny',
+      scope: 'session',
+      optionId: 'no',
+    });
+  });
+
+  it('answers the engine’s own question with its local options, and nothing without an allow option', () => {
+    const local = ask({ source: 'fs_write', kind: 'edit' });
+    expect(reviewedAnswer(local, [{ content: 'x', decisions: ['accept'] }], 'once')).toEqual({
+      decision: 'allow',
+      scope: 'once',
+      acceptedTexts: ['x'],
+    });
+    const rejectOnly = ask({ options: [options[1] as (typeof options)[number]] });
+    expect(reviewedAnswer(rejectOnly, [{ content: 'x', decisions: ['accept'] }], 'once')).toBeUndefined();
   });
 });
 

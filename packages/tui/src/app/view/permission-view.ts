@@ -12,13 +12,15 @@ import {
   type ToolCallItem,
 } from '@acp-kit/client';
 import { resolve } from 'node:path';
-import type { PermissionOption, ToolKind } from '@acp-kit/protocol';
+import type { Diff, PermissionOption, ToolKind } from '@acp-kit/protocol';
 import {
   describePermissionOperation,
   type PermissionOperation,
   type PermissionRequestView,
 } from '../../view-model/permission.js';
 import { applyToolCallUpdate, type ToolCallView } from '../../view-model/tool-call.js';
+import type { HunkDecision } from '../../diff/review-hunks.js';
+import { arrangePermissionOptions } from '../../permission/permission-options.js';
 import { toolCallView } from './item-views.js';
 import { ruleSummary } from './rule-view.js';
 
@@ -59,7 +61,13 @@ export function permissionRequestView(
   state: SessionState | undefined,
 ): PermissionRequestView {
   const toolCall = toolCallOf(ask, state);
-  const described = describePermissionOperation(toolCall);
+  const described = describePermissionOperation(
+    toolCall,
+    ask.command !== undefined ? { command: ask.command } : {},
+  );
+  // The engine's own question about a write carries the change (the tool call has no diff).
+  const diffs: readonly Diff[] =
+    described.diffs.length > 0 ? described.diffs : (ask.diffs ?? []).map((diff) => ({ ...diff }));
   // The same file can come as a location (absolute) and in the raw input (relative): show it once.
   const cwd = state?.cwd ?? '/';
   const paths: { path: string; line?: number | null }[] = [];
@@ -68,7 +76,7 @@ export function permissionRequestView(
     ...ask.paths.map((path) => ({ path })),
   ];
   // A diff's header names its file already: no `path` line for it as well.
-  const diffed = new Set(described.diffs.map((diff) => resolve(cwd, diff.path)));
+  const diffed = new Set(diffs.map((diff) => resolve(cwd, diff.path)));
   for (const entry of all) {
     const absolute = resolve(cwd, entry.path);
     if (diffed.has(absolute)) continue;
@@ -76,11 +84,7 @@ export function permissionRequestView(
     if (!existing) paths.push(entry.line != null ? { path: absolute, line: entry.line } : { path: absolute });
     else if (existing.line == null && entry.line != null) existing.line = entry.line;
   }
-  const operation: PermissionOperation = {
-    ...described,
-    ...(ask.command !== undefined ? { command: ask.command } : {}),
-    paths,
-  };
+  const operation: PermissionOperation = { ...described, diffs, paths };
   return { toolCall, options: ask.options ?? LOCAL_OPTIONS, operation };
 }
 
@@ -125,6 +129,33 @@ export function answerFor(ask: PermissionAsk, optionId: string, scope: Permissio
   const always = kind === 'allow_always' || kind === 'reject_always';
   const effective: PermissionScope = scope === 'once' && always ? 'session' : scope;
   return { decision, scope: effective, ...(ask.options ? { optionId } : {}) };
+}
+
+/** The outcome of reviewing one of the question's diffs hunk by hunk. */
+export interface ReviewedDiff {
+  /** The diff's text with only the accepted hunks. */
+  readonly content: string;
+  readonly decisions: readonly HunkDecision[];
+}
+
+/**
+ * The answer to a question whose changes the user reviewed hunk by hunk: the agent's first allow
+ * option with what was accepted of each diff, or its first reject option when every hunk was
+ * rejected; undefined when the agent offers no such option.
+ */
+export function reviewedAnswer(
+  ask: PermissionAsk,
+  reviewed: readonly ReviewedDiff[],
+  scope: PermissionScope,
+): PermissionAnswer | undefined {
+  const rejectedAll =
+    reviewed.some((diff) => diff.decisions.length > 0) &&
+    reviewed.every((diff) => diff.decisions.every((decision) => decision === 'reject'));
+  const group = rejectedAll ? 'reject' : 'allow';
+  const option = arrangePermissionOptions(ask.options ?? LOCAL_OPTIONS).find((o) => o.group === group);
+  if (!option) return undefined;
+  const answer = answerFor(ask, option.option.optionId, scope);
+  return rejectedAll ? answer : { ...answer, acceptedTexts: reviewed.map((diff) => diff.content) };
 }
 
 /** The rule an answer with `optionId` and `scope` records: the engine's own {@link rememberedRule}. */
