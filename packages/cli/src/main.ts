@@ -9,6 +9,7 @@ import type { AddAgentOptions } from './commands/agents.js';
 import type { DoctorOptions } from './commands/doctor.js';
 import type { AddRuleOptions } from './commands/rules.js';
 import type { RunOptions } from './commands/run.js';
+import type { ServeOptions } from './commands/serve.js';
 import { deprecatedEnvWarnings } from './deprecated-env.js';
 import { EXIT_CODES, UsageError } from './exit-codes.js';
 import * as help from './help-text.js';
@@ -282,6 +283,32 @@ export async function buildProgram(
     });
 
   registerRules(program, noTail, done, io);
+
+  program
+    .command('serve')
+    .description('Serve a catalog agent (or a command) to remote ACP clients over HTTP and WebSocket')
+    .option('--agent <name>', 'catalog agent to serve (demo, acp-kit, claude…); or give a command after --')
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; others need a token)')
+    .option('--port <port>', 'port to listen on (default 8765; 0: any free port)')
+    .option('--cwd <dir>', 'working directory of the agent processes (default: the current one)')
+    .option(
+      '--allow-origin <origin>',
+      'let browser pages from this origin connect (repeatable; default: none)',
+      collect,
+    )
+    .option(
+      '--require-token',
+      'require a bearer token on loopback too (generated unless ACP_KIT_SERVE_TOKEN is set)',
+    )
+    .option('--max-connections <n>', 'connections at once (default 16), one agent process each')
+    .option('--max-sessions <n>', 'sessions per connection (default 32)')
+    .option('--max-message-bytes <n>', 'largest message either way (default 64 MiB)')
+    .option('--resume-grace <seconds>', 'how long a vanished client may come back and resume (default 30)')
+    .addHelpText('after', help.SERVE_HELP)
+    .action(async (options: ServeOptions) => {
+      const { serveCommand } = await import('./commands/serve.js');
+      done(await serveCommand(tail, options, io));
+    });
 
   addFormatOptions(
     program

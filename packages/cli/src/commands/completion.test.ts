@@ -58,6 +58,7 @@ describe('acp completion bash', () => {
       'help',
       'rules',
       'run',
+      'serve',
       'sessions',
     ]);
     expect(bashOffers('ru')).toEqual(['rules', 'run']);

@@ -155,7 +155,7 @@ async function findRecorded(client: AcpClient, id: string): Promise<SessionMeta>
 
 /** The agent: a command after --, else --agent, else the continued session's own, else the default. */
 export function chooseAgent(
-  client: AcpClient,
+  client: Pick<AcpClient, 'catalog'>,
   name: string | undefined,
   command: readonly string[] | undefined,
   cwd: string,

@@ -68,6 +68,9 @@ export interface Refusal {
   message: string;
 }
 
+/** How long an HTTP client has to open its first stream after `initialize`. */
+const FIRST_ATTACH_MS = 10_000;
+
 /** Stderr bytes forwarded while the client is behind are dropped beyond this (stderr is best-effort). */
 const STDERR_CHUNK_CHARS = 8 * 1024;
 
@@ -271,7 +274,8 @@ export class RemoteConnection {
   /** Marks the connection initialized (the HTTP initialize answer went out). */
   markInitialized(): void {
     this.initialized = true;
-    if (this.attachedReceivers === 0) this.startGrace();
+    // The client's first GET follows the initialize answer: give it time even with a grace of 0.
+    if (this.attachedReceivers === 0) this.startGrace(Math.max(this.limits.resumeGraceMs, FIRST_ATTACH_MS));
   }
 
   // ---------------------------------------------------------------- streams
@@ -442,13 +446,13 @@ export class RemoteConnection {
 
   // ---------------------------------------------------------------- lifetime
 
-  private startGrace(): void {
+  private startGrace(ms = this.limits.resumeGraceMs): void {
     if (this.state !== 'open' || this.graceTimer) return;
     this.graceTimer = setTimeout(() => {
       this.graceTimer = undefined;
       this.log('info', 'client gone, closing the connection', { connection: this.id });
       this.close('the client did not come back');
-    }, this.limits.resumeGraceMs);
+    }, ms);
   }
 
   private clearGrace(): void {
