@@ -184,6 +184,46 @@ describe('acp serve', () => {
   });
 });
 
+describe('acp run --url', () => {
+  it.each(['websocket', 'http'] as const)(
+    'runs a demo turn against acp serve over %s, the token from the environment',
+    async (transport) => {
+      served = await serve(['--agent', 'demo', '--require-token'], {
+        ACP_KIT_SERVE_TOKEN: 'shared-secret-1',
+      });
+      const h = home as TestHome;
+      h.env.ACP_KIT_REMOTE_TOKEN = 'shared-secret-1';
+      h.env.ACP_KIT_REMOTE_TRANSPORT = transport;
+      const run = await runCli(['run', '--url', served.url, '--format', 'json', 'hello'], h);
+      const lines = run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn', exitCode: 0 });
+      expect(lines.filter((line) => line.type === 'update').length).toBeGreaterThan(3);
+      expect(run.stderr).not.toContain('shared-secret-1');
+      expect(served.stderr()).toContain(`(${transport})`);
+    },
+  );
+
+  it('says why a remote agent cannot be used: a wrong token, a bad URL, two agents at once', async () => {
+    served = await serve(['--agent', 'demo', '--require-token'], { ACP_KIT_SERVE_TOKEN: 'right' });
+    const h = home as TestHome;
+    h.env.ACP_KIT_REMOTE_TOKEN = 'wrong';
+    const refused = await runCli(['run', '--url', served.url, 'hello'], h);
+    expect(refused.code).toBe(8);
+    expect(refused.stderr).toMatch(/token was missing or wrong/);
+    const bad = await runCli(['run', '--url', 'ftp://host/acp', 'hello'], h);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--url needs an http/);
+    const both = await runCli(['run', '--url', served.url, '--agent', 'demo', 'hello'], h);
+    expect(both.code).toBe(2);
+    const ui = await runCli(['--url', 'nope'], h);
+    expect(ui.code).toBe(2);
+    expect(ui.stderr).toMatch(/--url needs an http/);
+  });
+});
+
 /** Resolves when serve's stderr matches. */
 async function waitForStderr(s: Served, pattern: RegExp): Promise<void> {
   while (!pattern.test(s.stderr())) await new Promise((resolve) => setImmediate(resolve));
