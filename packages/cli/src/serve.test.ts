@@ -10,14 +10,8 @@ import { AcpKitError, ClientSideConnection, type SessionNotification } from '@ac
 import { AGENT_STDERR_NOTIFICATION } from '@acp-kit/protocol/remote';
 import { connectRemoteAgent } from '@acp-kit/protocol/remote/node';
 import { serveToken } from './commands/serve.js';
-import { fakeCommand, runCli, testHome, type CliResult, type TestHome } from './test-support/cli-harness.js';
-
-interface Served {
-  url: string;
-  token?: string;
-  stop(): Promise<CliResult>;
-  stderr(): string;
-}
+import { fakeCommand, runCli, testHome, type TestHome } from './test-support/cli-harness.js';
+import { startServe, type Served } from './test-support/serve-harness.js';
 
 let home: TestHome | undefined;
 let served: Served | undefined;
@@ -28,38 +22,9 @@ afterEach(async () => {
   served = home = undefined;
 });
 
-/** Starts `acp serve ARGS --port 0` in-process; resolves once it printed its URL. */
 async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Served> {
   home ??= await testHome();
-  Object.assign(home.env, env);
-  let stop!: () => void;
-  let stderr = '';
-  let resolveUrl!: (value: { url: string; token?: string }) => void;
-  const ready = new Promise<{ url: string; token?: string }>((resolve) => (resolveUrl = resolve));
-  const result = runCli(['serve', '--port', '0', ...args], home, {
-    onStdout: (text, interrupt) => {
-      stop = interrupt;
-      const url = /at (http:\/\/\S+\/acp)/.exec(text)?.[1];
-      const token = /^token: (\S+)$/m.exec(text)?.[1];
-      if (url && /^connect:/m.test(text)) resolveUrl({ url, ...(token ? { token } : {}) });
-    },
-    onStderr: (text) => (stderr = text),
-  });
-  const { url, token } = await Promise.race([
-    ready,
-    result.then((r) => {
-      throw new Error(`acp serve ended: ${r.code} ${r.stderr}`);
-    }),
-  ]);
-  return {
-    url,
-    ...(token ? { token } : {}),
-    stop: () => {
-      stop();
-      return result;
-    },
-    stderr: () => stderr,
-  };
+  return startServe(home, args, env);
 }
 
 async function remoteClient(url: string, profile: 'websocket' | 'http', token?: string) {
