@@ -198,5 +198,5 @@ async function waitForStderr(s: Served, pattern: RegExp): Promise<void> {
 function destroySockets(channel: unknown): void {
   const socket = (channel as { socket?: { terminate(): void } }).socket;
   if (socket) socket.terminate();
-  else (channel as { stop: AbortController }).stop.abort();
+  else for (const controller of (channel as { inflight: Set<AbortController> }).inflight) controller.abort();
 }

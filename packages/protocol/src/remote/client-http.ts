@@ -60,6 +60,8 @@ class HttpChannel implements RemoteChannel {
   private readonly splitter = new LineSplitter();
   private readonly encoder = new TextEncoder();
   private readonly maxMessageBytes: number;
+  /** Requests in flight (and stream bodies being read): aborted when the channel finishes. */
+  private readonly inflight = new Set<AbortController>();
   private readonly stop = new AbortController();
   private readonly queue: Outgoing[] = [];
   private queuedChars = 0;
@@ -153,6 +155,36 @@ class HttpChannel implements RemoteChannel {
     return baseHeaders(this.options, this.cookies);
   }
 
+  /**
+   * One request with its own AbortController (kept until its body was read, and aborted when the
+   * channel finishes): one long-lived signal shared by every fetch would collect a listener per
+   * request in undici.
+   */
+  private async request(init: RequestInit): Promise<Response> {
+    const controller = new AbortController();
+    if (this.ended) controller.abort();
+    this.inflight.add(controller);
+    try {
+      const response = await this.fetch(this.url, { ...init, signal: controller.signal });
+      // The body is read by the caller; forget the controller once it is done.
+      const body = response.body;
+      if (!body || [101, 204, 205, 304].includes(response.status)) this.inflight.delete(controller);
+      else
+        return new Response(
+          body.pipeThrough(
+            new TransformStream<Uint8Array, Uint8Array>({
+              flush: () => void this.inflight.delete(controller),
+            }),
+          ),
+          { status: response.status, statusText: response.statusText, headers: response.headers },
+        );
+      return response;
+    } catch (error) {
+      this.inflight.delete(controller);
+      throw error;
+    }
+  }
+
   private store(response: Response): void {
     const cookies = response.headers.getSetCookie?.() ?? [];
     if (cookies.length > 0) this.cookies.store(cookies);
@@ -188,11 +220,10 @@ class HttpChannel implements RemoteChannel {
     }
     let response: Response;
     try {
-      response = await this.fetch(this.url, {
+      response = await this.request({
         method: 'POST',
         headers: { ...this.headers(), 'Content-Type': JSON_MEDIA_TYPE, Accept: JSON_MEDIA_TYPE },
         body: line,
-        signal: this.stop.signal,
       });
     } catch (error) {
       this.finish({ cause: connectFailed(this.url, error) });
@@ -242,12 +273,7 @@ class HttpChannel implements RemoteChannel {
     for (let attempt = 1; !this.ended; attempt++) {
       let response: Response;
       try {
-        response = await this.fetch(this.url, {
-          method: 'POST',
-          headers,
-          body: outgoing.line,
-          signal: this.stop.signal,
-        });
+        response = await this.request({ method: 'POST', headers, body: outgoing.line });
       } catch (error) {
         // The POST may or may not have arrived: a resumable server takes a retry once.
         if (!this.resumable || this.options.resume === false) {
@@ -325,7 +351,7 @@ class HttpChannel implements RemoteChannel {
         if (resuming) headers[HEADER_LAST_EVENT_ID] = lastEventId ?? '0';
         let response: Response | undefined;
         try {
-          response = await this.fetch(this.url, { method: 'GET', headers, signal: this.stop.signal });
+          response = await this.request({ method: 'GET', headers });
           this.store(response);
         } catch {
           response = undefined;
@@ -470,7 +496,8 @@ class HttpChannel implements RemoteChannel {
       return false;
     }
     this.options.onEvent?.({ type: 'reconnecting', profile: 'http', attempt: this.cut.attempts });
-    await delay(backoffMs(attempt), this.stop.signal);
+    // The first retry goes at once (a proxy that cut one connection takes the next); then backoff.
+    if (attempt > 1) await delay(backoffMs(attempt - 1), this.stop.signal);
     return !this.ended;
   }
 
@@ -490,6 +517,8 @@ class HttpChannel implements RemoteChannel {
     if (this.ended) return;
     this.ended = true;
     this.stop.abort();
+    for (const controller of this.inflight) controller.abort();
+    this.inflight.clear();
     this.releaseDrainWaiters();
     const waiters = this.resumeWaiters;
     this.resumeWaiters = [];

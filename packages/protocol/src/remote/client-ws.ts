@@ -38,7 +38,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/framing.js';
 const CLOSE_EVENTS_LOST = 4410;
 const CLOSE_TOO_LARGE = 1009;
 const ABNORMAL = 1006;
-const SOCKET_HIGH_WATER = 1024 * 1024;
+const SOCKET_HIGH_WATER = 256 * 1024;
 
 /** The WebSocket URL of an `http(s)://` endpoint. */
 export function webSocketUrl(url: string): string {

@@ -15,13 +15,16 @@ export interface StreamReceiver {
 
 /** Bounds of the replay buffer of one stream. */
 export interface ReplayLimits {
-  /** Most events kept after they were sent (default 4096). */
+  /** Most events kept after they were sent (default 65,536). */
   maxEvents: number;
-  /** Most bytes (UTF-16 units) of JSON kept after they were sent (default 4 MiB). */
+  /**
+   * Most bytes (UTF-16 units) of JSON kept after they were sent (default 8 MiB). It must cover what
+   * can be in flight when a connection drops: the socket buffers of both machines and of proxies.
+   */
   maxBytes: number;
 }
 
-export const DEFAULT_REPLAY_LIMITS: ReplayLimits = { maxEvents: 4096, maxBytes: 4 * 1024 * 1024 };
+export const DEFAULT_REPLAY_LIMITS: ReplayLimits = { maxEvents: 65_536, maxBytes: 8 * 1024 * 1024 };
 
 /** The outcome of attaching a receiver. */
 export type AttachResult =

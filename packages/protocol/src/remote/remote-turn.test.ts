@@ -97,6 +97,23 @@ describe.each(['websocket', 'http'] as const)('a remote turn over %s', (profile)
     expect(new Set(all.map((c) => c.channel.connectionId)).size).toBe(25);
   });
 
+  it('sends thousands of messages without piling up listeners or memory per request', async () => {
+    harness = await startHarness();
+    const c = await client(harness.listener.url, profile);
+    await openSession(c);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) =>
+      void warnings.push(`${warning.name}: ${warning.message.slice(0, 200)}`);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 1600; i++)
+        await c.connection.extRequest('_acp-kit-test/nothing', {}).catch(() => undefined);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('closing the client ends the connection on the server and stops its agent', async () => {
     let connectionClosed!: () => void;
     const closed = new Promise<void>((resolve) => (connectionClosed = resolve));

@@ -4,7 +4,7 @@ import type { StreamReceiver } from '../out-stream.js';
 import type { RemoteConnection } from '../server-connection.js';
 
 /** Unsent bytes past which the socket counts as backed up; it is drained again at half. */
-const SOCKET_HIGH_WATER = 1024 * 1024;
+const SOCKET_HIGH_WATER = 256 * 1024;
 /** Close code when the events a resuming client needs are no longer kept (ours, 4000–4999 range). */
 export const CLOSE_EVENTS_LOST = 4410;
 
