@@ -22,6 +22,7 @@ const AGENT_ONLY = /^(ai|zod|@ai-sdk\/.+|@modelcontextprotocol\/.+)$/;
 const MODEL_SDKS = /^(ai|@ai-sdk\/.+|@modelcontextprotocol\/.+)$/;
 const RUN = 'packages/cli/src/commands/run.ts';
 const AGENT_SERVE = 'packages/cli/src/commands/agent-serve.ts';
+const SERVE = 'packages/cli/src/commands/serve.ts';
 const MODEL_ENGINE = 'packages/agent/src/model/model-engine.ts';
 
 let metafile: Metafile;
@@ -76,6 +77,19 @@ describe('the acp bundle', () => {
     const entry = chunkOf(metafile, ENTRY);
     expect(loaded([entry, chunkOf(metafile, RUN)], AGENT_ONLY)).toEqual({});
     expect(loaded([entry, tuiChunk()], AGENT_ONLY)).toEqual({});
+  });
+
+  it('loads the remote transport (ws, HTTP server and client) only for acp serve and remote agents', () => {
+    const entry = chunkOf(metafile, ENTRY);
+    const remote = (input: string): boolean =>
+      input.startsWith('packages/protocol/src/remote/') || input.includes('node_modules/ws/');
+    for (const start of [[entry], [entry, chunkOf(metafile, RUN)], [entry, tuiChunk()]]) {
+      const inputs = [...inputsOf(metafile, staticClosure(metafile, start))].filter(remote);
+      expect(inputs).toEqual([]);
+    }
+    const serve = [...inputsOf(metafile, staticClosure(metafile, [entry, chunkOf(metafile, SERVE)]))];
+    expect(serve.some((input) => input.includes('node_modules/ws/'))).toBe(true);
+    expect(serve).toContain('packages/protocol/src/remote/node/listen.ts');
   });
 
   it('starts the demo agent without the AI SDK or the MCP SDK, which only the model agent loads', () => {

@@ -48,6 +48,24 @@ const yogaWithoutFetch: Plugin = {
   },
 };
 
+/**
+ * `ws` loads the optional native add-ons `bufferutil` and `utf-8-validate` in a try block and works
+ * without them: they are not bundled, and requiring them throws as when they are not installed.
+ */
+const withoutOptionalNativeAddons: Plugin = {
+  name: 'without-optional-native-addons',
+  setup(builder) {
+    builder.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({
+      path: args.path,
+      namespace: 'optional-native-addon',
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'optional-native-addon' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of the acp bundle`)});\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** What esbuild is given (exported for the chunk-graph test, which builds in memory). */
 export function bundleOptions(options: { outdir?: string; minify?: boolean } = {}): BuildOptions {
   const minify = options.minify ?? true;
@@ -67,7 +85,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
     jsx: 'automatic',
     // React and Ink check NODE_ENV: production drops their development-only code paths.
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [withoutDevtools, yogaWithoutFetch],
+    plugins: [withoutDevtools, yogaWithoutFetch, withoutOptionalNativeAddons],
     // CommonJS dependencies (React, highlight.js, the MCP SDK's deps) require() Node built-ins.
     banner: {
       js: "import { createRequire as __acpRequire } from 'node:module'; const require = __acpRequire(import.meta.url);",

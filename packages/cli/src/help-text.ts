@@ -56,6 +56,28 @@ ${examples([
   ['acp run --agent codex --approve all --file notes.md "apply these notes"', 'attach a file, allow edits'],
 ])}`;
 
+export const SERVE_HELP = `
+Serves one agent as a remote ACP endpoint, /acp, speaking both profiles of the RFD "Streamable
+HTTP & WebSocket Transport". Every remote connection gets its own agent process, started when the
+client connects and stopped when it leaves (its sessions are cancelled first); the agent's stderr
+and exit are reported to that client. Files and terminals the agent asks the client for are the
+client's: they are on the machine where acp --url runs, not here.
+
+Listens on 127.0.0.1 unless --host says otherwise. Any other address requires a bearer token: the
+value of ACP_KIT_SERVE_TOKEN, or one generated and printed at start. Put a TLS reverse proxy in front
+for anything beyond a trusted network (docs/remote.md). Browsers are refused unless --allow-origin
+names their origin. A client whose connection drops has --resume-grace seconds to resume it.
+Stops on Ctrl-C or SIGTERM (exit code 0), closing every connection and stopping every agent.
+${examples([
+  ['acp serve --agent demo', 'the demo agent on http://127.0.0.1:8765/acp'],
+  ['acp serve --agent acp-kit --port 9000', 'the acp-kit agent on port 9000'],
+  [
+    'ACP_KIT_SERVE_TOKEN=… acp serve --agent claude --host 0.0.0.0',
+    'Claude for other machines (token required)',
+  ],
+  ['acp serve -- node my-agent.mjs --acp', 'any ACP agent given as a command'],
+])}`;
+
 export const SESSIONS_HELP = examples([
   ['acp sessions', 'the recorded sessions, newest first'],
   ['acp sessions show s-00mwrg', 'one transcript as text'],

@@ -97,7 +97,9 @@ describe('acp without a command', () => {
     });
     expect(code).toBe(0);
     const text = cli.out();
-    expect(text).toMatch(/^Usage: acp \[--agent NAME\] \[--cwd DIR\] \[--resume ID\] \[-- AGENT-COMMAND/);
+    expect(text).toMatch(
+      /^Usage: acp \[--agent NAME \| --url URL\] \[--cwd DIR\] \[--resume ID\] \[-- AGENT-COMMAND/,
+    );
     for (const flag of [
       '--agent <name>',
       '--cwd <dir>',

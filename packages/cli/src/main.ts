@@ -9,6 +9,7 @@ import type { AddAgentOptions } from './commands/agents.js';
 import type { DoctorOptions } from './commands/doctor.js';
 import type { AddRuleOptions } from './commands/rules.js';
 import type { RunOptions } from './commands/run.js';
+import type { ServeOptions } from './commands/serve.js';
 import { deprecatedEnvWarnings } from './deprecated-env.js';
 import { EXIT_CODES, UsageError } from './exit-codes.js';
 import * as help from './help-text.js';
@@ -64,7 +65,7 @@ export async function main(
 function commandOf(head: readonly string[]): string | undefined {
   for (let i = 0; i < head.length; i++) {
     const word = head[i] as string;
-    if (/^--(agent|cwd|resume)$/.test(word)) i++;
+    if (/^--(agent|cwd|resume|url)$/.test(word)) i++;
     else if (!word.startsWith('-')) return word === 'help' ? head[i + 1] : word;
   }
   return undefined;
@@ -106,6 +107,7 @@ interface RootOptions {
   agent?: string;
   cwd?: string;
   resume?: string;
+  url?: string;
 }
 
 /**
@@ -128,7 +130,7 @@ export async function buildProgram(
       'The terminal client for every ACP agent: the terminal UI, headless runs, the agent catalog, sessions and permission rules, and the acp-kit agent.',
     )
     .usage(
-      '[--agent NAME] [--cwd DIR] [--resume ID] [-- AGENT-COMMAND [ARGS…]]\n       acp <command> [options]',
+      '[--agent NAME | --url URL] [--cwd DIR] [--resume ID] [-- AGENT-COMMAND [ARGS…]]\n       acp <command> [options]',
     )
     .version(VERSION)
     .exitOverride()
@@ -137,6 +139,10 @@ export async function buildProgram(
     // With a root action commander would not add `acp help COMMAND` by itself.
     .helpCommand(true)
     .option('--agent <name>', 'open the UI on this catalog agent (see `acp agents`)')
+    .option(
+      '--url <url>',
+      'open the UI on a remote agent (acp serve, or any ACP endpoint); its token comes from ACP_KIT_REMOTE_TOKEN',
+    )
     .option('--cwd <dir>', 'working directory of new sessions (default: the current one)')
     .option(
       '--resume <id>',
@@ -150,10 +156,21 @@ export async function buildProgram(
         throw new UsageError('a command is needed after --', { hint: 'acp -- COMMAND [ARGS…]' });
       if (options.agent !== undefined && tail)
         throw new UsageError('give either --agent NAME or a command after --, not both');
+      if (options.url !== undefined && (options.agent !== undefined || tail))
+        throw new UsageError('give one agent: --url URL, --agent NAME or a command after --');
+      if (options.url !== undefined && !/^https?:\/\/[^/\s]+/i.test(options.url))
+        throw new UsageError(
+          `--url needs an http:// or https:// address, not "${options.url.slice(0, 200)}"`,
+          {
+            hint: 'e.g. acp --url http://127.0.0.1:8765/acp (what acp serve prints)',
+          },
+        );
       done(await ui({ ...options, ...(tail ? { command: tail } : {}) }, io));
     });
   program.hook('preSubcommand', () => {
-    const given = (['agent', 'cwd', 'resume'] as const).filter((name) => program.opts()[name] !== undefined);
+    const given = (['agent', 'cwd', 'resume', 'url'] as const).filter(
+      (name) => program.opts()[name] !== undefined,
+    );
     if (given.length > 0)
       throw new UsageError(`--${given[0]} before a command belongs to the terminal UI`, {
         hint: 'put the option after the command name, e.g. acp run --agent demo "hello"',
@@ -165,6 +182,10 @@ export async function buildProgram(
     .description('Run one prompt turn with an agent (or continue a session), headless')
     .argument('[prompt]', 'the prompt, or - to read it from stdin')
     .option('--agent <name>', "catalog agent to run (default: the session's agent, else the default agent)")
+    .option(
+      '--url <url>',
+      'a remote agent (acp serve, or any ACP endpoint); its token comes from ACP_KIT_REMOTE_TOKEN',
+    )
     .option('--cwd <dir>', 'working directory of the session (default: the current one)');
   addFormatOptions(run, ['text', 'json'], 'output format: text, or json (one object per line)')
     .addOption(
@@ -282,6 +303,32 @@ export async function buildProgram(
     });
 
   registerRules(program, noTail, done, io);
+
+  program
+    .command('serve')
+    .description('Serve a catalog agent (or a command) to remote ACP clients over HTTP and WebSocket')
+    .option('--agent <name>', 'catalog agent to serve (demo, acp-kit, claude…); or give a command after --')
+    .option('--host <address>', 'address to listen on (default 127.0.0.1; others need a token)')
+    .option('--port <port>', 'port to listen on (default 8765; 0: any free port)')
+    .option('--cwd <dir>', 'working directory of the agent processes (default: the current one)')
+    .option(
+      '--allow-origin <origin>',
+      'let browser pages from this origin connect (repeatable; default: none)',
+      collect,
+    )
+    .option(
+      '--require-token',
+      'require a bearer token on loopback too (generated unless ACP_KIT_SERVE_TOKEN is set)',
+    )
+    .option('--max-connections <n>', 'connections at once (default 16), one agent process each')
+    .option('--max-sessions <n>', 'sessions per connection (default 32)')
+    .option('--max-message-bytes <n>', 'largest message either way (default 64 MiB)')
+    .option('--resume-grace <seconds>', 'how long a vanished client may come back and resume (default 30)')
+    .addHelpText('after', help.SERVE_HELP)
+    .action(async (options: ServeOptions) => {
+      const { serveCommand } = await import('./commands/serve.js');
+      done(await serveCommand(tail, options, io));
+    });
 
   addFormatOptions(
     program

@@ -7,6 +7,7 @@ export { AcpClient, type AcpClientOptions, type ReopenedSession, type SessionRul
 export {
   AgentConnection,
   type AgentConnectionEvents,
+  type RemoteStatus,
   type AgentConnectionOptions,
 } from './agent/agent-connection.js';
 export type { NewSessionOptions, OpenOptions } from './agent/session-opener.js';
@@ -23,7 +24,13 @@ export type {
   ElicitationOrigin,
 } from './agent/host.js';
 
-export { AgentCatalog, type CatalogOptions, type DetectedAgent } from './catalog/catalog.js';
+export {
+  AgentCatalog,
+  isRemoteUrl,
+  remoteEntry,
+  type CatalogOptions,
+  type DetectedAgent,
+} from './catalog/catalog.js';
 export { builtinAgents } from './catalog/builtins.js';
 export {
   convertRegistry,

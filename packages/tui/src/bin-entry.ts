@@ -16,6 +16,8 @@ export interface TuiArguments {
   readonly resume?: string;
   /** An agent command to start at once (`acp -- CMD ARGS`). */
   readonly command?: readonly string[];
+  /** A remote agent to connect to at once (`acp --url URL`). */
+  readonly url?: string;
 }
 
 /** What {@link tuiMain} needs from the process. */

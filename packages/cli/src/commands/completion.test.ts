@@ -58,6 +58,7 @@ describe('acp completion bash', () => {
       'help',
       'rules',
       'run',
+      'serve',
       'sessions',
     ]);
     expect(bashOffers('ru')).toEqual(['rules', 'run']);
@@ -68,7 +69,7 @@ describe('acp completion bash', () => {
     expect(bashOffers('run', '--approve', 'r')).toEqual(['reads']);
     expect(bashOffers('agents', 'list', '--format', '')).toEqual(['json', 'names', 'text']);
     expect(bashOffers('completion', '')).toEqual(['bash', 'fish', 'zsh']);
-    expect(bashOffers('--')).toEqual(['--agent', '--cwd', '--help', '--resume', '--version']);
+    expect(bashOffers('--')).toEqual(['--agent', '--cwd', '--help', '--resume', '--url', '--version']);
     // The agent's own options come from the agent package.
     expect(bashOffers('agent', '--de')).toEqual(['--demo', '--demo-delay']);
   });

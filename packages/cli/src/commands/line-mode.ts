@@ -176,8 +176,8 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
         hint: '`acp sessions list` shows the recorded sessions and their ids',
       });
     const entry =
-      args.agent || args.command || recorded?.agentId || client.catalog.defaultAgent
-        ? chooseAgent(client, args.agent, args.command, io.cwd, recorded)
+      args.url || args.agent || args.command || recorded?.agentId || client.catalog.defaultAgent
+        ? chooseAgent(client, args.agent, args.command, io.cwd, recorded, args.url)
         : await pickAgent(client, lines, io);
     if (!entry) return EXIT_CODES.OK;
     let connection: AgentConnection;

@@ -8,7 +8,9 @@ import {
   AcpClient,
   ClientError,
   commandText,
+  isRemoteUrl,
   loadRulesFile,
+  remoteEntry,
   resolveClientPaths,
   runTerminalAuth,
   type AgentConnection,
@@ -43,6 +45,7 @@ export interface RunOptions {
   stall?: string;
   verbose?: boolean;
   auth?: string;
+  url?: string;
 }
 
 const APPROVE_MODES: readonly string[] = ['all', 'reads', 'none'];
@@ -62,6 +65,8 @@ export async function runCommand(
     throw new UsageError(`--approve must be all, reads or none, not "${approve}"`);
   if (options.agent && agentCommand)
     throw new UsageError('give either --agent NAME or a command after --, not both');
+  if (options.url && (options.agent || agentCommand))
+    throw new UsageError('give one agent: --url URL, --agent NAME or a command after --');
   if (promptArg === undefined)
     throw new UsageError('no prompt: acp run "PROMPT", or acp run - to read it from stdin');
   const text = promptArg === '-' ? await io.readStdin() : promptArg;
@@ -82,7 +87,7 @@ export async function runCommand(
     ...(stallMs !== undefined ? { stallMs } : {}),
   });
   const recorded = options.session ? await findRecorded(client, options.session) : undefined;
-  const entry = chooseAgent(client, options.agent, agentCommand, io.cwd, recorded);
+  const entry = chooseAgent(client, options.agent, agentCommand, io.cwd, recorded, options.url);
   const output = new RunOutput(io.stdout, io.stderr);
   const renderer: RunRenderer =
     format === 'json' ? new JsonRenderer(output) : new TextRenderer(output, options.verbose === true);
@@ -153,14 +158,25 @@ async function findRecorded(client: AcpClient, id: string): Promise<SessionMeta>
   return meta;
 }
 
-/** The agent: a command after --, else --agent, else the continued session's own, else the default. */
+/**
+ * The agent: a remote URL (`--url`), else a command after --, else --agent, else the continued
+ * session's own, else the default.
+ */
 export function chooseAgent(
-  client: AcpClient,
+  client: Pick<AcpClient, 'catalog'>,
   name: string | undefined,
   command: readonly string[] | undefined,
   cwd: string,
   recorded?: SessionMeta,
+  url?: string,
 ): AgentEntry {
+  if (url !== undefined) {
+    if (!isRemoteUrl(url))
+      throw new UsageError(`--url needs an http:// or https:// address, not "${url.slice(0, 200)}"`, {
+        hint: 'e.g. acp --url http://127.0.0.1:8765/acp (what acp serve prints)',
+      });
+    return remoteEntry(url);
+  }
   if (command && command.length > 0) {
     const [given, ...args] = command as [string, ...string[]];
     // A relative path means relative to where acp was run, not to --cwd.

@@ -28,11 +28,13 @@ import type { RuleStore } from '../permissions/rule-store.js';
 import { TraceRouter, TraceWriter } from '../persistence/trace.js';
 import type { TranscriptStore } from '../persistence/transcript-store.js';
 import { agentEnvironment } from '../process/agent-env.js';
-import { NoiseDetector, startAgentProcess, type AgentProcess } from '../process/agent-process.js';
+import type { RemoteEvent } from '@acp-kit/protocol/remote';
+import { NoiseDetector, processLink, startAgentProcess, type AgentLink } from '../process/agent-process.js';
 import { RestartBudget } from '../process/restart-budget.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionLink } from '../session/session-link.js';
 import { TerminalService, type TerminalServiceOptions } from '../terminal/terminal-service.js';
+import { TextSanitizer } from '../text/sanitize-text.js';
 import { Emitter } from '../util/emitter.js';
 import { CLIENT_INFO, clientCapabilities } from './capabilities.js';
 import { diagnosticsOf, EarlyUpdates } from './early-updates.js';
@@ -87,6 +89,18 @@ export interface AgentConnectionEvents {
   update: SessionNotification;
   /** Something a developer may want to know (unknown variants, rejected frames), once per kind. */
   diagnostic: { message: string };
+  /** A remote agent's connection: connected (and how), cut, reconnecting, resumed, failed. */
+  remote: RemoteEvent;
+}
+
+/** Where a remote agent is and how its connection is doing, for status displays. */
+export interface RemoteStatus {
+  url: string;
+  /** `websocket` or `http`, once connected. */
+  profile: 'websocket' | 'http' | undefined;
+  state: 'connecting' | 'connected' | 'reconnecting' | 'failed';
+  /** Times the connection was cut and resumed without loss. */
+  resumes: number;
 }
 
 /**
@@ -114,7 +128,8 @@ export class AgentConnection implements SessionLink {
   private readonly stall: StallWatch;
   private readonly opener: SessionOpener;
   private readonly seenDiagnostics = new Set<string>();
-  private process: AgentProcess | undefined;
+  private process: AgentLink | undefined;
+  private remoteStatus: RemoteStatus | undefined;
   private rpc: ClientSideConnection | undefined;
   private router = new TraceRouter();
   private init: InitializeResponse | undefined;
@@ -206,9 +221,14 @@ export class AgentConnection implements SessionLink {
     };
   }
 
-  /** Process id of the agent. */
+  /** Process id of the agent (undefined for a remote agent). */
   get pid(): number | undefined {
-    return this.process?.peer.pid;
+    return this.process?.pid;
+  }
+
+  /** For a remote agent (an entry with a `url`): where it is and how the connection is doing. */
+  get remote(): RemoteStatus | undefined {
+    return this.remoteStatus;
   }
 
   /** The sessions attached to this agent. */
@@ -400,12 +420,7 @@ export class AgentConnection implements SessionLink {
   private async spawn(): Promise<void> {
     if (this.closing) throw stoppedWhileStarting(this.agent);
     this.startAbort = new AbortController();
-    const process = await startAgentProcess(this.agent, {
-      cwd: this.options.cwd ?? this.agent.cwd,
-      env: this.options.env,
-      ...(this.options.passEnv ? { passEnv: this.options.passEnv } : {}),
-      onStderr: (text) => this.events.emit('stderr', { text }),
-    });
+    const process = this.agent.url !== undefined ? await this.connectRemote() : await this.startProcess();
     this.process = process;
     if (this.closing) {
       await process.shutdown(this.stopGraceMs);
@@ -417,7 +432,7 @@ export class AgentConnection implements SessionLink {
     this.noise = noise;
     const router = this.router;
     const rpc = new ClientSideConnection(
-      process.peer.channel,
+      process.channel,
       createClientHandlers({
         session: (id) => this.sessions.get(id),
         orphanUpdate: (params) => this.early.hold(params),
@@ -442,6 +457,17 @@ export class AgentConnection implements SessionLink {
       },
     );
     this.rpc = rpc;
+    const remote = process.remote;
+    if (remote) {
+      // What the remote agent writes on stderr, forwarded by the server (`acp serve`).
+      const sanitizer = new TextSanitizer();
+      rpc.onExtNotification(remote.stderrMethod, (params) => {
+        const text = (params as { text?: unknown } | null)?.text;
+        if (typeof text !== 'string') return;
+        const clean = sanitizer.write(text.replace(/\r\n?/g, '\n'));
+        if (clean !== '') this.events.emit('stderr', { text: clean });
+      });
+    }
     rpc.start();
     void rpc.closed.then((reason) => this.onClosed(rpc, reason));
     try {
@@ -462,6 +488,49 @@ export class AgentConnection implements SessionLink {
       await process.shutdown(stopped ? this.stopGraceMs : 500);
       throw stopped ? stoppedWhileStarting(this.agent) : initializeError(this.agent, error);
     }
+  }
+
+  private async startProcess(): Promise<AgentLink> {
+    const started = await startAgentProcess(this.agent, {
+      cwd: this.options.cwd ?? this.agent.cwd,
+      env: this.options.env,
+      ...(this.options.passEnv ? { passEnv: this.options.passEnv } : {}),
+      onStderr: (text) => this.events.emit('stderr', { text }),
+    });
+    return processLink(started);
+  }
+
+  /** A remote agent: the HTTP and WebSocket code is loaded only now. */
+  private async connectRemote(): Promise<AgentLink> {
+    const url = this.agent.command;
+    this.remoteStatus = {
+      url,
+      profile: undefined,
+      state: 'connecting',
+      resumes: this.remoteStatus?.resumes ?? 0,
+    };
+    const { startRemoteAgent } = await import('../process/remote-agent.js');
+    return startRemoteAgent(this.agent, {
+      ...(this.options.env ? { env: this.options.env } : {}),
+      onEvent: (event) => {
+        const status: RemoteStatus = this.remoteStatus ?? {
+          url,
+          profile: undefined,
+          state: 'connecting',
+          resumes: 0,
+        };
+        status.profile = event.profile;
+        if (event.type === 'connected') status.state = 'connected';
+        else if (event.type === 'disconnected' || event.type === 'reconnecting')
+          status.state = 'reconnecting';
+        else if (event.type === 'resumed') {
+          status.state = 'connected';
+          status.resumes++;
+        } else status.state = 'failed';
+        this.remoteStatus = { ...status };
+        this.events.emit('remote', event);
+      },
+    });
   }
 
   private onClosed(rpc: ClientSideConnection, reason: AcpKitError): void {

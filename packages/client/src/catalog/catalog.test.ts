@@ -17,6 +17,49 @@ beforeEach(async () => {
 afterEach(() => cleanup());
 
 describe('AgentCatalog', () => {
+  it('reads remote entries (a url, a token variable, a transport), keeps them on save, and refuses bad ones', async () => {
+    const agentsFile = join(dir, 'agents.json');
+    await writeFile(
+      agentsFile,
+      JSON.stringify({
+        agents: {
+          devbox: {
+            url: 'https://devbox.example/acp',
+            tokenEnv: 'DEVBOX_TOKEN',
+            transport: 'http',
+            name: 'Dev box',
+          },
+          broken: { url: 'ftp://nope/acp' },
+          odd: { url: 'http://x/acp', transport: 'pigeon' },
+        },
+      }),
+    );
+    const catalog = await AgentCatalog.load({ agentsFile });
+    expect(catalog.get('devbox')).toEqual({
+      id: 'devbox',
+      name: 'Dev box',
+      source: 'user',
+      command: 'https://devbox.example/acp',
+      args: [],
+      url: 'https://devbox.example/acp',
+      tokenEnv: 'DEVBOX_TOKEN',
+      transport: 'http',
+    });
+    expect(catalog.problems).toEqual([
+      'agent "broken": "url" must be an http:// or https:// URL',
+      'agent "odd": "transport" must be auto, websocket or http',
+    ]);
+    expect(await catalog.detect(catalog.require('devbox'))).toEqual({ installed: true });
+    await catalog.setDefault('devbox');
+    const saved = JSON.parse(await readFile(agentsFile, 'utf8')) as { agents: Record<string, unknown> };
+    expect(saved.agents.devbox).toEqual({
+      name: 'Dev box',
+      url: 'https://devbox.example/acp',
+      tokenEnv: 'DEVBOX_TOKEN',
+      transport: 'http',
+    });
+  });
+
   it('has the built-in agents with their documented commands', async () => {
     const catalog = await AgentCatalog.load({
       agentsFile: join(dir, 'agents.json'),

@@ -116,7 +116,9 @@ export class AgentCatalog {
   }
 
   /** Whether the entry's command can be found on PATH (or at its path). */
-  async detect(entry: LaunchSpec): Promise<Detection> {
+  async detect(entry: LaunchSpec & { url?: string }): Promise<Detection> {
+    // A remote agent is not installed here; whether it answers shows when connecting.
+    if (entry.url !== undefined) return { installed: true };
     const found = await lookupCommand(entry.command, this.options.env ?? process.env);
     if (found.found) return { installed: true, path: found.path };
     return found.reason === 'not-executable'
@@ -195,6 +197,12 @@ export class AgentCatalog {
     const agents: Record<string, unknown> = {};
     for (const entry of this.user.values()) {
       const { id: _id, source, ...rest } = entry;
+      if (entry.url !== undefined) {
+        // A remote entry is its URL; `command` only repeats it.
+        const { command: _command, args: _args, ...remote } = rest;
+        agents[entry.id] = remote;
+        continue;
+      }
       agents[entry.id] = source === 'registry' ? { ...rest, source } : rest;
     }
     const document: Record<string, unknown> = {};
@@ -208,6 +216,7 @@ export class AgentCatalog {
 function parseEntry(id: string, raw: unknown): AgentEntry | string {
   if (!ID_PATTERN.test(id)) return 'invalid name';
   if (!isRecord(raw)) return 'expected an object';
+  if (raw.url !== undefined) return parseRemoteEntry(id, raw);
   if (typeof raw.command !== 'string' || raw.command === '') return '"command" must be a non-empty string';
   if (raw.args !== undefined && !isStringArray(raw.args)) return '"args" must be an array of strings';
   let env: Record<string, string> | undefined;
@@ -237,4 +246,48 @@ function parseEntry(id: string, raw: unknown): AgentEntry | string {
   }
   if (isStringArray(raw.aliases)) entry.aliases = raw.aliases;
   return entry;
+}
+
+/** A remote entry: `{ "url": "https://devbox/acp", "tokenEnv": "DEVBOX_TOKEN", "transport": "auto" }`. */
+function parseRemoteEntry(id: string, raw: Record<string, unknown>): AgentEntry | string {
+  const url = raw.url;
+  if (typeof url !== 'string' || !isRemoteUrl(url)) return '"url" must be an http:// or https:// URL';
+  const text = (key: string): string | undefined =>
+    typeof raw[key] === 'string' ? (raw[key] as string) : undefined;
+  const transport = text('transport');
+  if (transport !== undefined && !['auto', 'websocket', 'http'].includes(transport))
+    return '"transport" must be auto, websocket or http';
+  const entry: AgentEntry = { id, name: text('name') ?? id, source: 'user', command: url, args: [], url };
+  for (const key of ['description', 'tokenEnv', 'token'] as const) {
+    const value = text(key);
+    if (value !== undefined) entry[key] = value;
+  }
+  if (transport !== undefined) entry.transport = transport as AgentEntry['transport'];
+  return entry;
+}
+
+/** Whether `url` can name a remote agent (http or https, with a host). */
+export function isRemoteUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The catalog entry for `acp --url URL` / `acp run --url URL`: its token comes from
+ * `ACP_KIT_REMOTE_TOKEN` (never from the command line, which shells keep in their history).
+ */
+export function remoteEntry(url: string): AgentEntry {
+  const parsed = new URL(url);
+  return {
+    id: `url:${parsed.origin}${parsed.pathname}`,
+    name: parsed.host,
+    source: 'user',
+    command: `${parsed.origin}${parsed.pathname}`,
+    args: [],
+    url,
+  };
 }

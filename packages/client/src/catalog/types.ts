@@ -34,6 +34,18 @@ export interface AgentEntry extends LaunchSpec {
   authHint?: string;
   /** The registry entry id it was imported from. */
   registryId?: string;
+  /**
+   * A remote agent: its `http(s)://…/acp` endpoint (`acp serve`, or any server of the RFD
+   * "Streamable HTTP & WebSocket Transport"). Nothing is started here; `command` repeats the URL
+   * for display and `args`, `env`, `cwd`, `passEnv` do not apply.
+   */
+  url?: string;
+  /** Remote agents: the variable that holds the bearer token (default `ACP_KIT_REMOTE_TOKEN`). */
+  tokenEnv?: string;
+  /** Remote agents: the bearer token itself, from agents.json (keep that file private; prefer `tokenEnv`). */
+  token?: string;
+  /** Remote agents: `auto` (WebSocket, else Streamable HTTP; default), `websocket` or `http`. */
+  transport?: 'auto' | 'websocket' | 'http';
 }
 
 /** Whether an entry's command can be found. */

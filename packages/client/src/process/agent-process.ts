@@ -3,7 +3,7 @@
  * `@acp-kit/protocol/node`'s spawnPeer), stderr drained and tailed, stdout noise spotted, and the
  * exit reason kept.
  */
-import type { CloseDetails } from '@acp-kit/protocol';
+import type { ByteChannel, CloseDetails } from '@acp-kit/protocol';
 import { spawnPeer, type SpawnedPeer } from '@acp-kit/protocol/node';
 import { TextSanitizer, sanitizeText } from '../text/sanitize-text.js';
 import { ClientError } from '../errors.js';
@@ -35,6 +35,34 @@ export interface AgentProcess {
   readonly exited: Promise<CloseDetails>;
   /** Stops it: close stdin, SIGTERM, SIGKILL to the whole group. */
   shutdown(graceMs?: number): Promise<CloseDetails>;
+}
+
+/**
+ * What `AgentConnection` runs an agent through: a local process (`startAgentProcess`) or a remote
+ * connection (`startRemoteAgent`, for entries with a `url`).
+ */
+export interface AgentLink {
+  readonly channel: ByteChannel;
+  /** Process id; undefined for a remote agent. */
+  readonly pid: number | undefined;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly exited: Promise<CloseDetails>;
+  shutdown(graceMs?: number): Promise<CloseDetails>;
+  /** Set for a remote agent: its URL and the notification that carries the remote agent's stderr. */
+  readonly remote?: { url: string; stderrMethod: `_${string}` };
+}
+
+/** A local process as an {@link AgentLink}. */
+export function processLink(process: AgentProcess): AgentLink {
+  return {
+    channel: process.peer.channel,
+    pid: process.peer.pid,
+    command: process.command,
+    args: process.args,
+    exited: process.exited,
+    shutdown: (graceMs) => process.shutdown(graceMs),
+  };
 }
 
 /**

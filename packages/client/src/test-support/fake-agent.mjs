@@ -4,7 +4,7 @@
 // real child process. Options come as JSON in argv[2]. A prompt whose first text block is a JSON
 // array is run as a script of steps (see `runStep`); any other prompt is echoed back.
 import { spawn } from 'node:child_process';
-import { closeSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { appendFileSync, closeSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const opts = JSON.parse(process.argv[2] ?? '{}');
@@ -164,6 +164,8 @@ async function handle(msg) {
         fail({ code: -32603, message: String(error?.message ?? error) }),
       );
     case 'session/cancel': {
+      // `cancelFile`: each cancelled session id is appended there.
+      if (opts.cancelFile) appendFileSync(opts.cancelFile, `${params.sessionId}\n`);
       const waiter = cancelWaiters.get(params.sessionId);
       if (waiter) waiter();
       return;

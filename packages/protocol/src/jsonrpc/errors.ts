@@ -101,7 +101,11 @@ export type AcpKitErrorCode =
   /** Spawning the peer process failed. */
   | 'SPAWN_FAILED'
   /** The peer does not read: too much is already waiting to be sent to it. */
-  | 'OUTBOUND_BUFFER_FULL';
+  | 'OUTBOUND_BUFFER_FULL'
+  /** A remote server refused the connection (HTTP status, e.g. 401 bad token, 403 origin, 503 full). */
+  | 'REMOTE_REFUSED'
+  /** A remote connection was cut and could not be resumed (events lost, connection gone, gave up). */
+  | 'RESUME_FAILED';
 
 /** Details of why a connection closed, when known. */
 export interface CloseDetails {

@@ -215,7 +215,7 @@ export interface AcpKitClientDriver extends ClientDriver {
   readonly flow: PauseProbe;
 }
 
-function acpKitClientDriver(
+export function acpKitClientDriver(
   channel: T.ByteChannel,
   options: TypedConnectionOptions,
   stop: (connection: ClientSideConnection) => Promise<void>,
@@ -282,7 +282,7 @@ export function acpKitClientToSdkAgentProcess(
 
 // ---------------------------------------------------------------- SDK client
 
-function sdkClientApp(editor: FakeEditor): acp.ClientApp {
+export function sdkClientApp(editor: FakeEditor): acp.ClientApp {
   return acp
     .client({ name: 'sdk-interop-client' })
     .onNotification(acp.methods.client.session.update, ({ params }) => editor.sessionUpdate(params))
@@ -301,7 +301,7 @@ function sdkClientApp(editor: FakeEditor): acp.ClientApp {
     .onRequest(acp.methods.client.terminal.release, ({ params }) => editor.releaseTerminal(params));
 }
 
-function sdkClientDriver(
+export function sdkClientDriver(
   editor: FakeEditor,
   connection: acp.ClientConnection,
   stop: () => Promise<void>,

@@ -53,14 +53,14 @@ export async function openSession(driver: ClientDriver): Promise<string> {
  */
 export function defineScenarioSuite(
   name: string,
-  makeDriver: () => ClientDriver,
+  makeDriver: () => ClientDriver | Promise<ClientDriver>,
   extra?: (current: () => ClientDriver) => void,
 ): void {
   describe(name, () => {
     let driver: ClientDriver;
 
-    beforeEach(() => {
-      driver = makeDriver();
+    beforeEach(async () => {
+      driver = await makeDriver();
     });
 
     afterEach(async () => {

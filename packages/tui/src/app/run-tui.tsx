@@ -4,7 +4,7 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { render, type Instance } from 'ink';
-import { resolveClientPaths, type ClientPaths, type LaunchSpec } from '@acp-kit/client';
+import { remoteEntry, resolveClientPaths, type ClientPaths, type LaunchSpec } from '@acp-kit/client';
 import { loadHighlighter } from '../markdown/highlight.js';
 import { AppRoot } from './components/AppRoot.js';
 import { CLEAR_SCREEN, createScreen } from './screen.js';
@@ -23,6 +23,8 @@ export interface TuiOptions {
   readonly agent?: string;
   /** An agent command to start at once (`acp -- CMD ARGS`). */
   readonly command?: readonly string[];
+  /** A remote agent to connect to at once (`acp --url URL`). */
+  readonly url?: string;
   /** Working directory of new sessions (default: the current one). */
   readonly cwd?: string;
   /** A stored session to reopen (local id, unique prefix, or the agent's session id). */
@@ -205,7 +207,12 @@ function start(controller: Controller, options: TuiOptions): void {
     store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
     return;
   }
-  const entry = options.command && options.command.length > 0 ? commandEntry(options.command) : agent;
+  const entry =
+    options.url !== undefined
+      ? remoteEntry(options.url)
+      : options.command && options.command.length > 0
+        ? commandEntry(options.command)
+        : agent;
   if (options.resume !== undefined) {
     void controller.openStored(options.resume, entry).then(() => {
       if (store.getSnapshot().tabs.length === 0)

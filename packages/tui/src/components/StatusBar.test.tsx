@@ -44,6 +44,23 @@ describe('StatusBar', () => {
     expect(r.frame()).not.toContain('no updates');
   });
 
+  it('shows a remote agent: where, which profile, resumptions, and that files and terminals are local', () => {
+    const remote = {
+      agentName: 'demo',
+      connection: 'ready' as const,
+      remote: '127.0.0.1:8765 · websocket · resumed 1×',
+    };
+    expect(renderInk(bar(remote)).frame()).toBe(
+      '● connected ⇄ remote 127.0.0.1:8765 · websocket · resumed 1× · files & terminals here │ demo',
+    );
+    const cut = renderInk(
+      bar({ ...remote, connection: 'reconnecting', remote: 'devbox:443 · streamable http' }),
+    );
+    expect(cut.frame()).toBe(
+      '◌ reconnecting ⇄ remote devbox:443 · streamable http · files & terminals here │ demo',
+    );
+  });
+
   it('shows connection problems', () => {
     const { frame } = renderInk(bar({ agentName: 'gemini', connection: 'crashed' }));
     expect(frame()).toBe('✗ agent exited │ gemini');

@@ -90,6 +90,11 @@ export const StatusBar = memo(function StatusBar({ status, stallAfterMs = 30_000
     <Box flexDirection="column">
       <Text wrap="truncate-end">
         <Text color={connectionColor}>{`${connection.icon} ${connection.text}`}</Text>
+        {status.remote && (
+          <Text
+            color={theme.text.muted}
+          >{` ⇄ remote ${sanitizeInline(status.remote)} · files & terminals here`}</Text>
+        )}
         <Text color={theme.text.muted}>{SEP}</Text>
         <Text bold>{sanitizeInline(status.agentName)}</Text>
         {status.agentVersion && (

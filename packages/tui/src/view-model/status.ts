@@ -31,6 +31,11 @@ export interface StatusView {
   readonly currentLocation?: ToolCallLocation;
   /** Working directory, used to show locations relative to it. */
   readonly cwd?: string;
+  /**
+   * A remote agent: where and how (`127.0.0.1:8765 · websocket · resumed 2×`); files and
+   * terminals the agent asks for are still served on this machine.
+   */
+  readonly remote?: string;
   /** The running turn: when the last update arrived (clock milliseconds). Absent when idle. */
   readonly turn?: { readonly lastUpdateAt: number };
 }

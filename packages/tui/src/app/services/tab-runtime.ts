@@ -268,6 +268,10 @@ export class TabRuntime {
       throw new ClientError('AGENT_EXITED', `${this.agent.name}: the tab was closed`);
     }
     this.describeAgent(connection);
+    if (connection.remote) {
+      this.patch({ remote: connection.remote });
+      connection.events.on('remote', () => this.patch({ remote: connection.remote }));
+    }
     connection.events.on('exit', ({ error, expected }) => {
       if (expected && !this.killing) return;
       const info = toErrorInfo(error);

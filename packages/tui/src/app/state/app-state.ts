@@ -3,7 +3,14 @@
  * stores): tabs, the open overlay, questions waiting for the user, settings. Changed only by
  * {@link appReducer}.
  */
-import type { AgentEntry, AuthOption, ErrorInfo, PermissionAsk, SessionStatus } from '@acp-kit/client';
+import type {
+  AgentEntry,
+  AuthOption,
+  ErrorInfo,
+  PermissionAsk,
+  RemoteStatus,
+  SessionStatus,
+} from '@acp-kit/client';
 import type { ElicitationSchema } from '@acp-kit/protocol';
 import type { TuiSettings } from '../settings/settings.js';
 import { DEFAULT_SETTINGS } from '../settings/settings.js';
@@ -49,6 +56,8 @@ export interface TabInfo {
   };
   /** Names of the MCP servers passed to the session. */
   readonly mcpServers?: readonly string[];
+  /** A remote agent's connection (`acp --url`): where, how, cuts and resumptions. */
+  readonly remote?: RemoteStatus;
 }
 
 /** A permission question waiting for the user. */

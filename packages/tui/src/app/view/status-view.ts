@@ -2,7 +2,7 @@
  * The status bar's view of a tab: connection, agent, session title, mode, model, usage, waiting
  * questions, the location the running tool works on, and how long the turn has been silent.
  */
-import type { SessionState, ToolCallItem } from '@acp-kit/client';
+import type { RemoteStatus, SessionState, ToolCallItem } from '@acp-kit/client';
 import { isUnknownVariant, type SessionConfigOption, type ToolCallLocation } from '@acp-kit/protocol';
 import type { ConnectionState, StatusView } from '../../view-model/status.js';
 import type { TabInfo, TabPhase } from '../state/app-state.js';
@@ -59,7 +59,12 @@ export function statusView(
     agentName: tab.agentTitle ?? tab.agent.name,
     ...(tab.agentVersion ? { agentVersion: tab.agentVersion } : {}),
     connection:
-      tab.phase === 'ready' && state?.status === 'disconnected' ? 'disconnected' : CONNECTION[tab.phase],
+      tab.phase === 'ready' && tab.remote?.state === 'reconnecting'
+        ? 'reconnecting'
+        : tab.phase === 'ready' && state?.status === 'disconnected'
+          ? 'disconnected'
+          : CONNECTION[tab.phase],
+    ...(tab.remote ? { remote: remoteLabel(tab.remote) } : {}),
     ...(state?.title ? { sessionTitle: state.title } : {}),
     ...(modeName ? { mode: modeName } : modeOption ? { mode: configValueLabel(modeOption) } : {}),
     ...(modelOption ? { model: configValueLabel(modelOption) } : {}),
@@ -70,6 +75,20 @@ export function statusView(
     ...(state ? { cwd: state.cwd } : {}),
     ...(running && lastActivityAt !== undefined ? { turn: { lastUpdateAt: lastActivityAt } } : {}),
   };
+}
+
+/** `host:port · websocket · resumed 2×` for a remote agent's connection. */
+export function remoteLabel(remote: RemoteStatus): string {
+  let where = remote.url;
+  try {
+    where = new URL(remote.url).host;
+  } catch {
+    // Shown as given.
+  }
+  const parts = [where];
+  if (remote.profile) parts.push(remote.profile === 'http' ? 'streamable http' : 'websocket');
+  if (remote.resumes > 0) parts.push(`resumed ${remote.resumes}×`);
+  return parts.join(' · ');
 }
 
 /** Whether two status views show the same thing (so the status bar need not redraw). */

@@ -102,6 +102,19 @@ describe('status and tabs', () => {
       turn: { lastUpdateAt: 5 },
     });
     expect(statusView({ ...tab, phase: 'crashed' }, undefined, undefined, 0).connection).toBe('crashed');
+    const remote = {
+      url: 'http://devbox:8765/acp',
+      profile: 'http' as const,
+      state: 'reconnecting' as const,
+      resumes: 2,
+    };
+    expect(statusView({ ...tab, remote }, state, undefined, 0)).toMatchObject({
+      connection: 'reconnecting',
+      remote: 'devbox:8765 · streamable http · resumed 2×',
+    });
+    expect(
+      statusView({ ...tab, remote: { ...remote, state: 'connected' } }, state, undefined, 0).connection,
+    ).toBe('ready');
     expect(tabMarker(tab, true)).toBe('⚑');
     expect(tabMarker({ ...tab, status: 'running' }, false)).toBe('◐');
     expect(tabMarker({ ...tab, phase: 'failed' }, false)).toBe('✗');

@@ -1,0 +1,46 @@
+/** `acp serve` run in-process for tests, stopped with a fake Ctrl-C. */
+import { runCli, type CliResult, type TestHome } from './cli-harness.js';
+
+export interface Served {
+  url: string;
+  token?: string;
+  stop(): Promise<CliResult>;
+  stderr(): string;
+}
+
+/** Starts `acp serve ARGS --port 0` in-process; resolves once it printed its URL. */
+export async function startServe(
+  home: TestHome,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Served> {
+  Object.assign(home.env, env);
+  let stop!: () => void;
+  let stderr = '';
+  let resolveUrl!: (value: { url: string; token?: string }) => void;
+  const ready = new Promise<{ url: string; token?: string }>((resolve) => (resolveUrl = resolve));
+  const result = runCli(['serve', '--port', '0', ...args], home, {
+    onStdout: (text, interrupt) => {
+      stop = interrupt;
+      const url = /at (http:\/\/\S+\/acp)/.exec(text)?.[1];
+      const token = /^token: (\S+)$/m.exec(text)?.[1];
+      if (url && /^connect:/m.test(text)) resolveUrl({ url, ...(token ? { token } : {}) });
+    },
+    onStderr: (text) => (stderr = text),
+  });
+  const { url, token } = await Promise.race([
+    ready,
+    result.then((r) => {
+      throw new Error(`acp serve ended: ${r.code} ${r.stderr}`);
+    }),
+  ]);
+  return {
+    url,
+    ...(token ? { token } : {}),
+    stop: () => {
+      stop();
+      return result;
+    },
+    stderr: () => stderr,
+  };
+}
