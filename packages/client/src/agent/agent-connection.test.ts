@@ -38,7 +38,10 @@ describe('AgentConnection against a scripted agent process', () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
     const record = join(dir, 'init.json');
-    await setup({ recordInit: record }, { host: { elicit: () => Promise.resolve({ action: 'decline' as const }) } });
+    await setup(
+      { recordInit: record },
+      { host: { elicit: () => Promise.resolve({ action: 'decline' as const }) } },
+    );
     const init = JSON.parse(await readFile(record, 'utf8'));
     expect(init.protocolVersion).toBe(1);
     expect(init.clientCapabilities).toEqual({
