@@ -11,6 +11,7 @@
  */
 import type { McpServer } from '@acp-kit/protocol';
 import type { ThemeName } from '../../theme/theme.js';
+import type { ClipboardMethod } from '../services/clipboard-copy.js';
 
 /** One MCP server as configured, with where it comes from. */
 export interface ConfiguredMcpServer {
@@ -30,6 +31,8 @@ export interface TuiSettings {
   readonly stallSeconds: number;
   /** Transcript items printed when a session is shown again (older ones stay in the record). */
   readonly historyItems: number;
+  /** How the transcript browser copies: the system's tool, or the terminal (OSC 52). */
+  readonly clipboard: ClipboardMethod;
   /** Key overrides: action → key or keys. */
   readonly keys: Readonly<Record<string, string | readonly string[]>>;
   /** MCP servers for every agent. */
@@ -45,6 +48,7 @@ export const DEFAULT_SETTINGS: TuiSettings = {
   showThoughts: false,
   stallSeconds: 40,
   historyItems: 120,
+  clipboard: 'system',
   keys: {},
   mcpServers: [],
   agentMcpServers: {},
@@ -142,6 +146,11 @@ export function parseSettings(document: unknown): ParsedSettings {
     problems.push(`${key} must be a number of at least ${min}`);
     return DEFAULT_SETTINGS[key];
   };
+  const clipboard: ClipboardMethod =
+    d.clipboard === 'system' || d.clipboard === 'osc52'
+      ? d.clipboard
+      : (d.clipboard !== undefined && problems.push('clipboard must be "system" or "osc52"'),
+        DEFAULT_SETTINGS.clipboard);
   const keys: Record<string, string | readonly string[]> = {};
   if (d.keys !== undefined) {
     if (!isRecord(d.keys)) problems.push('keys must map actions to a key or a list of keys');
@@ -172,6 +181,7 @@ export function parseSettings(document: unknown): ParsedSettings {
       showThoughts: flag('showThoughts'),
       stallSeconds: count('stallSeconds', 1),
       historyItems: count('historyItems', 10),
+      clipboard,
       keys,
       mcpServers: parseMcpServers(d.mcpServers, 'mcpServers', problems),
       agentMcpServers,
