@@ -72,6 +72,17 @@ describe('opening a location in the editor', () => {
     expect(readFileSync(join(dir, 'args'), 'utf8')).toBe(`--wait\n-g\n${join(workspace, 'a.ts')}:3\n`);
   });
 
+  it('opens one editor at a time (a second o before the UI stepped aside does nothing)', async () => {
+    const editor = writeFakeTool(join(dir, 'bin'), 'edit', `echo run >> '${dir}/runs'; sleep 0.2`);
+    const { actions, notes } = setup({ EDITOR: editor });
+    const location = browseLocation('a.ts', 1, roots());
+    await Promise.all([actions.open(location, workspace), actions.open(location, workspace)]);
+    expect(readFileSync(join(dir, 'runs'), 'utf8')).toBe('run\n');
+    expect(notes).toHaveLength(1);
+    await actions.open(location, workspace);
+    expect(readFileSync(join(dir, 'runs'), 'utf8')).toBe('run\nrun\n');
+  });
+
   it('says when the file is gone, the editor missing, or the editor failed', async () => {
     const { actions, flashes, notes } = setup({ EDITOR: join(dir, 'no-such-editor'), PATH: dir });
     await actions.open(browseLocation('gone.ts', 1, roots()), workspace);

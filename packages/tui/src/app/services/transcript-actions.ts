@@ -29,6 +29,9 @@ const OUTSIDE = " (outside the session's directories)";
  * await actions.open(unit.locations[0], state.cwd);
  */
 export class TranscriptActions {
+  /** An editor is being opened: a second `o` typed before the UI stepped aside waits for nothing. */
+  private opening = false;
+
   constructor(private readonly deps: TranscriptActionsDeps) {}
 
   /** Copies `text`; `what` names it in the notice ("code block"). */
@@ -53,6 +56,16 @@ export class TranscriptActions {
 
   /** Opens a location in `$VISUAL` / `$EDITOR` (else vi), at its line; `cwd` is the session's directory. */
   async open(location: BrowseLocation, cwd: string): Promise<void> {
+    if (this.opening) return;
+    this.opening = true;
+    try {
+      await this.openEditor(location, cwd);
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  private async openEditor(location: BrowseLocation, cwd: string): Promise<void> {
     const { flash } = this.deps;
     try {
       await stat(location.path);
