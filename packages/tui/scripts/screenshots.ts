@@ -44,6 +44,14 @@ async function demo(): Promise<void> {
     shot('Menu (Ctrl+X)', await h.waitFor('Menu'));
     h.press('Escape');
     await h.waitFor('Message · / for commands');
+    h.press('C-f');
+    await h.waitFor('↑↓ move · / search');
+    h.type('/readme');
+    await h.waitFor(/\/readme +\d+\/\d+/);
+    h.press('Enter', 'N');
+    shot('Transcript browser (Ctrl+F) with a search', await h.waitFor(/“readme” \d+\/\d+ · tool call/));
+    h.press('Escape');
+    await h.waitFor('Message · / for commands');
     h.type('/');
     shot('Slash-command palette', await h.waitFor('/help'));
     h.press('Escape');
@@ -106,6 +114,8 @@ async function scenario(): Promise<void> {
     h.press('C-x', 'p');
     shot('Permission rules', await h.waitFor('Permission rules'));
     h.press('Escape');
+    // F1 sent in the same read as the Escape would be taken for Alt+F1.
+    await h.waitFor((screen) => !screen.includes('Permission rules'));
     h.press('F1');
     shot('Keys (F1 or ?)', await h.waitFor('Keys'));
   } finally {

@@ -102,14 +102,12 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
         : {}),
     });
   const handover: TerminalHandover = {
-    async run(work) {
+    async run(work, note = "handing the terminal to the agent's sign-in; acp comes back when it ends.") {
       ink?.unmount();
       ink = undefined;
       screen.setWriter(undefined);
       input.suspend();
-      stdout.write(
-        `${CLEAR_SCREEN}acp: handing the terminal to the agent's sign-in; acp comes back when it ends.\n\n`,
-      );
+      stdout.write(`${CLEAR_SCREEN}acp: ${note}\n\n`);
       try {
         return await work();
       } finally {
@@ -129,6 +127,8 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     env,
     ...(options.self ? { self: options.self } : {}),
     handover,
+    // An OSC 52 copy moves no cursor and draws nothing: written beside Ink's frame, not through it.
+    writeTerminal: (data: string) => terminal.write(data),
     ...(metrics ? { metrics } : {}),
   });
   const screen = createScreen(controller, () => stdout.columns || 80, metrics);

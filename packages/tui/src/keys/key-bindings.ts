@@ -5,7 +5,7 @@
 import { formatKeySpec, parseKeySpec } from './key-spec.js';
 
 /** Where an action applies; `app` actions are live everywhere. */
-export type KeyScope = 'app' | 'composer' | 'permission' | 'review' | 'form' | 'help';
+export type KeyScope = 'app' | 'composer' | 'permission' | 'review' | 'form' | 'browser' | 'help';
 
 /** Definition of one bindable action. */
 export interface KeyActionDefinition {
@@ -44,6 +44,12 @@ export const KEY_ACTIONS = [
     scope: 'app',
     description: 'Clear the screen and print the session again',
     keys: ['ctrl+l'],
+  },
+  {
+    action: 'app.browse',
+    scope: 'app',
+    description: 'Browse the transcript: search, copy, open in the editor',
+    keys: ['ctrl+f'],
   },
   { action: 'app.quit', scope: 'app', description: 'Quit (also Ctrl+C twice while idle)', keys: ['ctrl+q'] },
   {
@@ -141,6 +147,44 @@ export const KEY_ACTIONS = [
     scope: 'form',
     description: 'Cancel: dismiss the form without an answer',
     keys: ['ctrl+c'],
+  },
+  {
+    action: 'browser.search',
+    scope: 'browser',
+    description: 'Search (Enter done, ↑↓ match)',
+    keys: ['/', 'ctrl+f'],
+  },
+  { action: 'browser.nextMatch', scope: 'browser', description: 'Next match', keys: ['n'] },
+  { action: 'browser.previousMatch', scope: 'browser', description: 'Previous match', keys: ['N'] },
+  {
+    action: 'browser.previous',
+    scope: 'browser',
+    description: 'Previous part, or scroll up (PgUp or b a page, g the top)',
+    keys: ['up', 'k'],
+  },
+  {
+    action: 'browser.next',
+    scope: 'browser',
+    description: 'Next part, or scroll down (PgDn or Space a page, G the end)',
+    keys: ['down', 'j'],
+  },
+  {
+    action: 'browser.copy',
+    scope: 'browser',
+    description: 'Copy the message, code block or output to the clipboard',
+    keys: ['y', 'c'],
+  },
+  {
+    action: 'browser.open',
+    scope: 'browser',
+    description: "Open the tool call's file in $EDITOR at its line",
+    keys: ['o', 'return'],
+  },
+  {
+    action: 'browser.close',
+    scope: 'browser',
+    description: 'Close the transcript browser',
+    keys: ['escape', 'q'],
   },
   { action: 'help.close', scope: 'help', description: 'Close the key map', keys: ['escape', 'q', '?'] },
 ] as const satisfies readonly KeyActionDefinition[];

@@ -19,6 +19,7 @@ const SCOPE_TITLES: Readonly<Record<KeyScope, string>> = {
   permission: 'Permission prompt',
   review: 'Diff review',
   form: 'Form (input requested by the agent)',
+  browser: 'Transcript browser',
   help: 'This screen',
 };
 

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { useKeyLabel } from '../../keys/KeyBindingsContext.js';
 import { useController } from '../hooks/AppContext.js';
 import type { Overlay, TabInfo } from '../state/app-state.js';
 import { SelectList, type SelectItem } from './SelectList.js';
@@ -24,6 +25,7 @@ export const MenuScreen = memo(function MenuScreen({
   maxVisible = 16,
 }: MenuScreenProps) {
   const controller = useController();
+  const browseKey = useKeyLabel('app.browse');
   const store = controller.store;
   const open = (overlay: Overlay) => () => store.dispatch({ type: 'overlay_opened', overlay });
   const entries: Entry[] = [
@@ -68,6 +70,13 @@ export const MenuScreen = memo(function MenuScreen({
         label: 'Close this tab',
         detail: 'ends the session with the agent; the record stays',
         run: () => void controller.closeTab(tab.id),
+      },
+      {
+        key: 'browse',
+        hotkey: 'b',
+        label: 'Browse the transcript…',
+        detail: `search, copy, open a tool call's file in the editor${browseKey ? ` · ${browseKey}` : ''}`,
+        run: open({ kind: 'browse' }),
       },
       {
         key: 'history',

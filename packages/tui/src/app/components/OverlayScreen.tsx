@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { SessionState } from '@acp-kit/client';
 import type { AppState, Overlay, TabInfo } from '../state/app-state.js';
+import { BrowseScreen } from '../browse/BrowseScreen.js';
 import { AgentPicker } from './AgentPicker.js';
 import { AuthDialog } from './AuthDialog.js';
 import { HelpScreen } from './HelpScreen.js';
@@ -64,6 +65,14 @@ export const OverlayScreen = memo(function OverlayScreen({
       return <TrafficScreen localId={state?.localId} rows={rows} />;
     case 'info':
       return tab ? <SessionInfoScreen tab={tab} state={state} /> : null;
+    case 'browse':
+      return (
+        <BrowseScreen
+          state={state}
+          rows={rows}
+          {...(overlay.position ? { position: overlay.position } : {})}
+        />
+      );
     case 'kill': {
       const killTab = app.tabs.find((candidate) => candidate.id === overlay.tabId);
       return killTab ? <KillPrompt tab={killTab} /> : null;

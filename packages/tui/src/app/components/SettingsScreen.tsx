@@ -126,6 +126,15 @@ export const SettingsScreen = memo(function SettingsScreen({
       detail: REVIEW_DETAILS[settings.reviewWrites],
     },
     { key: 'thoughts', hotkey: 'h', label: `Show thoughts in full: ${onOff(settings.showThoughts)}` },
+    {
+      key: 'clipboard',
+      hotkey: 'c',
+      label: `Copy with: ${settings.clipboard === 'osc52' ? 'OSC 52 (the terminal)' : "the system's clipboard tool"}`,
+      detail:
+        settings.clipboard === 'osc52'
+          ? 'works over SSH; the terminal must allow it'
+          : 'wl-copy, xclip, xsel, pbcopy or clip.exe',
+    },
     { key: 'keys', hotkey: 'k', label: 'Key bindings…' },
     {
       key: 'stall',
@@ -150,6 +159,8 @@ export const SettingsScreen = memo(function SettingsScreen({
           void controller.updateSettings({ reviewWrites: next });
         } else if (item.key === 'thoughts')
           void controller.updateSettings({ showThoughts: !settings.showThoughts });
+        else if (item.key === 'clipboard')
+          void controller.updateSettings({ clipboard: settings.clipboard === 'osc52' ? 'system' : 'osc52' });
         else if (item.key === 'keys') setKeys(true);
       }}
       onCancel={() => controller.store.dispatch({ type: 'overlay_closed' })}

@@ -55,6 +55,8 @@ export function useGlobalKeys(sessionKeys: boolean, shadow?: KeyScope): void {
     else if (is('app.previousTab', input, key)) controller.switchTab(-1);
     else if (is('app.sessions', input, key))
       store.dispatch({ type: 'overlay_opened', overlay: { kind: 'sessions' } });
+    else if (is('app.browse', input, key) && state.activeTabId !== undefined)
+      store.dispatch({ type: 'overlay_opened', overlay: { kind: 'browse' } });
     else if (is('app.cycleMode', input, key)) void controller.cycleMode();
     else if (is('app.restart', input, key)) void controller.restart();
     else if (is('app.redraw', input, key)) store.dispatch({ type: 'reprint' });

@@ -26,6 +26,7 @@ import { ElicitationQueue, elicitationTab, type ElicitationTabCandidate } from '
 import type { TuiMetrics } from './metrics.js';
 import { PermissionQueue } from './permission-queue.js';
 import { TabRuntime, type TabSource, type TerminalHandover } from './tab-runtime.js';
+import { TranscriptActions } from './transcript-actions.js';
 import { WriteReviewService, type ReviewOutcome } from './write-review.js';
 
 /** A rule remembered for the session of an open tab. */
@@ -44,6 +45,8 @@ export interface ControllerOptions {
   /** How to run `acp` itself (for the `demo` and `acp-kit` catalog entries). */
   readonly self?: LaunchSpec;
   readonly handover: TerminalHandover;
+  /** Writes control sequences to the terminal outside Ink's frame (OSC 52 copies). */
+  readonly writeTerminal?: (data: string) => void;
   readonly now?: () => number;
   /** Benchmark measurements (milestones of opening sessions). */
   readonly metrics?: TuiMetrics;
@@ -58,6 +61,8 @@ export class Controller {
   readonly permissions: PermissionQueue;
   readonly elicitations: ElicitationQueue;
   readonly reviews: WriteReviewService;
+  /** Copying and opening in the editor, for the transcript browser. */
+  readonly transcript: TranscriptActions;
   private readonly tabs = new Map<string, TabRuntime>();
   private counter = 0;
   private client_: AcpClient | undefined;
@@ -78,6 +83,13 @@ export class Controller {
       tabFor: (localId) => this.tabOfSession(localId),
     });
     this.exited = new Promise((resolveExit) => (this.exitResolve = resolveExit));
+    this.transcript = new TranscriptActions({
+      env: () => this.env,
+      settings: () => this.settings,
+      flash: (text, severity) => this.flash(text, severity),
+      handover: options.handover,
+      ...(options.writeTerminal ? { writeTerminal: options.writeTerminal } : {}),
+    });
   }
 
   /** Loads the settings and starts the engine. */

@@ -40,7 +40,8 @@ const STATUS_EVENTS = new Set([
 
 /** Runs a program in the foreground with the real terminal (the UI steps aside meanwhile). */
 export interface TerminalHandover {
-  run<T>(work: () => Promise<T>): Promise<T>;
+  /** `note` says what takes the terminal (default: the agent's sign-in). */
+  run<T>(work: () => Promise<T>, note?: string): Promise<T>;
 }
 
 /** What a tab needs from the application. */

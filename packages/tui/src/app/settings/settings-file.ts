@@ -48,6 +48,7 @@ export interface SettingsPatch {
   readonly theme?: string;
   readonly reviewWrites?: WriteReviewMode;
   readonly showThoughts?: boolean;
+  readonly clipboard?: 'system' | 'osc52';
   /** Key overrides to set; an empty list unbinds, `null` restores the default. */
   readonly keys?: Readonly<Record<string, readonly string[] | null>>;
 }
@@ -66,6 +67,7 @@ export async function updateSettings(path: string, patch: SettingsPatch): Promis
   if (patch.theme !== undefined) base.theme = patch.theme;
   if (patch.reviewWrites !== undefined) base.reviewWrites = patch.reviewWrites;
   if (patch.showThoughts !== undefined) base.showThoughts = patch.showThoughts;
+  if (patch.clipboard !== undefined) base.clipboard = patch.clipboard;
   if (patch.keys !== undefined) {
     const keys: Record<string, unknown> =
       typeof base.keys === 'object' && base.keys !== null

@@ -105,6 +105,18 @@ describe('settings', () => {
     expect(readFileSync(broken, 'utf8')).toBe('{ nope');
   });
 
+  it('reads and updates how the transcript browser copies (system tool by default, or OSC 52)', async () => {
+    expect(DEFAULT_SETTINGS.clipboard).toBe('system');
+    expect(parseSettings({ clipboard: 'osc52' }).settings.clipboard).toBe('osc52');
+    expect(parseSettings({ clipboard: 'xclip' })).toMatchObject({
+      settings: { clipboard: 'system' },
+      problems: ['clipboard must be "system" or "osc52"'],
+    });
+    const file = tempFile('{"theme":"light"}');
+    expect((await updateSettings(file, { clipboard: 'osc52' })).settings.clipboard).toBe('osc52');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ theme: 'light', clipboard: 'osc52' });
+  });
+
   it('turns key presses into key specifications', () => {
     const none = inkKey();
     expect(keySpecFromInput('o', { ...none, ctrl: true })).toBe('ctrl+o');

@@ -12,6 +12,7 @@
 import type { WriteReviewMode } from '@acp-kit/client';
 import type { McpServer } from '@acp-kit/protocol';
 import type { ThemeName } from '../../theme/theme.js';
+import type { ClipboardMethod } from '../services/clipboard-copy.js';
 
 /** One MCP server as configured, with where it comes from. */
 export interface ConfiguredMcpServer {
@@ -35,6 +36,8 @@ export interface TuiSettings {
   readonly stallSeconds: number;
   /** Transcript items printed when a session is shown again (older ones stay in the record). */
   readonly historyItems: number;
+  /** How the transcript browser copies: the system's tool, or the terminal (OSC 52). */
+  readonly clipboard: ClipboardMethod;
   /** Key overrides: action → key or keys. */
   readonly keys: Readonly<Record<string, string | readonly string[]>>;
   /** MCP servers for every agent. */
@@ -50,6 +53,7 @@ export const DEFAULT_SETTINGS: TuiSettings = {
   showThoughts: false,
   stallSeconds: 40,
   historyItems: 120,
+  clipboard: 'system',
   keys: {},
   mcpServers: [],
   agentMcpServers: {},
@@ -155,6 +159,11 @@ export function parseSettings(document: unknown): ParsedSettings {
     problems.push(`${key} must be a number of at least ${min}`);
     return DEFAULT_SETTINGS[key];
   };
+  const clipboard: ClipboardMethod =
+    d.clipboard === 'system' || d.clipboard === 'osc52'
+      ? d.clipboard
+      : (d.clipboard !== undefined && problems.push('clipboard must be "system" or "osc52"'),
+        DEFAULT_SETTINGS.clipboard);
   const keys: Record<string, string | readonly string[]> = {};
   if (d.keys !== undefined) {
     if (!isRecord(d.keys)) problems.push('keys must map actions to a key or a list of keys');
@@ -185,6 +194,7 @@ export function parseSettings(document: unknown): ParsedSettings {
       showThoughts: flag('showThoughts'),
       stallSeconds: count('stallSeconds', 1),
       historyItems: count('historyItems', 10),
+      clipboard,
       keys,
       mcpServers: parseMcpServers(d.mcpServers, 'mcpServers', problems),
       agentMcpServers,

@@ -12,6 +12,7 @@ import type {
   SessionStatus,
 } from '@acp-kit/client';
 import type { ElicitationSchema } from '@acp-kit/protocol';
+import type { BrowsePosition } from '../browse/browse-navigation.js';
 import type { TuiSettings } from '../settings/settings.js';
 import { DEFAULT_SETTINGS } from '../settings/settings.js';
 
@@ -101,6 +102,8 @@ export type Overlay =
   | { readonly kind: 'settings' }
   | { readonly kind: 'traffic' }
   | { readonly kind: 'info' }
+  /** The transcript browser; `position` is kept while an editor has the terminal. */
+  | { readonly kind: 'browse'; readonly position?: BrowsePosition }
   | { readonly kind: 'kill'; readonly tabId: string };
 
 /** A short message under the status bar. */
