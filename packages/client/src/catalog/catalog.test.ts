@@ -46,8 +46,8 @@ describe('AgentCatalog', () => {
       transport: 'http',
     });
     expect(catalog.problems).toEqual([
-      'agent "broken": "url" must be an http:// or https:// URL',
-      'agent "odd": "transport" must be auto, websocket or http',
+      `${agentsFile}: agent "broken": "url" must be an http:// or https:// URL`,
+      `${agentsFile}: agent "odd": "transport" must be auto, websocket or http`,
     ]);
     expect(await catalog.detect(catalog.require('devbox'))).toEqual({ installed: true });
     await catalog.setDefault('devbox');
