@@ -16,6 +16,7 @@ import type {
 import type { ErrorInfo } from '../errors.js';
 import type { PermissionScope } from '../permissions/rules.js';
 import type { ExitStatus } from '../terminal/managed-terminal.js';
+import type { DiffPlacement } from './diff-placement.js';
 
 /** How a local session got connected to an agent session. */
 export type AttachMode = 'new' | 'load' | 'resume' | 'continuity';
@@ -56,7 +57,14 @@ export type SessionEvent =
       modes?: SessionModeState | null;
       configOptions?: SessionConfigOption[] | null;
     }
-  | { type: 'update'; at: number; update: SessionUpdate; replay?: boolean }
+  | {
+      type: 'update';
+      at: number;
+      update: SessionUpdate;
+      replay?: boolean;
+      /** Where the diffs of the update's `content` are in their files (see `placeDiffs`). */
+      diffPlacements?: (DiffPlacement | null)[];
+    }
   | { type: 'prompt'; at: number; turn: number; prompt: ContentBlock[] }
   | { type: 'turn_end'; at: number; turn: number; stopReason: StopReason }
   | { type: 'turn_failed'; at: number; turn: number; error: ErrorInfo }

@@ -116,6 +116,8 @@ export function itemView(item: EngineItem, streaming = false): TranscriptItem | 
     }
     case 'permission':
       return permissionNotice(item);
+    case 'plan':
+      return { type: 'plan', id: item.key, entries: item.entries };
     case 'stop': {
       const stopped = stopReasonNotice(item.stopReason as StopReason);
       return stopped ? notice(item.key, stopped.severity, stopped.text.replace(/^\S+ /, '')) : undefined;
