@@ -21,6 +21,7 @@ export function toolCallView(item: ToolCallItem): ToolCallView {
     kind: item.toolKind as ToolKind,
     status: (item.clientStatus ?? item.status) as ToolCallView['status'],
     content: item.content,
+    ...(item.diffPlacements ? { diffPlacements: item.diffPlacements } : {}),
     locations: item.locations,
     rawInput: item.rawInput,
     rawOutput: item.rawOutput,
