@@ -105,7 +105,8 @@ export function commandParts(
     if (type === 'terminal') {
       const terminal = terminals?.get((item as { terminalId: string }).terminalId);
       if (terminal?.command) terminalCommand = true;
-      if (terminal && (terminal.output !== '' || terminal.exit)) shown = true;
+      // A terminal still running shows its progress; one that ended without output shows none.
+      if (terminal && (terminal.output !== '' || (!terminal.exit && !terminal.released))) shown = true;
     } else if (type === 'content') {
       const block = (item as { content?: { type?: unknown; text?: unknown } }).content;
       if (block?.type !== 'text' || (typeof block.text === 'string' && block.text.trim() !== ''))
@@ -117,12 +118,22 @@ export function commandParts(
   const line = toolCommand(call.rawInput);
   const inTitle = line !== undefined && call.title.includes(line.trim());
   const command = line !== undefined && !inTitle && !terminalCommand ? line : undefined;
-  const output = shown ? undefined : rawCommandOutput(call.rawOutput, call.kind === 'execute');
+  const found = shown ? undefined : rawCommandOutput(call.rawOutput, call.kind === 'execute');
+  // A terminal that ended without output and no output elsewhere still shows how it ended.
+  const output =
+    found && (found.text !== '' || !content.some(({ item }) => isTerminal(item))) ? found : undefined;
+  // The raw output replaces terminals that have none (never heard of, or ended empty).
   const kept = output
     ? content.filter(({ item }) => {
-        if ((item as { type?: unknown }).type !== 'terminal') return true;
-        return terminals?.get((item as { terminalId: string }).terminalId) !== undefined;
+        if (!isTerminal(item)) return true;
+        return terminals?.get(item.terminalId)?.output ? true : false;
       })
     : content;
   return { ...(command !== undefined ? { command } : {}), ...(output ? { output } : {}), content: kept };
+}
+
+function isTerminal(
+  item: ToolCallView['content'][number],
+): item is Extract<typeof item, { type: 'terminal' }> {
+  return (item as { type?: unknown }).type === 'terminal';
 }
