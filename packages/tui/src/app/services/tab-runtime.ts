@@ -17,6 +17,8 @@ import {
   type PromptPart,
 } from '@acp-kit/client';
 import { ProtocolError, type McpServer } from '@acp-kit/protocol';
+import { resolveKeyBindings } from '../../keys/key-bindings.js';
+import { formatKeySpec } from '../../keys/key-spec.js';
 import { loadHighlighter } from '../../markdown/highlight.js';
 import { plural } from '../../text/fold.js';
 import { mcpServersFor, mcpTransport, type TuiSettings } from '../settings/settings.js';
@@ -195,10 +197,12 @@ export class TabRuntime {
     });
     if (kept.length > 0) {
       const them = kept.length === 1 ? 'it' : 'them';
+      const previous = resolveKeyBindings(this.deps.settings().keys).bindings['composer.previous'][0];
+      const recall = previous ? formatKeySpec(previous) : '↑';
       this.deps.store.dispatch({
         type: 'flash',
         flash: {
-          text: `Not sent: ${plural(kept.length, 'queued prompt')} (turn cancelled) · ↑ in the composer brings ${them} back`,
+          text: `Not sent: ${plural(kept.length, 'queued prompt')} (turn cancelled) · ${recall} in the composer brings ${them} back`,
           severity: 'warning',
         },
       });
