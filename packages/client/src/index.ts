@@ -81,6 +81,7 @@ export { SessionStore } from './session/store.js';
 export { MAX_WAITING_QUESTIONS } from './session/question-queue.js';
 export { retain, type SessionRetention } from './session/retention.js';
 export { reduceSession, reduceSessionEvents } from './session/reducer.js';
+export { locateSnippet, placeDiffs, type DiffPlacement } from './session/diff-placement.js';
 export {
   initialSessionState,
   type CompactionItem,

@@ -49,7 +49,10 @@ describe('demo agent tour (in process)', () => {
     const edit = calls[3] as { content: { type: string; oldText: unknown; newText: string }[] };
     expect(edit.content[0]).toMatchObject({ type: 'diff', oldText: null, path: join(work, 'ACP_DEMO.md') });
     const notes = await readFile(join(work, 'ACP_DEMO.md'), 'utf8');
-    expect(notes).toContain('Read `README.md`');
+    expect(notes).toContain('Read `README.md` (3 lines shown)');
+    // README.md has 3 lines (its last one ends with a newline): not 4.
+    expect(client.agentText(sessionId)).toContain('I read `README.md` (3 lines)');
+    expect(calls[2]).toMatchObject({ rawOutput: { lines: 3 } });
     expect(client.permissionRequests.map((r) => r.toolCall.kind)).toEqual(['edit', 'execute']);
     const plans = client.updates(sessionId, 'plan') as { entries: { status: string }[] }[];
     expect(plans.at(-1)?.entries.every((e) => e.status === 'completed')).toBe(true);

@@ -9,7 +9,7 @@ import type { PlanEntry, StopReason } from '@acp-kit/protocol';
 import type { Turn } from '../session/turn.js';
 import type { ToolRunResult } from '../tools/runner.js';
 import { expandFileUri } from '../tools/workspace.js';
-import { clip, firstLine } from '../util/text.js';
+import { clip, countLines, firstLine } from '../util/text.js';
 import { NOTES_FILE, notesChange, type TourFacts } from './notes.js';
 import { stream } from './pacing.js';
 
@@ -127,7 +127,7 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
   if (file) {
     const read = await tools.run('read_file', { path: file, limit: 40 }, signal);
     if (read.status === 'cancelled') return 'cancelled';
-    const lines = read.status === 'completed' ? read.output.split('\n').length : 0;
+    const lines = read.status === 'completed' ? countLines(read.output) : 0;
     if (read.status === 'completed')
       facts.file = { path: session.workspace.display(resolve(session.workspace.cwd, file)), lines };
     readText =

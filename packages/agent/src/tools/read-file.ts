@@ -1,6 +1,6 @@
 /** `read_file`: a text file, whole or a line range, through the client when it reads files. */
 import { z } from 'zod';
-import { clip, codeBlock } from '../util/text.js';
+import { clip, codeBlock, countLines } from '../util/text.js';
 import { readPermission, resolvePath } from './paths.js';
 import { defineTool } from './types.js';
 
@@ -28,7 +28,7 @@ export const readFileTool = defineTool({
       permission: readPermission(target),
       async execute({ files, signal }) {
         const text = await files.read(target.path, { line: input.line, limit: input.limit }, signal);
-        const lineCount = text === '' ? 0 : text.split('\n').length;
+        const lineCount = countLines(text);
         const truncated = text.length > MAX_OUTPUT_CHARS;
         const output = truncated
           ? `${clip(text, MAX_OUTPUT_CHARS)}\n[truncated: read a smaller range with line and limit]`

@@ -35,3 +35,9 @@ export function codeBlock(text: string, language = ''): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** Lines in a text: a final newline ends the last line, it does not start another (`'a\nb\n'` is 2). */
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}

@@ -368,6 +368,10 @@ export class AgentConnection implements SessionLink {
 
   // ---------------------------------------------------------- SessionLink
 
+  peekText(path: string, roots: readonly string[]): Promise<string | undefined> {
+    return this.fs.peekText(path, roots);
+  }
+
   turnStarted(localId: string): void {
     this.stall.start(localId);
   }

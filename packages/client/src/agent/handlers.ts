@@ -65,10 +65,10 @@ export function createClientHandlers(deps: HandlerDeps): ClientHandlers {
     sessionUpdate(params) {
       deps.onUpdate?.(params);
       const session = deps.session(params.sessionId);
-      if (session) session.handleUpdate(params.update);
-      else deps.orphanUpdate(params);
+      const applying = session ? session.handleUpdate(params.update) : (deps.orphanUpdate(params), undefined);
       // A promise here holds the inbound queue; past its bounds, reading stops (the agent waits).
-      return deps.backpressure?.();
+      // An update still being applied (its diffs placed in their files) holds it too.
+      return applying ? applying.then(() => deps.backpressure?.()) : deps.backpressure?.();
     },
     requestPermission: (params, ctx) => require(params.sessionId).requestPermission(params, ctx.signal),
     readTextFile: (params) =>

@@ -126,6 +126,31 @@ export class FsService {
     return { content: sliceLines(text, params.line, params.limit) };
   }
 
+  /**
+   * The text of a file inside `roots`, for the client's own display (placing a snippet diff at
+   * its line): no question is asked and nothing is recorded, so files that would need one —
+   * outside the roots, secret-looking, hard-linked — and files over `maxBytes` give undefined,
+   * as does any failure.
+   */
+  async peekText(
+    path: string,
+    roots: readonly string[],
+    maxBytes = 4 * 1024 * 1024,
+  ): Promise<string | undefined> {
+    try {
+      const requested = validateAgentPath(path);
+      const real = await realpath(requested);
+      if (!withinRoots(real, await realRoots(roots)) || isSecretPath(requested) || isSecretPath(real))
+        return undefined;
+      const info = await stat(real);
+      if (!info.isFile() || isHardLinked(info) || info.size > Math.min(maxBytes, this.maxReadBytes))
+        return undefined;
+      return (await this.options.overlay?.read?.(real)) ?? (await this.readVerified(real, false));
+    } catch {
+      return undefined;
+    }
+  }
+
   async writeTextFile(params: WriteTextFileRequest, context: FsCallContext): Promise<Record<string, never>> {
     const requested = validateAgentPath(params.path);
     if (typeof params.content !== 'string')

@@ -252,3 +252,16 @@ describe('suggestRule and outcomeFor', () => {
     });
   });
 });
+
+describe('why a question is asked', () => {
+  const reason = (s: PermissionSubject) =>
+    new PermissionPolicy({ mode: 'ask' }).evaluate(s, undefined, 1).reason;
+  it('names what needs approval, and a tool without a kind by its title (Gemini’s todo list)', () => {
+    expect(reason(subject({ kind: 'edit' }))).toBe('File edits need your approval');
+    expect(reason(subject({ kind: 'execute', command: { line: 'ls' } }))).toBe('Commands need your approval');
+    expect(reason(subject({ kind: 'other', title: 'Set 3 todo(s)' }))).toBe(
+      '“Set 3 todo(s)” needs your approval (only reads run without asking)',
+    );
+    expect(reason(subject({ kind: 'other' }))).not.toMatch(/\bother\b/);
+  });
+});

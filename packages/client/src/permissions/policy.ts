@@ -256,6 +256,27 @@ export class PermissionPolicy {
     if (mode === 'all') return { action: 'allow', reason: 'inside the roots (--approve all)', by: 'default' };
     if (mode === 'reads')
       return { action: 'deny', reason: `${subject.kind} is not a read (--approve reads)`, by: 'default' };
-    return { action: 'ask', reason: `${subject.kind} needs your approval`, by: 'default' };
+    return { action: 'ask', reason: askReason(subject), by: 'default' };
   }
+}
+
+/** What needs approval, by tool kind, for the reason of a question asked by default. */
+const ASKED_FOR: Readonly<Record<string, string>> = {
+  edit: 'File edits need your approval',
+  delete: 'Deleting files needs your approval',
+  move: 'Moving files needs your approval',
+  execute: 'Commands need your approval',
+  fetch: 'Fetching from the network needs your approval',
+  switch_mode: 'Switching modes needs your approval',
+};
+
+/**
+ * Why a question is asked in `ask` mode: everything but a read asks. A tool of kind `other`
+ * (Gemini's todo list, MCP tools) is named by its title, not as "other".
+ */
+function askReason(subject: PermissionSubject): string {
+  const asked = ASKED_FOR[subject.kind];
+  if (asked) return asked;
+  const tool = subject.title?.trim() ? `“${subject.title.trim().slice(0, 80)}”` : 'This tool';
+  return `${tool} needs your approval (only reads run without asking)`;
 }

@@ -358,6 +358,8 @@ const CHUNK_KINDS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user
  */
 function plainChunkText(event: SessionEvent): string | undefined {
   if (event.type !== 'update') return undefined;
+  for (const key in event)
+    if (key !== 'type' && key !== 'at' && key !== 'update' && key !== 'replay') return undefined;
   const update = event.update as { sessionUpdate: string; content?: unknown; messageId?: unknown };
   if (!CHUNK_KINDS.has(update.sessionUpdate)) return undefined;
   for (const key in update)

@@ -10,6 +10,7 @@ import {
 } from '@acp-kit/protocol';
 import { isRecord } from '../util/json-file.js';
 import type { Draft } from './draft.js';
+import type { DiffPlacement } from './diff-placement.js';
 import type { CompactionItem, MessageItem, TerminalView, ToolCallItem } from './state.js';
 
 /** Characters of terminal output kept per terminal in the state (the newest win). */
@@ -18,7 +19,13 @@ export const TERMINAL_VIEW_CHARS = 256 * 1024;
 type Role = MessageItem['role'];
 
 /** Applies `update` (received during turn `turn`) to `d`. */
-export function applyUpdate(d: Draft, update: SessionUpdate, turn: number, replay: boolean): void {
+export function applyUpdate(
+  d: Draft,
+  update: SessionUpdate,
+  turn: number,
+  replay: boolean,
+  diffPlacements?: readonly (DiffPlacement | null)[],
+): void {
   d.state.updateCount++;
   if (isUnknownVariant(update)) {
     const kind = String(update.sessionUpdate);
@@ -38,7 +45,7 @@ export function applyUpdate(d: Draft, update: SessionUpdate, turn: number, repla
       break;
     case 'tool_call':
     case 'tool_call_update':
-      mergeToolCall(d, update, update.sessionUpdate === 'tool_call', turn, replay);
+      mergeToolCall(d, update, update.sessionUpdate === 'tool_call', turn, replay, diffPlacements);
       break;
     case 'plan':
       d.state.plan = update.entries;
@@ -105,6 +112,8 @@ function appendChunk(
   let index: number | undefined;
   if (messageId !== undefined) {
     index = d.state.messageIndex[`${role}:${messageId}`];
+    // An id reused in a later turn starts a new message (the earlier one is printed and done).
+    if (index !== undefined && fromEarlierTurn(d, index, turn, replay)) index = undefined;
   } else {
     const last = items[items.length - 1];
     if (last?.kind === 'message' && last.role === role) index = items.length - 1;
@@ -162,9 +171,13 @@ function mergeToolCall(
   announce: boolean,
   turn: number,
   replay: boolean,
+  diffPlacements: readonly (DiffPlacement | null)[] | undefined,
 ): void {
   const id = update.toolCallId;
-  const index = d.state.toolCallIndex[id];
+  let index = d.state.toolCallIndex[id];
+  // Ids are scoped per turn: a `tool_call` reusing the id of an earlier turn's call is a new call
+  // (some agents number their calls per turn). Updates go to the latest call with the id.
+  if (index !== undefined && announce && fromEarlierTurn(d, index, turn, replay)) index = undefined;
   if (index === undefined) {
     const item: Omit<ToolCallItem, 'key'> = {
       kind: 'tool_call',
@@ -177,6 +190,8 @@ function mergeToolCall(
       locations: update.locations ?? [],
       announced: announce,
     };
+    if (item.status === 'failed' && d.state.status === 'cancelling') item.clientStatus = 'cancelled';
+    if (diffPlacements && update.content) item.diffPlacements = diffPlacements;
     if (update.rawInput !== undefined) item.rawInput = update.rawInput;
     if (update.rawOutput !== undefined) item.rawOutput = update.rawOutput;
     if (update.name) item.name = update.name;
@@ -193,15 +208,40 @@ function mergeToolCall(
   if (update.kind !== undefined && update.kind !== null) next.toolKind = String(update.kind);
   if (update.status !== undefined && update.status !== null) {
     next.status = String(update.status);
-    if (next.status === 'completed' || next.status === 'failed') delete next.clientStatus;
+    // ACP has no "cancelled" status: agents end a call their cancelled turn interrupted with
+    // `failed`, which stays shown as cancelled. A call that completed after all did complete.
+    const cancelled = old.clientStatus === 'cancelled' || d.state.status === 'cancelling';
+    if (next.status === 'failed' && cancelled) next.clientStatus = 'cancelled';
+    else if (next.status === 'completed' || next.status === 'failed') delete next.clientStatus;
   }
-  if (update.content !== undefined && update.content !== null) next.content = update.content;
+  if (update.content !== undefined && update.content !== null) {
+    next.content = update.content;
+    if (diffPlacements) next.diffPlacements = diffPlacements;
+    else delete next.diffPlacements;
+  }
   if (update.locations !== undefined && update.locations !== null) next.locations = update.locations;
   if (update.rawInput !== undefined) next.rawInput = update.rawInput;
   if (update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
   if (update.name) next.name = update.name;
   if (isRecord(update._meta)) next.meta = { ...(old.meta ?? {}), ...update._meta };
   items[index] = next;
+}
+
+/**
+ * Whether the item at `index` belongs to an earlier turn than `turn`. Replayed history (one turn
+ * number for all of it) is split at the user's messages instead.
+ */
+function fromEarlierTurn(d: Draft, index: number, turn: number, replay: boolean): boolean {
+  const items = d.state.items;
+  const item = items[index];
+  if (!item) return false;
+  if (item.turn < turn) return true;
+  if (!replay) return false;
+  for (let i = index + 1; i < items.length; i++) {
+    const later = items[i];
+    if (later?.kind === 'message' && later.role === 'user') return true;
+  }
+  return false;
 }
 
 function updateCompaction(

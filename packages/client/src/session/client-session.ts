@@ -12,6 +12,7 @@ import {
   type SessionModeState,
   type SessionUpdate,
   type StopReason,
+  type ToolCallContent,
 } from '@acp-kit/protocol';
 import { describeLimit } from '../agent/timeouts.js';
 import { ClientError, toErrorInfo } from '../errors.js';
@@ -24,6 +25,7 @@ import type { TerminalCallContext } from '../terminal/terminal-service.js';
 import type { Unsubscribe } from '../util/emitter.js';
 import type { AttachMode } from './events.js';
 import { CancelDeadline } from './cancel-deadline.js';
+import { diffsToPlace, placeDiffs, PLACEMENT_TIMEOUT_MS, type DiffPlacement } from './diff-placement.js';
 import { FrameFeed } from './frame-feed.js';
 import { PermissionBroker } from './permission-broker.js';
 import { buildPrompt, type PromptPart } from './prompt.js';
@@ -69,6 +71,8 @@ export class ClientSession {
   private trace: TraceWriter | undefined;
   private readonly feed = new FrameFeed();
   private activity: (() => void) | undefined;
+  /** The last update still waiting to be applied (its diffs being placed), if any. */
+  private updatesWaiting: Promise<void> | undefined;
   private readonly cancelDeadline = new CancelDeadline();
   /** Settles once the files of a session whose agent exited are written and let go. */
   private detaching: Promise<void> | undefined;
@@ -346,16 +350,59 @@ export class ClientSession {
     };
   }
 
-  /** @internal A `session/update` for this session. */
-  handleUpdate(update: SessionUpdate): void {
+  /**
+   * @internal A `session/update` for this session. An update with snippet diffs is applied once
+   * they are placed in their files (bounded wait), and the updates after it wait for it: the
+   * promise returned holds the agent's next updates meanwhile.
+   */
+  handleUpdate(update: SessionUpdate): Promise<void> | undefined {
     this.activity?.();
-    if (this.replay === 'skip-history' && !STATE_UPDATES.has(String(update.sessionUpdate))) return;
-    this.store.dispatch({
-      type: 'update',
+    if (this.replay === 'skip-history' && !STATE_UPDATES.has(String(update.sessionUpdate))) return undefined;
+    const event = {
+      type: 'update' as const,
       at: Date.now(),
       update,
       ...(this.replay === 'record' ? { replay: true } : {}),
+    };
+    const diffs = diffsToPlace(update);
+    const placing = diffs ? this.placeDiffs(diffs) : undefined;
+    if (!placing && !this.updatesWaiting) {
+      this.store.dispatch(event);
+      return undefined;
+    }
+    const applied = (this.updatesWaiting ?? Promise.resolve()).then(async () => {
+      const diffPlacements = await placing;
+      this.store.dispatch(diffPlacements ? { ...event, diffPlacements } : event);
     });
+    this.updatesWaiting = applied;
+    void applied.then(() => {
+      if (this.updatesWaiting === applied) this.updatesWaiting = undefined;
+    });
+    return applied;
+  }
+
+  /** Places snippet diffs in their files, giving up after {@link PLACEMENT_TIMEOUT_MS}. */
+  private async placeDiffs(
+    content: readonly ToolCallContent[],
+  ): Promise<(DiffPlacement | null)[] | undefined> {
+    const link = this.link;
+    if (!link?.peekText) return undefined;
+    const state = this.state;
+    const roots = [state.cwd, ...state.additionalDirectories];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), PLACEMENT_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([
+        placeDiffs(content, (path) => link.peekText?.(path, roots) ?? Promise.resolve(undefined)),
+        timeout,
+      ]);
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** @internal `session/request_permission` for this session. */

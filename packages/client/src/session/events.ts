@@ -16,6 +16,7 @@ import type {
 import type { ErrorInfo } from '../errors.js';
 import type { PermissionScope } from '../permissions/rules.js';
 import type { ExitStatus } from '../terminal/managed-terminal.js';
+import type { DiffPlacement } from './diff-placement.js';
 
 /** How a local session got connected to an agent session. */
 export type AttachMode = 'new' | 'load' | 'resume' | 'continuity';
@@ -63,6 +64,8 @@ export type SessionEvent =
       replay?: boolean;
       /** In a transcript: how many consecutive chunks of one message this event merges (≥ 2). */
       merged?: number;
+      /** Where the diffs of the update's `content` are in their files (see `placeDiffs`). */
+      diffPlacements?: (DiffPlacement | null)[];
     }
   | { type: 'prompt'; at: number; turn: number; prompt: ContentBlock[] }
   | { type: 'turn_end'; at: number; turn: number; stopReason: StopReason }

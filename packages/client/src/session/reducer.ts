@@ -29,7 +29,7 @@ function applyEvent(d: DraftType, event: SessionEvent): void {
   const s = d.state;
   switch (event.type) {
     case 'update':
-      applyUpdate(d, event.update, s.turn, event.replay === true);
+      applyUpdate(d, event.update, s.turn, event.replay === true, event.diffPlacements);
       if (event.merged !== undefined && event.merged > 1) s.updateCount += event.merged - 1;
       return;
     case 'attached':
@@ -51,6 +51,12 @@ function applyEvent(d: DraftType, event: SessionEvent): void {
       });
       return;
     case 'prompt':
+      // The plan belongs to the turn that sent it: it goes into the transcript, where that turn
+      // ended, and a turn without a plan of its own shows none.
+      if (s.plan.length > 0) {
+        d.push({ kind: 'plan', turn: s.turn, entries: s.plan });
+        s.plan = [];
+      }
       s.turn = event.turn;
       s.status = 'running';
       s.lastError = undefined;

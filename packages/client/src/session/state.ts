@@ -13,6 +13,7 @@ import type {
   ToolCallLocation,
 } from '@acp-kit/protocol';
 import type { ErrorInfo } from '../errors.js';
+import type { DiffPlacement } from './diff-placement.js';
 import type { AttachMode, PermissionRequestView } from './events.js';
 
 /** Where a session stands. */
@@ -48,6 +49,11 @@ export interface ToolCallItem {
   /** Set by the client when the turn was cancelled or failed while the call was open. */
   clientStatus?: 'cancelled' | 'failed';
   content: readonly ToolCallContent[];
+  /**
+   * Where each diff of `content` is in its file (same indexes; null for other items and new
+   * files), when the client looked: snippet diffs are drawn at their real lines.
+   */
+  diffPlacements?: readonly (DiffPlacement | null)[];
   locations: readonly ToolCallLocation[];
   rawInput?: unknown;
   rawOutput?: unknown;
@@ -84,6 +90,8 @@ export type TranscriptItem =
       optionId?: string;
     }
   | { kind: 'stop'; key: string; turn: number; stopReason: string }
+  /** The plan as an earlier turn left it (moved here when the next turn starts). */
+  | { kind: 'plan'; key: string; turn: number; entries: readonly PlanEntry[] }
   | { kind: 'error'; key: string; turn: number; error: ErrorInfo }
   | { kind: 'attached'; key: string; turn: number; agentId: string; agentSessionId: string; how: AttachMode }
   | { kind: 'info'; key: string; turn: number; text: string }
@@ -129,6 +137,7 @@ export interface SessionState {
   toolCallIndex: Readonly<Record<string, number>>;
   /** `role:messageId` → index in `items`. */
   messageIndex: Readonly<Record<string, number>>;
+  /** The current turn's plan (the latest `plan` update); empty once a turn starts without one. */
   plan: readonly PlanEntry[];
   commands: readonly AvailableCommand[];
   modes?: SessionModeState;

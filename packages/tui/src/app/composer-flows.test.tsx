@@ -7,9 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openScenario, startApp, waitFrame, type AppFlow } from '../test-support/app-flow.js';
+import { openScenario, startApp, waitFrame, waitLast, type AppFlow } from '../test-support/app-flow.js';
 import { TINY_PNG, writeFakeTool } from '../test-support/images.js';
-import { KEYS } from '../test-support/ink.js';
+import { flat, KEYS } from '../test-support/ink.js';
 
 let app: AppFlow | undefined;
 afterEach(async () => {
@@ -28,6 +28,28 @@ describe('the composer in the app', () => {
     await waitFrame(r, '⏳ 1 prompt queued · sent when the session is ready');
     writeFileSync(join(dirs.root, 'gate'), '');
     await waitFrame(r, 'You said: early bird');
+  }, 30_000);
+
+  it('does not drop prompts queued during a cancelled turn silently: says so, and ↑ brings them back', async () => {
+    app = await startApp();
+    const { r } = app;
+    await openScenario(r);
+    await r.type('stream 1000 20');
+    await r.press(KEYS.enter);
+    await waitFrame(r, 'word2');
+    await r.type('first follow-up');
+    await r.press(KEYS.enter);
+    await r.type('second follow-up');
+    await r.press(KEYS.enter);
+    await waitFrame(r, '⏳ 2 prompts queued');
+    await r.press(KEYS.escape);
+    await waitLast(r, 'Not sent: 2 queued prompts (turn cancelled) · ↑ in the composer brings them back');
+    await waitLast(r, /Message ·/);
+    await r.press(KEYS.up);
+    await waitLast(r, '› second follow-up');
+    await r.press(KEYS.up);
+    await waitLast(r, '› first follow-up');
+    expect(flat(r.stdout.frames.join('\n'))).not.toContain('You said: first follow-up');
   }, 30_000);
 
   it('attaches a pasted image path and the clipboard image, and sends them as image blocks', async () => {

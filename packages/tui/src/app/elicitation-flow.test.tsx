@@ -46,7 +46,7 @@ describe('form elicitation through the engine', () => {
     const form = await ask(r, 'elicit');
     expect(form).toContain('The deploy tool needs a few details.');
     expect(form).toContain('⚑ 1 form waiting');
-    expect(form).toMatch(/1 Scenario\s+⚑/);
+    expect(form).toMatch(/1 Scenario agent\s+⚑/);
     await r.type('Ada');
     await r.press(KEYS.tab, KEYS.backspace);
     await r.type('3');

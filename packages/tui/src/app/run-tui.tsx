@@ -7,7 +7,7 @@ import { render, type Instance } from 'ink';
 import { remoteEntry, resolveClientPaths, type ClientPaths, type LaunchSpec } from '@acp-kit/client';
 import { loadHighlighter } from '../markdown/highlight.js';
 import { AppRoot } from './components/AppRoot.js';
-import { CLEAR_SCREEN, createScreen } from './screen.js';
+import { CLEAR_SCREEN, createScreen, reprintOnResize } from './screen.js';
 import { FilteredStdin } from './input/filtered-stdin.js';
 import { batchedStdout } from './services/batched-stdout.js';
 import { Controller } from './services/controller.js';
@@ -133,6 +133,7 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   });
   const screen = createScreen(controller, () => stdout.columns || 80, metrics);
   ink = mount();
+  const stopResizeWatch = reprintOnResize(stdout, () => store.dispatch({ type: 'reprint' }));
   void loadHighlighter();
   const stopOnSignals = stopOnLoss(controller, stdin, stdout);
   start(controller, options);
@@ -140,6 +141,7 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     return await controller.exited;
   } finally {
     stopOnSignals.off();
+    stopResizeWatch();
     ink?.unmount();
     input.suspend();
     restoreConsole();

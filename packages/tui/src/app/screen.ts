@@ -14,6 +14,9 @@ import { TranscriptPrinter } from './services/transcript-printer.js';
 /** Clears the screen and its scrollback, cursor home. */
 export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
 
+/** Quiet time after the last resize event before the session is printed again (a drag sends many). */
+export const RESIZE_SETTLE_MS = 120;
+
 /** The printer and where it writes. */
 export interface Screen {
   readonly printer: TranscriptPrinter;
@@ -71,5 +74,38 @@ export function createScreen(controller: Controller, columns: () => number, metr
       writer = write;
       printer.setWriter(write);
     },
+  };
+}
+
+/**
+ * Prints the session again (screen and scrollback cleared) once the terminal's width has changed.
+ * The terminal rewraps what is on screen at the new width, so the live part no longer takes the
+ * rows Ink erases to redraw it: a message streaming during a resize would leave stale copies of
+ * itself on screen and in the scrollback, in every terminal that reflows (tmux, iTerm2, VTE…).
+ * Returns the function that stops watching.
+ *
+ * @example
+ * const off = reprintOnResize(process.stdout, () => store.dispatch({ type: 'reprint' }));
+ */
+export function reprintOnResize(
+  stdout: NodeJS.WriteStream,
+  reprint: () => void,
+  settleMs = RESIZE_SETTLE_MS,
+): () => void {
+  let columns = stdout.columns;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onResize = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (stdout.columns === columns) return;
+      columns = stdout.columns;
+      reprint();
+    }, settleMs);
+  };
+  stdout.on('resize', onResize);
+  return () => {
+    if (timer) clearTimeout(timer);
+    stdout.off('resize', onResize);
   };
 }

@@ -52,7 +52,9 @@ export const DiffLines = memo(function DiffLines({
         key: `${h}:${i}`,
         node: (
           <Text>
-            <Text color={theme.diff.lineNumber}>{`${pad(line.oldNumber)} ${pad(line.newNumber)} `}</Text>
+            {!hunk.unplaced && (
+              <Text color={theme.diff.lineNumber}>{`${pad(line.oldNumber)} ${pad(line.newNumber)} `}</Text>
+            )}
             <Text color={color} dimColor={line.kind === 'note'}>
               {`${MARKS[line.kind]} ${expandTabs(sanitizeText(line.text).replace(/\n/g, ' '), 4)}`}
             </Text>

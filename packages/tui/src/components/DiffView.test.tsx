@@ -33,6 +33,44 @@ describe('DiffView', () => {
     expect(lines[6]).toBe('… 27 more lines · Ctrl+O');
   });
 
+  it('draws a snippet diff at its line in the file, without a false "no newline" marker', () => {
+    // Claude's Edit: old_string "line two" → new_string "line 2 (edited)", in a 3-line file.
+    const snippet = { oldText: 'line two', newText: 'line 2 (edited)' };
+    const before = renderInk(<DiffView path="/w/notes.txt" cwd="/w" {...snippet} />).frame();
+    expect(before).toContain('No newline at end of file');
+    const { frame } = renderInk(
+      <DiffView
+        path="/w/notes.txt"
+        cwd="/w"
+        {...snippet}
+        placement={{ line: 2, wholeFile: false, atEnd: false }}
+      />,
+    );
+    expect(frame().split('\n')).toEqual([
+      'notes.txt:2 +1 -1',
+      '@@ -2,1 +2,1 @@',
+      '2   - line two',
+      '  2 + line 2 (edited)',
+    ]);
+  });
+
+  it('keeps the marker for a snippet that ends the file, and numbers no lines when it was not found', () => {
+    const atEnd = renderInk(
+      <DiffView path="f" oldText="b" newText="c" placement={{ line: 2, wholeFile: false, atEnd: true }} />,
+    ).frame();
+    expect(atEnd).toContain('@@ -2,1 +2,1 @@');
+    expect(atEnd.match(/No newline at end of file/g)).toHaveLength(2);
+    const lost = renderInk(
+      <DiffView
+        path="f"
+        oldText="b"
+        newText="c"
+        placement={{ line: null, wholeFile: false, atEnd: false }}
+      />,
+    ).frame();
+    expect(lost.split('\n')).toEqual(['f +1 -1', '@@ -1 +1 lines · not found in the file @@', '- b', '+ c']);
+  });
+
   it('says so when nothing changed', () => {
     const { frame } = renderInk(<DiffView path="f" oldText="same" newText="same" />);
     expect(frame()).toContain('No changes.');

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
 import { computeUnifiedHunks, countChanges } from '../diff/unified.js';
 import { displayPath } from '../text/paths.js';
+import type { DiffPlacementView } from '../view-model/tool-call.js';
 import { DiffLines } from './DiffLines.js';
 
 /** Props of {@link DiffView}. */
@@ -19,11 +20,14 @@ export interface DiffViewProps {
   readonly contextLines?: number;
   /** Text after the "N more lines" notice (e.g. " · Ctrl+O to expand"). */
   readonly expandHint?: string;
+  /** Where a snippet diff is in its file (absent: `oldText` is the whole file). */
+  readonly placement?: DiffPlacementView | null;
 }
 
 /**
  * A unified diff of one file: a header with the path and the counts of added and removed lines
- * ("new file" when there was no old text), then coloured hunks with line numbers.
+ * ("new file" when there was no old text), then coloured hunks with line numbers. A snippet diff
+ * with its `placement` is numbered from the snippet's line in the file.
  *
  * @example
  * <DiffView path="/work/src/a.ts" oldText={before} newText={after} maxLines={40} />
@@ -36,18 +40,20 @@ export const DiffView = memo(function DiffView({
   maxLines,
   contextLines = 3,
   expandHint,
+  placement,
 }: DiffViewProps) {
   const theme = useTheme();
   const hunks = useMemo(
-    () => computeUnifiedHunks(oldText, newText, contextLines),
-    [oldText, newText, contextLines],
+    () => computeUnifiedHunks(oldText, newText, contextLines, placement),
+    [oldText, newText, contextLines, placement],
   );
+  const line = placement && !placement.wholeFile ? placement.line : null;
   const { added, removed } = countChanges(hunks);
   const isNew = oldText === null || oldText === undefined;
   return (
     <Box flexDirection="column">
       <Text>
-        <Text bold>{displayPath(path, cwd)}</Text>
+        <Text bold>{displayPath(path, cwd, line)}</Text>
         {isNew && <Text color={theme.status.info}> (new file)</Text>}
         <Text color={theme.diff.added}>{` +${added}`}</Text>
         <Text color={theme.diff.removed}>{` -${removed}`}</Text>

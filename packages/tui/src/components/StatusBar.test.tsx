@@ -34,6 +34,14 @@ describe('StatusBar', () => {
     ]);
   });
 
+  it('shows the command a running command runs, and a location with its kind icon', () => {
+    const base = { ...status, usage: undefined, queuedPermissions: 0 };
+    const command = renderInk(bar({ ...base, currentLocation: undefined, currentCommand: 'npm test' }));
+    expect(command.frame().split('\n')[1]).toBe('» npm test');
+    const read = renderInk(bar({ ...base, currentKind: 'read' }));
+    expect(read.frame().split('\n')[1]).toBe('≡ src/parser.ts:120');
+  });
+
   it('shows a stall indicator once a running turn has been silent long enough', () => {
     const running = { ...status, usage: undefined, queuedPermissions: 0, currentLocation: undefined };
     const r = renderInk(bar({ ...running, turn: { lastUpdateAt: 60_000 } }, 80_000));

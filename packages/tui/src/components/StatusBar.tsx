@@ -1,4 +1,5 @@
 import { memo, type ReactElement } from 'react';
+import type { ToolKind } from '@acp-kit/protocol';
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
 import { useNow } from '../clock/ClockContext.js';
@@ -8,6 +9,7 @@ import { displayPath } from '../text/paths.js';
 import { plural } from '../text/fold.js';
 import type { StatusView } from '../view-model/status.js';
 import { connectionLabel, stallNotice, usageSummary } from './status-format.js';
+import { toolKindIcon } from './tool-icons.js';
 
 /** Props of {@link StatusBar}. */
 export interface StatusBarProps {
@@ -21,7 +23,8 @@ const SEP = ' │ ';
 /**
  * Two status lines. First: connection, agent name and version, session title, mode and model.
  * Second: a stall indicator ("no updates for 40 s") when a running turn goes silent, permission
- * requests waiting, the context usage gauge and cost, and the current tool location. Time comes
+ * requests waiting, the context usage gauge and cost, and what the running tool works on (its
+ * location with its kind's icon, or the command it runs). Time comes
  * from the clock context.
  */
 export const StatusBar = memo(function StatusBar({ status, stallAfterMs = 30_000 }: StatusBarProps) {
@@ -77,10 +80,17 @@ export const StatusBar = memo(function StatusBar({ status, stallAfterMs = 30_000
       </Text>,
     );
   }
-  if (status.currentLocation) {
-    const { path, line } = status.currentLocation;
+  if (status.currentCommand !== undefined) {
     second.push(
-      <Text key="loc" color={theme.text.accent}>{`✎ ${displayPath(path, status.cwd, line)}`}</Text>,
+      <Text key="loc" color={theme.text.accent}>{`${toolKindIcon('execute')} ${sanitizeInline(
+        status.currentCommand,
+      )}`}</Text>,
+    );
+  } else if (status.currentLocation) {
+    const { path, line } = status.currentLocation;
+    const icon = toolKindIcon((status.currentKind ?? 'edit') as ToolKind);
+    second.push(
+      <Text key="loc" color={theme.text.accent}>{`${icon} ${displayPath(path, status.cwd, line)}`}</Text>,
     );
   }
   const first = [status.sessionTitle, status.mode, status.model]

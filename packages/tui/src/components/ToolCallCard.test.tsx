@@ -74,6 +74,52 @@ describe('ToolCallCard', () => {
     ]);
   });
 
+  it("shows a command's line and output sent only in rawInput/rawOutput (codex-acp 0.x)", () => {
+    // What Codex sent for `ls`: an argv in rawInput, the ExecCommandEnd event in rawOutput.
+    const codex: ToolCallView = {
+      toolCallId: 'call_1',
+      title: 'List /w',
+      kind: 'read',
+      status: 'completed',
+      content: [{ type: 'terminal', terminalId: 'call_1' }],
+      locations: [],
+      rawInput: { command: ['bash', '-lc', 'ls'], cwd: '/w' },
+      rawOutput: { stdout: 'a.ts\nb.ts\n', stderr: '', exit_code: 0, formatted_output: 'a.ts\nb.ts\n' },
+    };
+    expect(
+      renderInk(<ToolCallCard call={codex} />)
+        .frame()
+        .split('\n'),
+    ).toEqual(['✓ ≡ List /w', '    $ ls', '      a.ts', '      b.ts', '    ✓ exited with 0']);
+  });
+
+  it('does not repeat a command the title or the terminal shows, nor raw output the content shows', () => {
+    const claude: ToolCallView = {
+      toolCallId: 'toolu_1',
+      title: 'ls -la',
+      kind: 'execute',
+      status: 'completed',
+      content: [{ type: 'terminal', terminalId: 'toolu_1' }],
+      locations: [],
+      rawInput: { command: 'ls -la', description: 'List files' },
+      rawOutput: 'total 0\n',
+    };
+    const terminals = new Map<string, TerminalSnapshot>([
+      ['toolu_1', { terminalId: 'toolu_1', output: 'total 0\n', truncated: false, exit: { exitCode: 0 } }],
+    ]);
+    expect(
+      renderInk(<ToolCallCard call={claude} terminals={terminals} />)
+        .frame()
+        .split('\n'),
+    ).toEqual(['✓ » ls -la', '      total 0', '    ✓ exited with 0']);
+    // Without the terminal's output (the agent never streamed it), the raw output is shown.
+    expect(
+      renderInk(<ToolCallCard call={claude} />)
+        .frame()
+        .split('\n'),
+    ).toEqual(['✓ » ls -la', '      total 0']);
+  });
+
   it('folds long text output with "N more lines" and shows everything when expanded', () => {
     const text = Array.from({ length: 10 }, (_, i) => `out ${i}`).join('\n');
     const folded = {

@@ -5,10 +5,12 @@ import { useKeyLabel } from '../keys/KeyBindingsContext.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { foldLines, plural } from '../text/fold.js';
 import { displayPath } from '../text/paths.js';
+import { commandParts } from '../view-model/command-output.js';
 import type { TerminalSnapshot, ToolCallView } from '../view-model/tool-call.js';
 import { Spinner } from './Spinner.js';
 import { STATUS_ICONS, statusLabel, toolKindIcon } from './tool-icons.js';
 import { ToolCallContentView } from './ToolCallContentView.js';
+import { RawOutputView } from './RawOutputView.js';
 
 /** Props of {@link ToolCallCard}. */
 export interface ToolCallCardProps {
@@ -50,6 +52,9 @@ export const ToolCallCard = memo(function ToolCallCard({
   const label = statusLabel(call.status);
   const title = sanitizeInline(call.title).trim() || String(call.kind);
   const locations = foldLines(call.locations, expanded ? undefined : 3, 'head');
+  const { command, output, content } = commandParts(call, terminals);
+  const maxLines = expanded ? undefined : maxContentLines;
+  const hint = expandKey ? ` · ${expandKey} to expand` : '';
   return (
     <Box flexDirection="column">
       <Box flexDirection="row" gap={1}>
@@ -73,16 +78,24 @@ export const ToolCallCard = memo(function ToolCallCard({
         {locations.hidden > 0 && (
           <Text color={theme.text.muted}>{`… ${plural(locations.hidden, 'more location')}`}</Text>
         )}
-        {call.content.map((item, i) => (
+        {command !== undefined && (
+          <Text>
+            <Text color={theme.text.accent}>$ </Text>
+            <Text bold>{sanitizeInline(command)}</Text>
+          </Text>
+        )}
+        {content.map(({ item, index }) => (
           <ToolCallContentView
-            key={i}
+            key={index}
             item={item}
             terminals={terminals}
             cwd={cwd}
-            maxLines={expanded ? undefined : maxContentLines}
-            expandHint={expandKey ? ` · ${expandKey} to expand` : ''}
+            maxLines={maxLines}
+            expandHint={hint}
+            placement={call.diffPlacements?.[index]}
           />
         ))}
+        {output && <RawOutputView output={output} maxLines={maxLines} expandHint={hint} />}
       </Box>
     </Box>
   );

@@ -5,7 +5,7 @@ import { isUnknownVariant } from '@acp-kit/protocol';
 import { useTheme } from '../theme/ThemeContext.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { foldLines, plural, splitLines } from '../text/fold.js';
-import type { TerminalSnapshot } from '../view-model/tool-call.js';
+import type { DiffPlacementView, TerminalSnapshot } from '../view-model/tool-call.js';
 import { ContentBlockView } from './ContentBlockView.js';
 import { DiffView } from './DiffView.js';
 import { TerminalView } from './TerminalView.js';
@@ -19,6 +19,8 @@ export interface ToolCallContentViewProps {
   /** Fold long text, diffs and terminal output to this many lines; undefined shows all. */
   readonly maxLines?: number;
   readonly expandHint?: string;
+  /** Where a diff item is in its file (see {@link DiffView}). */
+  readonly placement?: DiffPlacementView | null;
 }
 
 /** One item of a tool call's content: text, a diff, or an embedded terminal. */
@@ -28,6 +30,7 @@ export const ToolCallContentView = memo(function ToolCallContentView({
   cwd,
   maxLines,
   expandHint = '',
+  placement,
 }: ToolCallContentViewProps) {
   const theme = useTheme();
   if (isUnknownVariant(item)) {
@@ -47,6 +50,7 @@ export const ToolCallContentView = memo(function ToolCallContentView({
           newText={item.newText}
           maxLines={maxLines}
           expandHint={expandHint}
+          placement={placement}
         />
       );
     case 'terminal': {

@@ -18,10 +18,15 @@ export interface DiffHunk {
   readonly newStart: number;
   readonly newLines: number;
   readonly lines: readonly DiffLine[];
+  /** A snippet whose place in the file is unknown: its lines are not numbered. */
+  readonly unplaced?: boolean;
 }
 
 /** The unified-diff header of a hunk (an empty range names the line before it, as `diff -u` does). */
-export function hunkHeader(hunk: Pick<DiffHunk, 'oldStart' | 'oldLines' | 'newStart' | 'newLines'>): string {
+export function hunkHeader(
+  hunk: Pick<DiffHunk, 'oldStart' | 'oldLines' | 'newStart' | 'newLines' | 'unplaced'>,
+): string {
+  if (hunk.unplaced) return `@@ -${hunk.oldLines} +${hunk.newLines} lines · not found in the file @@`;
   const start = (first: number, count: number): number => (count === 0 ? Math.max(0, first - 1) : first);
   return `@@ -${start(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${start(hunk.newStart, hunk.newLines)},${hunk.newLines} @@`;
 }

@@ -1,5 +1,6 @@
 /** Unified diff hunks (as `diff -u` shows them) for displaying a tool call's diff. */
-import { structuredPatch } from 'diff';
+import { structuredPatch, type StructuredPatchHunk } from 'diff';
+import type { DiffPlacementView } from '../view-model/tool-call.js';
 import type { DiffHunk, DiffLine } from './display.js';
 import { splitRun } from './display.js';
 
@@ -8,37 +9,84 @@ const MAX_EDIT_LENGTH = 5000;
 /**
  * The unified-diff hunks from `oldText` to `newText`, with line numbers. A new file (`oldText`
  * null or undefined) is one hunk of added lines. A diff too large to compute is shown as the old
- * text removed and the new text added.
+ * text removed and the new text added. With a `placement` that is not the whole file, the texts
+ * are a snippet of the file: numbered from its line (or not at all when it was not found).
  */
 export function computeUnifiedHunks(
   oldText: string | null | undefined,
   newText: string,
   context = 3,
+  placement?: DiffPlacementView | null,
 ): DiffHunk[] {
-  const before = oldText ?? '';
-  const patch = structuredPatch('a', 'b', before, newText, undefined, undefined, {
+  const snippet = placement && !placement.wholeFile && oldText !== null && oldText !== undefined;
+  let before = oldText ?? '';
+  let after = newText;
+  // A snippet ends without a newline because it was cut out of the file, not because the file
+  // ends there: the marker is only true of a snippet that reaches the end of the file.
+  const atEnd = !snippet || placement.atEnd;
+  if (snippet && !atEnd && !before.endsWith('\n') && !after.endsWith('\n')) {
+    before += '\n';
+    after += '\n';
+  }
+  const patch = structuredPatch('a', 'b', before, after, undefined, undefined, {
     context,
     maxEditLength: MAX_EDIT_LENGTH,
   });
-  if (!patch) return [replaceAll(before, newText)];
-  return patch.hunks.map((hunk) => {
-    let oldNumber = hunk.oldStart;
-    let newNumber = hunk.newStart;
-    const lines: DiffLine[] = hunk.lines.map((line): DiffLine => {
-      const text = line.slice(1);
-      if (line.startsWith('+')) return { kind: 'add', text, newNumber: newNumber++ };
-      if (line.startsWith('-')) return { kind: 'remove', text, oldNumber: oldNumber++ };
-      if (line.startsWith('\\')) return { kind: 'note', text: text.trim() };
-      return { kind: 'context', text, oldNumber: oldNumber++, newNumber: newNumber++ };
-    });
-    return {
-      oldStart: hunk.oldStart,
-      oldLines: hunk.oldLines,
-      newStart: hunk.newStart,
-      newLines: hunk.newLines,
-      lines,
-    };
+  const hunks = patch ? patch.hunks.map(toHunk) : [replaceAll(before, after)];
+  if (!snippet) return hunks;
+  return hunks.map((hunk) => placeHunk(hunk, placement.line, atEnd));
+}
+
+function toHunk(hunk: StructuredPatchHunk): DiffHunk {
+  let oldNumber = hunk.oldStart;
+  let newNumber = hunk.newStart;
+  const lines: DiffLine[] = hunk.lines.map((line): DiffLine => {
+    const text = line.slice(1);
+    if (line.startsWith('+')) return { kind: 'add', text, newNumber: newNumber++ };
+    if (line.startsWith('-')) return { kind: 'remove', text, oldNumber: oldNumber++ };
+    if (line.startsWith('\\')) return { kind: 'note', text: text.trim() };
+    return { kind: 'context', text, oldNumber: oldNumber++, newNumber: newNumber++ };
   });
+  return {
+    oldStart: hunk.oldStart,
+    oldLines: hunk.oldLines,
+    newStart: hunk.newStart,
+    newLines: hunk.newLines,
+    lines,
+  };
+}
+
+/**
+ * A snippet's hunk moved to the snippet's line in the file (`line` null: not found, so no line
+ * numbers are claimed), without "no newline" markers unless the snippet ends the file.
+ */
+function placeHunk(hunk: DiffHunk, line: number | null, atEnd: boolean): DiffHunk {
+  const lines = atEnd ? hunk.lines : hunk.lines.filter((l) => l.kind !== 'note');
+  if (line === null) {
+    return {
+      ...hunk,
+      unplaced: true,
+      lines: lines.map(({ kind, text }) => ({ kind, text })),
+    };
+  }
+  const shift = line - 1;
+  const move = (n: number | undefined): number | undefined => (n === undefined ? undefined : n + shift);
+  return {
+    oldStart: hunk.oldStart + shift,
+    oldLines: hunk.oldLines,
+    newStart: hunk.newStart + shift,
+    newLines: hunk.newLines,
+    lines: lines.map((l) => {
+      const oldNumber = move(l.oldNumber);
+      const newNumber = move(l.newNumber);
+      return {
+        kind: l.kind,
+        text: l.text,
+        ...(oldNumber !== undefined ? { oldNumber } : {}),
+        ...(newNumber !== undefined ? { newNumber } : {}),
+      };
+    }),
+  };
 }
 
 function replaceAll(oldText: string, newText: string): DiffHunk {

@@ -29,6 +29,10 @@ export interface StatusView {
   readonly queuedElicitations?: number;
   /** Where the running tool is working (follow-along). */
   readonly currentLocation?: ToolCallLocation;
+  /** The ACP kind of the running tool whose location is shown (its icon; default `edit`). */
+  readonly currentKind?: string;
+  /** The command the running tool runs (an `execute` call: shown instead of a location). */
+  readonly currentCommand?: string;
   /** Working directory, used to show locations relative to it. */
   readonly cwd?: string;
   /**

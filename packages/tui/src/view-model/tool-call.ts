@@ -17,6 +17,16 @@ import type {
  */
 export type ToolCallDisplayStatus = ToolCallStatus | 'cancelled';
 
+/**
+ * Where a snippet diff is in its file (found by the client engine): its first line (null: not
+ * found), whether `oldText` is the whole file, and whether it reaches the file's end.
+ */
+export interface DiffPlacementView {
+  readonly line: number | null;
+  readonly wholeFile: boolean;
+  readonly atEnd: boolean;
+}
+
 /** A tool call as the UI shows it. */
 export interface ToolCallView {
   readonly toolCallId: string;
@@ -24,6 +34,8 @@ export interface ToolCallView {
   readonly kind: ToolKind;
   readonly status: ToolCallDisplayStatus;
   readonly content: readonly ToolCallContent[];
+  /** Where each diff of `content` is in its file (same indexes); absent: diffs are whole files. */
+  readonly diffPlacements?: readonly (DiffPlacementView | null)[];
   readonly locations: readonly ToolCallLocation[];
   readonly rawInput?: unknown;
   readonly rawOutput?: unknown;

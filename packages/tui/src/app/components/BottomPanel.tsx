@@ -79,9 +79,10 @@ export const BottomPanel = memo(function BottomPanel({
   const localId = state?.localId;
   const turn = state?.turn;
   const historyRef = useRef<{ key: string; history: string[] }>({ key: '', history: [] });
-  const historyKey = `${localId ?? ''}:${turn ?? 0}`;
+  const unsent = tab?.unsent;
+  const historyKey = `${localId ?? ''}:${turn ?? 0}:${unsent?.length ?? 0}`;
   if (historyRef.current.key !== historyKey)
-    historyRef.current = { key: historyKey, history: promptHistory(state) };
+    historyRef.current = { key: historyKey, history: [...promptHistory(state), ...(unsent ?? [])] };
   const history = historyRef.current.history;
   const waitingReviews = app.reviews.filter((r) => r.tabId === tab?.id).length - 1;
   const waitingPermissions = app.permissions.filter((p) => p.tabId === tab?.id).length - 1;

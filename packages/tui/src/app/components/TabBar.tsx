@@ -23,6 +23,11 @@ export function tabMarker(tab: TabInfo, waiting: boolean): string {
   return '●';
 }
 
+/** A tab's name: the agent's own title from `initialize` once it answered, else the catalog's name. */
+export function tabTitle(tab: TabInfo): string {
+  return tab.agentTitle ?? tab.agent.name;
+}
+
 /** The tabs: number, agent, and a marker (running, waiting for you, exited). */
 export const TabBar = memo(function TabBar({
   tabs,
@@ -47,7 +52,7 @@ export const TabBar = memo(function TabBar({
           <Text key={tab.id}>
             {i > 0 && <Text color={theme.text.muted}> │ </Text>}
             <Text inverse={active} bold={active}>
-              {` ${i + 1} ${sanitizeInline(tab.agent.name)} `}
+              {` ${i + 1} ${sanitizeInline(tabTitle(tab))} `}
             </Text>
             <Text color={color}>{` ${marker}`}</Text>
           </Text>

@@ -136,6 +136,12 @@ describe('small services', () => {
       args: ['--no-warnings', '/x/my-agent.mjs', '--acp'],
     });
     expect(commandEntry(['/usr/bin/gemini', '--acp'])).toMatchObject({ id: 'gemini', name: 'gemini' });
+    // Not after the launcher: `env` names no agent.
+    expect(commandEntry(['env', '-u', 'X', 'API_BASE=http://x', 'codex-acp'])).toMatchObject({
+      name: 'codex-acp',
+      command: 'env',
+    });
+    expect(commandEntry(['env', 'A=1', 'node', '/x/agent.mjs'])).toMatchObject({ name: 'agent.mjs' });
   });
 
   it('describes frames: requests, responses, errors, notifications with their update kind', () => {

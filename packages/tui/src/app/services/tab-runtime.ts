@@ -17,7 +17,10 @@ import {
   type PromptPart,
 } from '@acp-kit/client';
 import { ProtocolError, type McpServer } from '@acp-kit/protocol';
+import { resolveKeyBindings } from '../../keys/key-bindings.js';
+import { formatKeySpec } from '../../keys/key-spec.js';
 import { loadHighlighter } from '../../markdown/highlight.js';
+import { plural } from '../../text/fold.js';
 import { mcpServersFor, mcpTransport, type TuiSettings } from '../settings/settings.js';
 import type { TabInfo } from '../state/app-state.js';
 import type { AppStore } from '../state/app-store.js';
@@ -71,11 +74,35 @@ interface QueuedPrompt {
 /** Interpreters whose first argument names the agent better than they do. */
 const INTERPRETERS = new Set(['node', 'python', 'python3', 'deno', 'bun', 'npx', 'uvx', 'pnpx']);
 
+/** Launchers that run the command after their own options and `NAME=value` words. */
+const LAUNCHERS = new Set(['env', 'nice', 'nohup', 'exec', 'command', 'time']);
+
+/**
+ * The words of a command line that name the agent: `env VAR=x agent --acp` is the `agent`
+ * (launchers, their options and variable assignments are skipped), then an interpreter's script.
+ */
+function agentWord(command: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < command.length) {
+    const word = command[i] as string;
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || (i > 0 && word.startsWith('-'))) i++;
+    else if (LAUNCHERS.has(basename(word))) {
+      i++;
+      // `env -u NAME` and `nice -n 10` take a value.
+      while (command[i]?.startsWith('-')) i += command[i] === '-u' || command[i] === '-n' ? 2 : 1;
+    } else break;
+  }
+  const program = command[i];
+  if (program === undefined) return undefined;
+  if (!INTERPRETERS.has(basename(program))) return program;
+  return command.slice(i + 1).find((arg) => !arg.startsWith('-')) ?? program;
+}
+
 /** An agent entry for a command given on the command line (`acp -- CMD ARGS`). */
 export function commandEntry(command: readonly string[]): AgentEntry {
   const [program = '', ...args] = command;
-  const script = INTERPRETERS.has(basename(program)) ? args.find((arg) => !arg.startsWith('-')) : undefined;
-  const name = basename(script ?? program) || program;
+  const word = agentWord(command) ?? program;
+  const name = basename(word) || program;
   const id =
     name
       .replace(/[^A-Za-z0-9._-]/g, '-')
@@ -161,8 +188,26 @@ export class TabRuntime {
     const status = session?.state.status;
     if (!session || (status !== 'running' && status !== 'cancelling')) return 'idle';
     if (status === 'cancelling') return 'stuck';
-    this.queue.length = 0;
-    this.patch({ queued: 0, cancelSentAt: this.now() });
+    // Queued prompts are not sent after a cancel (the user stopped the work), nor dropped
+    // silently: their text goes to the composer's history, and the user is told.
+    const kept = this.queue.splice(0).map((prompt) => prompt.text);
+    this.patch({
+      queued: 0,
+      cancelSentAt: this.now(),
+      ...(kept.length > 0 ? { unsent: [...(this.info?.unsent ?? []), ...kept] } : {}),
+    });
+    if (kept.length > 0) {
+      const them = kept.length === 1 ? 'it' : 'them';
+      const previous = resolveKeyBindings(this.deps.settings().keys).bindings['composer.previous'][0];
+      const recall = previous ? formatKeySpec(previous) : '↑';
+      this.deps.store.dispatch({
+        type: 'flash',
+        flash: {
+          text: `Not sent: ${plural(kept.length, 'queued prompt')} (turn cancelled) · ${recall} in the composer brings ${them} back`,
+          severity: 'warning',
+        },
+      });
+    }
     void session.cancel();
     return 'cancelled';
   }

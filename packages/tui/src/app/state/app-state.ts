@@ -42,6 +42,11 @@ export interface TabInfo {
   readonly agentVersion?: string;
   /** Prompts typed during a turn, sent when it ends. */
   readonly queued: number;
+  /**
+   * Text of queued prompts a cancel kept from being sent, oldest first: the composer's history
+   * (↑) brings them back to edit.
+   */
+  readonly unsent?: readonly string[];
   /** The session's status (kept here so the tab bar and the clock follow every tab). */
   readonly status?: SessionStatus;
   /** A cancel was sent and the turn has not ended yet (clock ms). */

@@ -21,6 +21,7 @@ export function toolCallView(item: ToolCallItem): ToolCallView {
     kind: item.toolKind as ToolKind,
     status: (item.clientStatus ?? item.status) as ToolCallView['status'],
     content: item.content,
+    ...(item.diffPlacements ? { diffPlacements: item.diffPlacements } : {}),
     locations: item.locations,
     rawInput: item.rawInput,
     rawOutput: item.rawOutput,
@@ -116,6 +117,8 @@ export function itemView(item: EngineItem, streaming = false): TranscriptItem | 
     }
     case 'permission':
       return permissionNotice(item);
+    case 'plan':
+      return { type: 'plan', id: item.key, entries: item.entries };
     case 'stop': {
       const stopped = stopReasonNotice(item.stopReason as StopReason);
       return stopped ? notice(item.key, stopped.severity, stopped.text.replace(/^\S+ /, '')) : undefined;

@@ -6,6 +6,7 @@ import type { RemoteStatus, SessionState, ToolCallItem } from '@acp-kit/client';
 import { isUnknownVariant, type SessionConfigOption, type ToolCallLocation } from '@acp-kit/protocol';
 import type { ConnectionState, StatusView } from '../../view-model/status.js';
 import type { TabInfo, TabPhase } from '../state/app-state.js';
+import { toolCommand } from '../../view-model/command-output.js';
 import { configValueLabel } from './config-values.js';
 
 const CONNECTION: Readonly<Record<TabPhase, ConnectionState>> = {
@@ -25,18 +26,23 @@ function optionOf(
   );
 }
 
-/** The location of the newest running tool call (follow-along). */
-export function currentLocation(state: SessionState): ToolCallLocation | undefined {
+/**
+ * What the newest running tool call works on (follow-along): the command of an `execute` call
+ * (its location is only the directory it runs in), else its first location and kind.
+ */
+export function currentTool(
+  state: SessionState,
+): { kind: string; location?: ToolCallLocation; command?: string } | undefined {
   for (let i = state.items.length - 1, seen = 0; i >= 0 && seen < 50; i--, seen++) {
     const item = state.items[i];
     if (item?.kind !== 'tool_call') continue;
     const call = item as ToolCallItem;
-    if (
-      (call.status === 'in_progress' || call.status === 'pending') &&
-      !call.clientStatus &&
-      call.locations[0]
-    ) {
-      return call.locations[0];
+    if ((call.status !== 'in_progress' && call.status !== 'pending') || call.clientStatus) continue;
+    if (call.toolKind === 'execute') {
+      const command = toolCommand(call.rawInput) ?? call.title;
+      if (command.trim() !== '') return { kind: call.toolKind, command };
+    } else if (call.locations[0]) {
+      return { kind: call.toolKind, location: call.locations[0] };
     }
   }
   return undefined;
@@ -54,7 +60,7 @@ export function statusView(
   const modeOption = state ? optionOf(state.configOptions, 'mode') : undefined;
   const modelOption = state ? optionOf(state.configOptions, 'model') : undefined;
   const running = state?.status === 'running' || state?.status === 'cancelling';
-  const location = state && running ? currentLocation(state) : undefined;
+  const tool = state && running ? currentTool(state) : undefined;
   return {
     agentName: tab.agentTitle ?? tab.agent.name,
     ...(tab.agentVersion ? { agentVersion: tab.agentVersion } : {}),
@@ -71,7 +77,8 @@ export function statusView(
     ...(state?.usage ? { usage: state.usage } : {}),
     ...(queuedPermissions > 0 ? { queuedPermissions } : {}),
     ...(queuedElicitations > 0 ? { queuedElicitations } : {}),
-    ...(location ? { currentLocation: location } : {}),
+    ...(tool?.location ? { currentLocation: tool.location, currentKind: tool.kind } : {}),
+    ...(tool?.command !== undefined ? { currentCommand: tool.command } : {}),
     ...(state ? { cwd: state.cwd } : {}),
     ...(running && lastActivityAt !== undefined ? { turn: { lastUpdateAt: lastActivityAt } } : {}),
   };

@@ -8,7 +8,7 @@ import {
 import { KEYS, renderInk, flat } from '../../test-support/ink.js';
 import { agentItem, orderAgents } from '../components/AgentPicker.js';
 import { SelectList } from '../components/SelectList.js';
-import { tabMarker } from '../components/TabBar.js';
+import { tabMarker, tabTitle } from '../components/TabBar.js';
 import type { TabInfo } from '../state/app-state.js';
 import { answerFor, LOCAL_OPTIONS, permissionRequestView, permissionWarnings } from './permission-view.js';
 import { statusView } from './status-view.js';
@@ -115,6 +115,30 @@ describe('status and tabs', () => {
     expect(
       statusView({ ...tab, remote: { ...remote, state: 'connected' } }, state, undefined, 0).connection,
     ).toBe('ready');
+    // A running command shows its command line, not the directory it runs in.
+    const command = {
+      ...state,
+      items: [
+        {
+          kind: 'tool_call' as const,
+          key: '0',
+          turn: 1,
+          toolCallId: 'c',
+          title: 'Run ls',
+          toolKind: 'execute',
+          status: 'in_progress',
+          content: [],
+          locations: [{ path: '/w' }],
+          rawInput: { command: ['bash', '-lc', 'ls -la'] },
+          announced: true,
+        },
+      ],
+    };
+    const shown = statusView(tab, command, 5, 0);
+    expect(shown.currentCommand).toBe('ls -la');
+    expect(shown.currentLocation).toBeUndefined();
+    expect(tabTitle(tab)).toBe('Demo agent');
+    expect(tabTitle({ ...tab, agentTitle: undefined })).toBe('Demo');
     expect(tabMarker(tab, true)).toBe('⚑');
     expect(tabMarker({ ...tab, status: 'running' }, false)).toBe('◐');
     expect(tabMarker({ ...tab, phase: 'failed' }, false)).toBe('✗');
