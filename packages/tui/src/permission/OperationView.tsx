@@ -80,6 +80,7 @@ export const OperationView = memo(function OperationView({
           cwd={cwd}
           oldText={diff.oldText}
           newText={diff.newText}
+          placement={operation.diffPlacements?.[i] ?? null}
           maxLines={cap(expanded ? undefined : 40)}
           expandHint={expandHint}
         />

@@ -5,7 +5,7 @@
  */
 import type { Diff, PermissionOption, ToolCallContent } from '@acp-kit/protocol';
 import { isUnknownVariant } from '@acp-kit/protocol';
-import type { ToolCallView } from './tool-call.js';
+import type { DiffPlacementView, ToolCallView } from './tool-call.js';
 
 /** What the agent wants to do. */
 export interface PermissionOperation {
@@ -15,6 +15,11 @@ export interface PermissionOperation {
   /** Paths touched, with a line when known. */
   readonly paths: readonly { readonly path: string; readonly line?: number | null }[];
   readonly diffs: readonly Diff[];
+  /**
+   * Where each diff is in its file (same indexes), when the client placed it: a snippet diff
+   * (Claude sends the edited lines only) is numbered from its real line.
+   */
+  readonly diffPlacements?: readonly (DiffPlacementView | null | undefined)[];
   /** Text content the tool call carries (for example a URL or query). */
   readonly text: readonly string[];
   /** The raw input, shown when nothing above could be read from it. */

@@ -65,6 +65,42 @@ describe('the permission modal’s operation', () => {
     r.unmount();
   });
 
+  it('numbers a snippet diff (Claude) from the line the session placed it at, without a false no-newline mark', () => {
+    const path = '/w/notes.txt';
+    const diff = { type: 'diff' as const, path, oldText: 'line two', newText: 'line 2 (edited)' };
+    const state = {
+      ...initialSessionState('s', '/w'),
+      items: [
+        {
+          kind: 'tool_call' as const,
+          key: '0',
+          turn: 1,
+          toolCallId: 'e',
+          title: 'Edit notes.txt',
+          toolKind: 'edit',
+          status: 'pending',
+          content: [diff],
+          locations: [{ path }],
+          announced: true,
+          diffPlacements: [{ line: 2, wholeFile: false, atEnd: false }],
+        },
+      ],
+      toolCallIndex: { e: 0 },
+    };
+    const view = permissionRequestView(
+      ask({ kind: 'edit', paths: [path], toolCallId: 'e', toolCall: { toolCallId: 'e', content: [diff] } }),
+      state as unknown as Parameters<typeof permissionRequestView>[1],
+    );
+    expect(view.operation?.diffPlacements).toEqual([{ line: 2, wholeFile: false, atEnd: false }]);
+    const r = renderInk(
+      <PermissionPrompt request={view} onSelect={() => undefined} cwd="/w" armDelayMs={0} />,
+    );
+    const frame = flat(r.frame());
+    expect(frame).toContain('@@ -2,1 +2,1 @@');
+    expect(frame).not.toContain('No newline');
+    r.unmount();
+  });
+
   it('keeps path lines for files without a diff', () => {
     const view = permissionRequestView(
       ask({

@@ -12,13 +12,17 @@ import {
   type ToolCallItem,
 } from '@acp-kit/client';
 import { resolve } from 'node:path';
-import type { Diff, PermissionOption, ToolKind } from '@acp-kit/protocol';
+import { isUnknownVariant, type Diff, type PermissionOption, type ToolKind } from '@acp-kit/protocol';
 import {
   describePermissionOperation,
   type PermissionOperation,
   type PermissionRequestView,
 } from '../../view-model/permission.js';
-import { applyToolCallUpdate, type ToolCallView } from '../../view-model/tool-call.js';
+import {
+  applyToolCallUpdate,
+  type DiffPlacementView,
+  type ToolCallView,
+} from '../../view-model/tool-call.js';
 import type { HunkDecision } from '../../diff/review-hunks.js';
 import { arrangePermissionOptions } from '../../permission/permission-options.js';
 import { toolCallView } from './item-views.js';
@@ -37,11 +41,41 @@ const SOURCE_TITLES: Readonly<Record<PermissionAsk['source'], string>> = {
   terminal: 'Run a command',
 };
 
+/** The tool call the question names, as the session knows it (announced earlier), if any. */
+function known(ask: PermissionAsk, state: SessionState | undefined): ToolCallItem | undefined {
+  const index = ask.toolCallId !== undefined ? state?.toolCallIndex[ask.toolCallId] : undefined;
+  const item = index !== undefined ? (state?.items[index] as ToolCallItem | undefined) : undefined;
+  return item?.kind === 'tool_call' ? item : undefined;
+}
+
+/**
+ * The placements the session found for the announced call's diffs, matched to the question's
+ * diffs by content (the request may carry its own copy of the content).
+ */
+function diffPlacementsOf(
+  diffs: readonly Diff[],
+  call: ToolCallItem | undefined,
+): (DiffPlacementView | null | undefined)[] | undefined {
+  const placements = call?.diffPlacements;
+  if (!call || !placements) return undefined;
+  const placed = diffs.map((diff) => {
+    const index = call.content.findIndex(
+      (item) =>
+        !isUnknownVariant(item) &&
+        item.type === 'diff' &&
+        item.path === diff.path &&
+        (item.oldText ?? null) === (diff.oldText ?? null) &&
+        item.newText === diff.newText,
+    );
+    return index === -1 ? undefined : placements[index];
+  });
+  return placed.some((placement) => placement != null) ? placed : undefined;
+}
+
 /** The tool call a question is about: the one announced earlier, updated by the request's copy. */
 function toolCallOf(ask: PermissionAsk, state: SessionState | undefined): ToolCallView {
-  const index = ask.toolCallId !== undefined ? state?.toolCallIndex[ask.toolCallId] : undefined;
-  const known = index !== undefined ? (state?.items[index] as ToolCallItem | undefined) : undefined;
-  const base: ToolCallView | undefined = known?.kind === 'tool_call' ? toolCallView(known) : undefined;
+  const item = known(ask, state);
+  const base: ToolCallView | undefined = item ? toolCallView(item) : undefined;
   if (ask.toolCall) return applyToolCallUpdate(base, ask.toolCall);
   return (
     base ?? {
@@ -84,7 +118,13 @@ export function permissionRequestView(
     if (!existing) paths.push(entry.line != null ? { path: absolute, line: entry.line } : { path: absolute });
     else if (existing.line == null && entry.line != null) existing.line = entry.line;
   }
-  const operation: PermissionOperation = { ...described, diffs, paths };
+  const placements = diffPlacementsOf(diffs, known(ask, state));
+  const operation: PermissionOperation = {
+    ...described,
+    diffs,
+    paths,
+    ...(placements ? { diffPlacements: placements } : {}),
+  };
   return { toolCall, options: ask.options ?? LOCAL_OPTIONS, operation };
 }
 
