@@ -421,6 +421,7 @@ export class TabRuntime {
         try {
           const parts = await promptParts(text, session.state.cwd, attachments);
           this.deps.metrics?.mark('first-prompt');
+          this.deps.metrics?.sampleProgress(() => session.state.updateCount);
           const result = await session.prompt(parts);
           this.deps.metrics?.mark('turn-end');
           if (result.notes.length > 0) {
