@@ -7,6 +7,7 @@ import { MarkdownToneContext } from '../markdown/tone.js';
 import { sanitizeInline, sanitizeText } from '../sanitize/sanitize-text.js';
 import { plural, splitLines } from '../text/fold.js';
 import type { TranscriptMessage } from '../view-model/transcript.js';
+import { AvailableWidth } from './AvailableWidth.js';
 import { ContentBlockView } from './ContentBlockView.js';
 import { messageSegments, messageText, stopReasonNotice } from './message-segments.js';
 import { Spinner } from './Spinner.js';
@@ -48,9 +49,11 @@ function ThoughtView({ message, collapsed }: { message: TranscriptMessage; colla
     <Box flexDirection="column">
       {header}
       <Box paddingLeft={2}>
-        <MarkdownToneContext.Provider value="muted">
-          <MarkdownView text={text} />
-        </MarkdownToneContext.Provider>
+        <AvailableWidth indent={2}>
+          <MarkdownToneContext.Provider value="muted">
+            <MarkdownView text={text} />
+          </MarkdownToneContext.Provider>
+        </AvailableWidth>
       </Box>
     </Box>
   );

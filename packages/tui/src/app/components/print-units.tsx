@@ -1,4 +1,5 @@
 import { Box, renderToString } from 'ink';
+import { AvailableWidth } from '../../components/AvailableWidth.js';
 import { TranscriptItemView } from '../../components/TranscriptItemView.js';
 import type { KeyBindings } from '../../keys/key-bindings.js';
 import { KeyBindingsProvider } from '../../keys/KeyBindingsContext.js';
@@ -28,19 +29,21 @@ export function renderUnits(units: readonly TranscriptUnit[], options: PrintOpti
   const output = renderToString(
     <ThemeProvider theme={options.theme}>
       <KeyBindingsProvider bindings={options.bindings}>
-        <Box flexDirection="column">
-          {units.map((unit) => (
-            <Box key={unit.key} flexDirection="column" marginBottom={1}>
-              <TranscriptItemView
-                item={unit.item}
-                terminals={unit.terminals}
-                cwd={options.cwd}
-                showThoughts={options.showThoughts}
-                expanded={options.expanded}
-              />
-            </Box>
-          ))}
-        </Box>
+        <AvailableWidth columns={options.columns}>
+          <Box flexDirection="column">
+            {units.map((unit) => (
+              <Box key={unit.key} flexDirection="column" marginBottom={1}>
+                <TranscriptItemView
+                  item={unit.item}
+                  terminals={unit.terminals}
+                  cwd={options.cwd}
+                  showThoughts={options.showThoughts}
+                  expanded={options.expanded}
+                />
+              </Box>
+            ))}
+          </Box>
+        </AvailableWidth>
       </KeyBindingsProvider>
     </ThemeProvider>,
     { columns: options.columns },
