@@ -128,6 +128,8 @@ async function once(rate) {
       loopP99: metrics.eventLoopDelayMs.p99,
       loopMax: metrics.eventLoopDelayMs.max,
       cpuMs: metrics.cpuSinceFirstPromptMs,
+      cpuUserMs: metrics.cpuSinceFirstPrompt?.user,
+      cpuSystemMs: metrics.cpuSinceFirstPrompt?.system,
       turnMs: metrics.marks['turn-end'] - metrics.marks['first-prompt'],
       frames: metrics.renderMs.frames,
       renderP99: metrics.renderMs.p99,

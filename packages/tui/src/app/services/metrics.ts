@@ -27,6 +27,8 @@ export interface TuiMetricsReport {
   readonly cpuMs: { readonly user: number; readonly system: number };
   /** CPU from the first prompt to the exit (the turn and drawing all of it). */
   readonly cpuSinceFirstPromptMs?: number;
+  /** The same, user and system time apart (system: the kernel's work for our reads, writes and timers). */
+  readonly cpuSinceFirstPrompt?: { readonly user: number; readonly system: number };
   readonly maxRssMb: number;
   /** Writes that cleared the screen, and how many of them were reprints the app asked for. */
   readonly screenClears: number;
@@ -211,7 +213,13 @@ export class TuiMetrics {
       },
       cpuMs: { user: Math.round(cpu.user / 1000), system: Math.round(cpu.system / 1000) },
       ...(sincePrompt
-        ? { cpuSinceFirstPromptMs: Math.round((sincePrompt.user + sincePrompt.system) / 1000) }
+        ? {
+            cpuSinceFirstPromptMs: Math.round((sincePrompt.user + sincePrompt.system) / 1000),
+            cpuSinceFirstPrompt: {
+              user: Math.round(sincePrompt.user / 1000),
+              system: Math.round(sincePrompt.system / 1000),
+            },
+          }
         : {}),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       screenClears: this.clears,
