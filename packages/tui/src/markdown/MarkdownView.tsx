@@ -1,4 +1,5 @@
 import { memo, useMemo, useRef } from 'react';
+import type { Token } from 'marked';
 import { useAvailableWidth } from '../components/AvailableWidth.js';
 import { StyledLines } from '../components/StyledLines.js';
 import { useTheme } from '../theme/ThemeContext.js';
@@ -34,4 +35,19 @@ export const MarkdownView = memo(function MarkdownView({ text, width }: Markdown
   const highlighter = useHighlighter(wantsHighlighter(tokens));
   const lines = markdownLines(tokens, { width: width ?? available, theme, tone, highlighter });
   return <StyledLines lines={lines} />;
+});
+
+/** Props of {@link MarkdownBlocks}. */
+export interface MarkdownBlocksProps {
+  /** Top-level blocks, already lexed (a part of a streamed message). */
+  readonly blocks: readonly Token[];
+}
+
+/** Markdown blocks already lexed, laid out at the available width (each block once). */
+export const MarkdownBlocks = memo(function MarkdownBlocks({ blocks }: MarkdownBlocksProps) {
+  const width = useAvailableWidth();
+  const theme = useTheme();
+  const tone = useMarkdownTone();
+  const highlighter = useHighlighter(wantsHighlighter(blocks));
+  return <StyledLines lines={markdownLines(blocks, { width, theme, tone, highlighter })} />;
 });

@@ -6,7 +6,7 @@ import {
   type SessionState,
 } from '@acp-kit/client';
 import type { SessionUpdate } from '@acp-kit/protocol';
-import { messageText } from '../../components/message-segments.js';
+import { unitText } from '../../test-support/units.js';
 import { MAX_LEX_CHARS, TranscriptProjector, type TranscriptUnit } from './transcript-projector.js';
 
 let at = 0;
@@ -24,14 +24,7 @@ const endTurn = (turn = 1): SessionEvent => ({ type: 'turn_end', at: ++at, turn,
 function apply(state: SessionState, ...events: SessionEvent[]): SessionState {
   return reduceSessionEvents(state, events);
 }
-const texts = (units: readonly TranscriptUnit[]): string[] =>
-  units.map((u) =>
-    u.item.type === 'message'
-      ? messageText(u.item.message.content)
-      : u.item.type === 'notice'
-        ? u.item.notice.text
-        : u.item.type,
-  );
+const texts = (units: readonly TranscriptUnit[]): string[] => units.map(unitText);
 
 describe('TranscriptProjector', () => {
   it('prints settled items once and keeps the streamed message live', () => {
@@ -98,7 +91,7 @@ describe('TranscriptProjector', () => {
     );
     const view = projector.project(state);
     expect(texts(view.printed)).toEqual(['go', 'First part.', '\n\nSecond part.\n\n', 'tool_call']);
-    expect(view.live.map((u) => u.item.type)).toEqual(['tool_call']);
+    expect(view.live.map((u) => u.item.kind)).toEqual(['tool_call']);
   });
 
   it('keeps a tool call live until it finishes and its terminal exits, with a stable terminal map', () => {
@@ -118,7 +111,7 @@ describe('TranscriptProjector', () => {
       chunk('after'),
     );
     let view = projector.project(state);
-    expect(view.live.map((u) => u.item.type)).toEqual(['tool_call', 'message']);
+    expect(view.live.map((u) => u.item.kind)).toEqual(['tool_call', 'message']);
     const terminals = view.live[0]?.terminals;
     expect(terminals?.get('term')?.command).toBe('ls');
     state = apply(state, chunk(' more'));
@@ -128,7 +121,7 @@ describe('TranscriptProjector', () => {
       state,
       update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }),
     );
-    expect(projector.project(state).live.map((u) => u.item.type)).toEqual(['tool_call', 'message']);
+    expect(projector.project(state).live.map((u) => u.item.kind)).toEqual(['tool_call', 'message']);
     state = apply(state, {
       type: 'terminal_exited',
       at: ++at,
@@ -138,7 +131,7 @@ describe('TranscriptProjector', () => {
       truncated: false,
     });
     view = projector.project(state);
-    expect(view.printed.map((u) => u.item.type)).toEqual(['message', 'tool_call']);
+    expect(view.printed.map((u) => u.item.kind)).toEqual(['message', 'tool_call']);
     expect(view.printed[1]?.terminals?.get('term')?.exit).toEqual({ exitCode: 0, signal: null });
   });
 
