@@ -171,7 +171,8 @@ export class TuiRun {
   }
 
   tmux(...args) {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+    // A long answer's scrollback is tens of megabytes.
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   }
 
   screen() {

@@ -64,15 +64,20 @@ function plainText(block: ContentBlock): string | undefined {
   return block.text;
 }
 
-/** Where the projection stands in the agent's message at the cursor. */
+/** Where reading an agent's message stands. */
 interface MessageCursor {
   readonly stream: MarkdownStream;
   /** Content block being read, and characters of it read. */
   block: number;
   offset: number;
+  /** The last of its blocks other than text printed (-1: none). */
+  printedBlock: number;
   /** Parts printed (for their keys). */
   parts: number;
 }
+
+/** Agents' messages printed last that are still read when they grow. */
+const RECENT_MESSAGES = 8;
 
 /**
  * Projects session states, keeping what was printed. One projector per displayed session.
@@ -87,6 +92,8 @@ export class TranscriptProjector {
   /** Engine items before this index are printed in full. */
   private cursor = 0;
   private message: MessageCursor | undefined;
+  /** The agents' messages printed last, where reading them stopped, and the item as read. */
+  private readonly recent: { index: number; item: MessageItem; at: MessageCursor }[] = [];
   private readonly unitCache = new WeakMap<TranscriptItem, { unit: TranscriptUnit; streaming: boolean }>();
   private readonly terminalCache = new Map<
     string,
@@ -104,17 +111,26 @@ export class TranscriptProjector {
     const running = isRunning(state);
     const before = this.units.length;
     let behind = false;
+    this.readLate(items);
     while (this.cursor < items.length) {
       const item = items[this.cursor] as TranscriptItem;
       const last = this.cursor === items.length - 1;
       const settled = this.isSettled(item, last, running, state);
       if (item.kind === 'message' && item.role === 'agent') {
         // Read what arrived (a bounded amount), print what became final.
-        const done = this.readMessage(item, settled);
-        if (!done) {
-          behind = this.message !== undefined && this.unread(item) > 0;
+        const at = (this.message ??= {
+          stream: new MarkdownStream(),
+          block: 0,
+          offset: 0,
+          printedBlock: -1,
+          parts: 0,
+        });
+        if (!this.readMessage(item, settled, at)) {
+          behind = this.unread(item, at) > 0;
           break;
         }
+        this.recent.push({ index: this.cursor, item, at });
+        if (this.recent.length > RECENT_MESSAGES) this.recent.shift();
       } else if (!settled) break;
       else this.print(this.unitFor(item, state, false));
       this.cursor++;
@@ -162,9 +178,7 @@ export class TranscriptProjector {
   }
 
   /** Characters of the message's text not read yet (counted up to the first block not read in full). */
-  private unread(item: MessageItem): number {
-    const at = this.message;
-    if (!at) return 0;
+  private unread(item: MessageItem, at: MessageCursor): number {
     let count = 0;
     for (let i = at.block; i < item.content.length; i++) {
       const text = plainText(item.content[i] as ContentBlock);
@@ -175,16 +189,16 @@ export class TranscriptProjector {
   }
 
   /**
-   * Reads the agent's message at the cursor from where the last projection stopped (at most
-   * {@link MAX_LEX_CHARS} of text) and prints its parts that are final: Markdown blocks once the
-   * lexer says so, its other content blocks once something follows them. True when the message
-   * is settled and printed in full.
+   * Reads an agent's message from where reading it stopped (at most {@link MAX_LEX_CHARS} of
+   * text) and prints its parts that are final: Markdown blocks once the lexer says so, its other
+   * content blocks once something follows them. Reading stops at the end of the message's last
+   * block, which may still grow. True when the message is settled and printed in full.
    */
-  private readMessage(item: MessageItem, settled: boolean): boolean {
-    const at = (this.message ??= { stream: new MarkdownStream(), block: 0, offset: 0, parts: 0 });
+  private readMessage(item: MessageItem, settled: boolean, at: MessageCursor): boolean {
     let budget = MAX_LEX_CHARS;
-    while (at.block < item.content.length) {
-      const block = item.content[at.block] as ContentBlock;
+    for (;;) {
+      const block = item.content[at.block];
+      if (block === undefined) break;
       const text = plainText(block);
       const lastBlock = at.block === item.content.length - 1;
       if (text !== undefined) {
@@ -194,21 +208,38 @@ export class TranscriptProjector {
         if (end > at.offset) at.stream.append(text.slice(at.offset, end));
         budget -= end - at.offset;
         at.offset = end;
-        if (end < text.length) break;
-        // A text block may still grow while it is the message's last one.
-        if (lastBlock && !settled) break;
+        if (end < text.length || lastBlock) break;
       } else {
         // Another kind of block ends the Markdown before it; it is final once something follows it.
         if (lastBlock && !settled) break;
-        this.printMarkdown(item, at, at.stream.takeFinal(true));
-        this.print({ key: `${item.key}#${at.parts++}`, item, part: { kind: 'content', block } });
+        if (at.printedBlock < at.block) {
+          this.printMarkdown(item, at, at.stream.takeFinal(true));
+          this.print({ key: `${item.key}#${at.parts++}`, item, part: { kind: 'content', block } });
+          at.printedBlock = at.block;
+        }
+        if (lastBlock) break;
       }
       at.block++;
       at.offset = 0;
     }
-    const complete = settled && at.block >= item.content.length;
+    const complete = settled && this.unread(item, at) === 0;
     this.printMarkdown(item, at, at.stream.takeFinal(complete));
     return complete;
+  }
+
+  /**
+   * Prints what reached an agent's message after it was printed (agents may send chunks after
+   * the turn's end; a reopened session's history arrives over several projections): the
+   * messages printed last are read on from where they stopped.
+   */
+  private readLate(items: readonly TranscriptItem[]): void {
+    for (const printed of this.recent) {
+      const now = items[printed.index];
+      if (now === printed.item || now?.kind !== 'message' || now.key !== printed.item.key) continue;
+      printed.item = now;
+      // Printed whole (at most the bounded amount per step: the rest on the next projections).
+      this.readMessage(now, true, printed.at);
+    }
   }
 
   private printMarkdown(item: MessageItem, at: MessageCursor, groups: readonly Token[][]): void {
@@ -229,7 +260,7 @@ export class TranscriptProjector {
         ...(streaming ? { streaming } : {}),
       });
     const block = item.content[at.block];
-    if (block !== undefined && plainText(block) === undefined)
+    if (block !== undefined && plainText(block) === undefined && at.printedBlock < at.block)
       units.push({ key: `${item.key}#${at.parts}`, item, part: { kind: 'content', block } });
     return units;
   }
