@@ -191,6 +191,22 @@ describe('acp run exit codes', () => {
     expect(passed.stderr).not.toContain('held back');
   });
 
+  it('--auth shows what a login prints (its URL) while it waits, and Ctrl-C stops waiting', async () => {
+    const agent = fakeCommand({
+      requireAuth: true,
+      loginPrints: 'https://login.example/xyz',
+      authMethods: [{ id: 'browser', name: 'Log in with a browser' }],
+    });
+    const r = await runCli(['run', '--auth', 'browser', 'hi', '--', ...agent], home, {
+      onStderr: (text, interrupt) => {
+        if (text.includes('waiting for the browser')) interrupt();
+      },
+    });
+    expect(r.stderr).toContain('agent (signing in): Open this URL to sign in: https://login.example/xyz');
+    expect(r.stderr).toContain('agent (signing in): waiting for the browser');
+    expect(r.code).toBe(130);
+  });
+
   it('2 for an --auth method the agent does not list, naming the ones it does', async () => {
     const agent = fakeCommand({ requireAuth: true, authMethods: [{ id: 'browser-login', name: 'Log in' }] });
     const r = await runCli(['run', '--auth', 'bogus', 'hi', '--', ...agent], home);
