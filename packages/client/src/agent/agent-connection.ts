@@ -483,6 +483,8 @@ export class AgentConnection implements SessionLink {
       {
         peerName: this.agent.name,
         logger: this.logger,
+        // A login reads the code from stdin: an error frame there would be taken for it.
+        answerParseErrors: () => this.signingIn === 0,
         onValidation: (report) => this.onValidation(report),
         trace: (direction: FrameDirection, text: string, parsed?: unknown) => {
           if (direction === 'in') {
