@@ -420,6 +420,7 @@ export class AgentConnection implements SessionLink {
     ).withheld;
     return new ClientError('AUTH_REQUIRED', `${this.agent.name} needs authentication: ${error.message}`, {
       authOptions,
+      agentId: this.agent.id,
       agentMessage: error.message,
       ...(this.agent.authHint ? { authHint: this.agent.authHint } : {}),
       ...(heldBackEnv.length > 0 ? { heldBackEnv } : {}),
