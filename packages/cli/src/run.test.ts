@@ -310,6 +310,11 @@ describe('acp run exit codes', () => {
     const missing = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], home);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--auth key needs your fake API key: set ACP_KIT_AUTH_API_KEY');
+    const wrongKey = { ...home, env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-wrong' } };
+    const refused = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], wrongKey);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('did not sign you in with key: Invalid API key');
+    expect(refused.stderr).not.toContain('k-wrong');
     const withKey = { ...home, env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-123' } };
     const authed = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], withKey);
     expect(authed.code).toBe(0);

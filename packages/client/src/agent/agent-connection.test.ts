@@ -398,8 +398,15 @@ describe('AgentConnection against a scripted agent process', () => {
     expect((await session.prompt('hi')).stopReason).toBe('end_turn');
   });
 
-  it('passes on what a login prints while it waits, and cancels it on the signal', async () => {
-    const { connection } = await setup({ requireAuth: true, loginPrints: 'https://login.example/abc' });
+  it('passes on what a login prints while it waits, writes nothing back to it, and cancels it on the signal', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const inbound = join(dir, 'inbound.txt');
+    const { connection } = await setup({
+      requireAuth: true,
+      loginPrints: 'https://login.example/abc',
+      recordInbound: inbound,
+    });
     const printed: string[] = [];
     let seenAll: () => void = () => undefined;
     const both = new Promise<void>((resolve) => (seenAll = resolve));
@@ -413,6 +420,10 @@ describe('AgentConnection against a scripted agent process', () => {
     await both;
     cancel.abort();
     await expect(signingIn).rejects.toThrow();
+    // The login read stdin for its code: no -32700 for its text was written there.
+    const written = await readFile(inbound, 'utf8');
+    expect(written).toContain('"method":"authenticate"');
+    expect(written).not.toContain('-32700');
     // Outside a sign-in, the same output is not sign-in output.
     const before = printed.length;
     await connection.newSession({ cwd: process.cwd() }).catch(() => undefined);

@@ -420,6 +420,7 @@ export class AgentConnection implements SessionLink {
     ).withheld;
     return new ClientError('AUTH_REQUIRED', `${this.agent.name} needs authentication: ${error.message}`, {
       authOptions,
+      agentId: this.agent.id,
       agentMessage: error.message,
       ...(this.agent.authHint ? { authHint: this.agent.authHint } : {}),
       ...(heldBackEnv.length > 0 ? { heldBackEnv } : {}),
@@ -483,6 +484,8 @@ export class AgentConnection implements SessionLink {
       {
         peerName: this.agent.name,
         logger: this.logger,
+        // A login reads the code from stdin: an error frame there would be taken for it.
+        answerParseErrors: () => this.signingIn === 0,
         onValidation: (report) => this.onValidation(report),
         trace: (direction: FrameDirection, text: string, parsed?: unknown) => {
           if (direction === 'in') {

@@ -327,6 +327,8 @@ if (opts.exitImmediately !== undefined) {
 }
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
+  // `recordInbound`: every line the client wrote, appended to that file (what a login would read).
+  if (opts.recordInbound) appendFileSync(opts.recordInbound, line + '\n');
   let msg;
   try {
     msg = JSON.parse(line);
