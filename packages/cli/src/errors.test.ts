@@ -53,7 +53,7 @@ describe('error reports', () => {
         /\nhint: the agent stopped; `acp doctor --probe`/,
         7,
       ],
-      [new ClientError('SESSION_NOT_FOUND', 'no such session'), undefined, /\nhint: `acp sessions` lists/, 1],
+      [new ClientError('SESSION_NOT_FOUND', 'no such session'), undefined, /\nhint: `acp sessions` lists/, 2],
       [
         new ClientError('CONFIG_INVALID', '/c/rules.json: bad'),
         undefined,
@@ -113,6 +113,11 @@ describe('error reports', () => {
       '- API key: set ACP_KIT_AUTH_API_KEY to your API key and sign in with `acp run --agent AGENT --auth key "hello"`',
     );
     expect(text(error)).not.toContain('run again with --auth');
+    const named = new ClientError('AUTH_REQUIRED', 'x needs authentication', {
+      authOptions: [{ id: 'key', name: 'API key', action: 'authenticate', instructions: '' }],
+      agentId: 'gemini',
+    });
+    expect(text(named)).toContain('sign in with `acp run --agent gemini --auth key "hello"`');
   });
 
   it('never lets escape sequences from an agent reach the terminal', () => {

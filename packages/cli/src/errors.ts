@@ -75,6 +75,7 @@ function hintFor(error: unknown, context: ErrorContext): string {
           typeof error.details.authHint === 'string' ? error.details.authHint : undefined,
           (error.details.heldBackEnv as string[] | undefined) ?? [],
           inRun,
+          typeof error.details.agentId === 'string' ? error.details.agentId : undefined,
         );
       case 'AGENT_NOT_FOUND':
         return '`acp agents` lists the agents; add your own with `acp agents add NAME -- COMMAND [ARGS…]`';
@@ -116,13 +117,16 @@ function authHint(
   catalogHint: string | undefined,
   heldBack: readonly string[] = [],
   inRun = true,
+  agentId?: string,
 ): string {
   const lines = ['sign in to the agent, then run again'];
   if (options.length > 0) {
     lines[0] += '; it offers:';
     // `--auth` belongs to `acp run`; elsewhere (the line mode) it signs in with a headless turn.
     const withAuth = (id: string): string =>
-      inRun ? `run again with --auth ${id}` : `sign in with \`acp run --agent AGENT --auth ${id} "hello"\``;
+      inRun
+        ? `run again with --auth ${id}`
+        : `sign in with \`acp run --agent ${agentId !== undefined && /^[\w.-]+$/.test(agentId) ? agentId : 'AGENT'} --auth ${id} "hello"\``;
     for (const option of options) {
       const how = option.input
         ? `set ${API_KEY_VARIABLE} to your ${option.input.label} and ${withAuth(option.id)}`
@@ -176,6 +180,9 @@ export function exitCodeForError(error: unknown): number {
   switch (code) {
     case 'AUTH_REQUIRED':
       return EXIT_CODES.AUTH_REQUIRED;
+    case 'SESSION_NOT_FOUND':
+      // An id that names no recorded session, or several: what was typed is wrong.
+      return EXIT_CODES.USAGE;
     case 'AGENT_EXITED':
     case 'PEER_EXITED':
     case 'CONNECTION_CLOSED':

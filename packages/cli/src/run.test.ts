@@ -191,6 +191,22 @@ describe('acp run exit codes', () => {
     expect(passed.stderr).not.toContain('held back');
   });
 
+  it('--auth shows what a login prints (its URL) while it waits, and Ctrl-C stops waiting', async () => {
+    const agent = fakeCommand({
+      requireAuth: true,
+      loginPrints: 'https://login.example/xyz',
+      authMethods: [{ id: 'browser', name: 'Log in with a browser' }],
+    });
+    const r = await runCli(['run', '--auth', 'browser', 'hi', '--', ...agent], home, {
+      onStderr: (text, interrupt) => {
+        if (text.includes('waiting for the browser')) interrupt();
+      },
+    });
+    expect(r.stderr).toContain('agent (signing in): Open this URL to sign in: https://login.example/xyz');
+    expect(r.stderr).toContain('agent (signing in): waiting for the browser');
+    expect(r.code).toBe(130);
+  });
+
   it('2 for an --auth method the agent does not list, naming the ones it does', async () => {
     const agent = fakeCommand({ requireAuth: true, authMethods: [{ id: 'browser-login', name: 'Log in' }] });
     const r = await runCli(['run', '--auth', 'bogus', 'hi', '--', ...agent], home);
@@ -294,6 +310,11 @@ describe('acp run exit codes', () => {
     const missing = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], home);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--auth key needs your fake API key: set ACP_KIT_AUTH_API_KEY');
+    const wrongKey = { ...home, env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-wrong' } };
+    const refused = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], wrongKey);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('did not sign you in with key: Invalid API key');
+    expect(refused.stderr).not.toContain('k-wrong');
     const withKey = { ...home, env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-123' } };
     const authed = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], withKey);
     expect(authed.code).toBe(0);

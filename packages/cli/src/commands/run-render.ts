@@ -52,6 +52,11 @@ export class TextRenderer implements RunRenderer {
     connection.events.on('noise', ({ sample }) =>
       this.note(`warning: the agent printed non-JSON text on stdout: ${oneLine(sample, 100)}`),
     );
+    // A login prints its URL or asks for a code: always shown (Ctrl-C stops waiting).
+    connection.events.on('signInOutput', ({ text }) => {
+      for (const line of text.split('\n'))
+        if (line.trim() !== '') this.note(`agent (signing in): ${oneLine(line, 500)}`);
+    });
     if (this.verbose) {
       connection.events.on('stderr', ({ text }) => {
         for (const line of text.split('\n'))
@@ -213,6 +218,7 @@ export class JsonRenderer implements RunRenderer {
     connection.events.on('noise', ({ sample }) =>
       this.line({ type: 'warning', message: 'the agent printed non-JSON text on stdout', sample }),
     );
+    connection.events.on('signInOutput', ({ text }) => this.line({ type: 'sign_in_output', text }));
     connection.events.on('diagnostic', ({ message }) => this.line({ type: 'diagnostic', message }));
   }
 

@@ -248,7 +248,7 @@ async function authenticate(
     return;
   }
   if (!option?.input) {
-    await connection.authenticate(methodId);
+    await signIn(connection, methodId);
     return;
   }
   const apiKey = io.env[API_KEY_VARIABLE];
@@ -257,5 +257,26 @@ async function authenticate(
       `--auth ${methodId} needs your ${option.input.label}: set ${API_KEY_VARIABLE} to it (it is passed to the agent, not stored)`,
     );
   }
-  await connection.authenticate(methodId, { apiKey });
+  await signIn(connection, methodId, { apiKey });
+}
+
+/** `authenticate`; the agent refusing it is a failed sign-in (exit code 6), with its reason. */
+async function signIn(
+  connection: AgentConnection,
+  methodId: string,
+  secrets: { apiKey?: string } = {},
+): Promise<void> {
+  try {
+    await connection.authenticate(methodId, secrets);
+  } catch (error) {
+    if (!(error instanceof ProtocolError)) throw error;
+    throw new ClientError(
+      'AUTH_REQUIRED',
+      `${connection.agent.name} did not sign you in with ${methodId}: ${error.message}`,
+      {
+        authOptions: connection.authOptions,
+        agentId: connection.agent.id,
+      },
+    );
+  }
 }

@@ -398,6 +398,38 @@ describe('AgentConnection against a scripted agent process', () => {
     expect((await session.prompt('hi')).stopReason).toBe('end_turn');
   });
 
+  it('passes on what a login prints while it waits, writes nothing back to it, and cancels it on the signal', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const inbound = join(dir, 'inbound.txt');
+    const { connection } = await setup({
+      requireAuth: true,
+      loginPrints: 'https://login.example/abc',
+      recordInbound: inbound,
+    });
+    const printed: string[] = [];
+    let seenAll: () => void = () => undefined;
+    const both = new Promise<void>((resolve) => (seenAll = resolve));
+    connection.events.on('signInOutput', ({ text }) => {
+      printed.push(text);
+      const all = printed.join('\n');
+      if (all.includes('https://login.example/abc') && all.includes('waiting for the browser')) seenAll();
+    });
+    const cancel = new AbortController();
+    const signingIn = connection.authenticate('browser', {}, { signal: cancel.signal });
+    await both;
+    cancel.abort();
+    await expect(signingIn).rejects.toThrow();
+    // The login read stdin for its code: no -32700 for its text was written there.
+    const written = await readFile(inbound, 'utf8');
+    expect(written).toContain('"method":"authenticate"');
+    expect(written).not.toContain('-32700');
+    // Outside a sign-in, the same output is not sign-in output.
+    const before = printed.length;
+    await connection.newSession({ cwd: process.cwd() }).catch(() => undefined);
+    expect(printed.length).toBe(before);
+  });
+
   it('refuses an agent answering another protocol version, with a clear message', async () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);

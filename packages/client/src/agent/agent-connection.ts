@@ -91,6 +91,11 @@ export interface AgentConnectionEvents {
   diagnostic: { message: string };
   /** A remote agent's connection: connected (and how), cut, reconnecting, resumed, failed. */
   remote: RemoteEvent;
+  /**
+   * What the agent prints while it signs in (`authenticate` running): its stderr and any non-JSON
+   * lines on stdout, where logins put their URL and code prompts. Sanitised.
+   */
+  signInOutput: { text: string };
 }
 
 /** Where a remote agent is and how its connection is doing, for status displays. */
@@ -143,6 +148,8 @@ export class AgentConnection implements SessionLink {
   /** The start (or restart) in progress, which close() waits for. */
   private starting: Promise<void> | undefined;
   private noise: NoiseDetector | undefined;
+  /** `authenticate` calls running. */
+  private signingIn = 0;
   private readonly pushback = new Pushback();
 
   private constructor(readonly options: AgentConnectionOptions) {
@@ -294,23 +301,44 @@ export class AgentConnection implements SessionLink {
 
   /**
    * `authenticate` with an agent-handled method. `apiKey` is the secret of a method that takes one
-   * (`AuthOption.input`), sent as `_meta["api-key"]`. Agents read that field in two shapes (Gemini
+   * (`AuthOption.input`), sent as `_meta["api-key"]`. A login can wait on the user for long (a
+   * browser, a code to paste): there is no time limit; `signal` cancels it (`$/cancel_request`).
+   * Meanwhile what the agent prints arrives as `signInOutput` events. Agents read that field in two shapes (Gemini
    * CLI a string, codex-acp `{ apiKey }`): the string goes first and, when the agent refuses it,
    * the object. When both fail, the refusal that is not an internal error is reported (it is about
    * the key itself).
    */
-  async authenticate(methodId: string, secrets: { apiKey?: string } = {}): Promise<void> {
-    const apiKey = secrets.apiKey;
+  async authenticate(
+    methodId: string,
+    secrets: { apiKey?: string } = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    // While it runs, what the agent prints is sign-in output (`signInOutput` events).
+    this.signingIn++;
+    try {
+      await this.authenticateOnce(methodId, secrets.apiKey, options.signal);
+    } finally {
+      this.signingIn--;
+    }
+  }
+
+  private async authenticateOnce(
+    methodId: string,
+    apiKey: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    // A login may wait on the user (a browser, a code): no time limit, but `signal` cancels it.
+    const request = signal ? { signal } : {};
     if (apiKey === undefined) {
-      await this.connection.authenticate({ methodId });
+      await this.connection.authenticate({ methodId }, request);
       return;
     }
     try {
-      await this.connection.authenticate({ methodId, _meta: { 'api-key': apiKey } });
+      await this.connection.authenticate({ methodId, _meta: { 'api-key': apiKey } }, request);
     } catch (first) {
-      if (!(first instanceof ProtocolError)) throw first;
+      if (!(first instanceof ProtocolError) || signal?.aborted) throw first;
       await this.connection
-        .authenticate({ methodId, _meta: { 'api-key': { apiKey } } })
+        .authenticate({ methodId, _meta: { 'api-key': { apiKey } } }, request)
         .catch((second: unknown) => {
           // The shape it did not read fails as an internal error; the other says what is wrong.
           const internal = (error: ProtocolError): boolean => error.code === -32603;
@@ -392,6 +420,7 @@ export class AgentConnection implements SessionLink {
     ).withheld;
     return new ClientError('AUTH_REQUIRED', `${this.agent.name} needs authentication: ${error.message}`, {
       authOptions,
+      agentId: this.agent.id,
       agentMessage: error.message,
       ...(this.agent.authHint ? { authHint: this.agent.authHint } : {}),
       ...(heldBackEnv.length > 0 ? { heldBackEnv } : {}),
@@ -432,7 +461,12 @@ export class AgentConnection implements SessionLink {
     }
     // Every session has a live frame feed; trace files are written only when recording with traces.
     this.router = new TraceRouter();
-    const noise = new NoiseDetector((sample) => this.events.emit('noise', { sample }));
+    const noise = new NoiseDetector(
+      (sample) => this.events.emit('noise', { sample }),
+      (line) => {
+        if (this.signingIn > 0) this.events.emit('signInOutput', { text: line });
+      },
+    );
     this.noise = noise;
     const router = this.router;
     const rpc = new ClientSideConnection(
@@ -450,6 +484,8 @@ export class AgentConnection implements SessionLink {
       {
         peerName: this.agent.name,
         logger: this.logger,
+        // A login reads the code from stdin: an error frame there would be taken for it.
+        answerParseErrors: () => this.signingIn === 0,
         onValidation: (report) => this.onValidation(report),
         trace: (direction: FrameDirection, text: string, parsed?: unknown) => {
           if (direction === 'in') {
@@ -469,7 +505,9 @@ export class AgentConnection implements SessionLink {
         const text = (params as { text?: unknown } | null)?.text;
         if (typeof text !== 'string') return;
         const clean = sanitizer.write(text.replace(/\r\n?/g, '\n'));
-        if (clean !== '') this.events.emit('stderr', { text: clean });
+        if (clean === '') return;
+        this.events.emit('stderr', { text: clean });
+        if (this.signingIn > 0) this.events.emit('signInOutput', { text: clean });
       });
     }
     rpc.start();
@@ -499,7 +537,10 @@ export class AgentConnection implements SessionLink {
       cwd: this.options.cwd ?? this.agent.cwd,
       env: this.options.env,
       ...(this.options.passEnv ? { passEnv: this.options.passEnv } : {}),
-      onStderr: (text) => this.events.emit('stderr', { text }),
+      onStderr: (text) => {
+        this.events.emit('stderr', { text });
+        if (this.signingIn > 0) this.events.emit('signInOutput', { text });
+      },
     });
     return processLink(started);
   }

@@ -133,7 +133,11 @@ export class NoiseDetector {
   count = 0;
   sample: string | undefined;
 
-  constructor(private readonly onFirst: (sample: string) => void) {}
+  constructor(
+    private readonly onFirst: (sample: string) => void,
+    /** Every noise line (sanitised, at most 500 characters), for who wants them all. */
+    private readonly onLine?: (line: string) => void,
+  ) {}
 
   /** Looks at one inbound frame's text. */
   inspect(text: string): void {
@@ -145,5 +149,6 @@ export class NoiseDetector {
       this.sample = sanitizeText(text.slice(0, 200));
       this.onFirst(this.sample);
     }
+    this.onLine?.(sanitizeText(text.slice(0, 500)));
   }
 }

@@ -70,6 +70,12 @@ async function handle(msg) {
         agentInfo: { name: 'fake-agent', version: '1.0.0' },
       });
     case 'authenticate':
+      // `loginPrints`: a login that prints a URL (stdout, not JSON, and stderr) and waits for the user.
+      if (opts.loginPrints !== undefined) {
+        process.stdout.write(`Open this URL to sign in: ${opts.loginPrints}\n`);
+        process.stderr.write(`waiting for the browser…\n`);
+        return;
+      }
       // `requireApiKey`: only this key, passed as `_meta["api-key"]`, signs in: a string (Gemini
       // CLI), or `{ apiKey }` with `apiKeyAsObject` (codex-acp, which fails with -32603 otherwise).
       if (opts.requireApiKey !== undefined) {
@@ -321,6 +327,8 @@ if (opts.exitImmediately !== undefined) {
 }
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
+  // `recordInbound`: every line the client wrote, appended to that file (what a login would read).
+  if (opts.recordInbound) appendFileSync(opts.recordInbound, line + '\n');
   let msg;
   try {
     msg = JSON.parse(line);

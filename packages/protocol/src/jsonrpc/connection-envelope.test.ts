@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { AcpKitError, ProtocolError } from './errors.js';
 import { connectPair, connectToRawPeer, recordingLogger } from './test-support/raw-peer.js';
 
-function setup() {
+function setup(options: { answerParseErrors?: () => boolean } = {}) {
   const logger = recordingLogger();
-  const { connection, peer } = connectToRawPeer({ logger });
+  const { connection, peer } = connectToRawPeer({ logger, ...options });
   connection.onRequest('echo', (params) => params);
   connection.start();
   return { connection, peer, logger };
@@ -105,6 +105,27 @@ describe('inbound envelopes', () => {
     expect(dropped.map((e) => e.fields)).toEqual([{ id: 99 }, { id: 100 }, { id: 5 }, { id: null }]);
     expect(dropped.every((e) => e.level === 'debug')).toBe(true);
     expect(JSON.stringify(logger.entries)).not.toContain(SECRET);
+  });
+
+  it('reads a frame written right after text that did not end its line, and answers the text alone', async () => {
+    const { connection, peer } = setup();
+    const seen: unknown[] = [];
+    connection.onNotification('note', (params) => void seen.push(params));
+    const replies = await peer.exchange(
+      'Waiting for authentication...{"jsonrpc":"2.0","method":"note","params":{"n":1}}',
+    );
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700 }) }]);
+    expect(seen).toEqual([{ n: 1 }]);
+  });
+
+  it('keeps quiet about lines that are not JSON while answerParseErrors says so', async () => {
+    let answer = false;
+    const { peer } = setup({ answerParseErrors: () => answer });
+    expect(await peer.exchange('Enter the authorization code:')).toEqual([]);
+    answer = true;
+    expect(await peer.exchange('more text')).toEqual([
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700 }) },
+    ]);
   });
 
   it('does not ping-pong errors between two engines', async () => {

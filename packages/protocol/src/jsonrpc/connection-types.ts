@@ -34,6 +34,12 @@ export interface JsonRpcConnectionOptions {
    * Needs a channel that reports `bufferedAmount`.
    */
   maxOutboundBytes?: number;
+  /**
+   * Whether to answer a line that is not JSON with -32700 now (checked at each such line; default:
+   * always, for the first 16). A client turns it off while an agent signs in: logins print text on
+   * stdout and read codes from stdin, where an error frame would be taken for the code.
+   */
+  answerParseErrors?: () => boolean;
 }
 
 /** What a request handler learns about its request. */

@@ -107,6 +107,7 @@ export class JsonRpcConnection {
   private closeReason: AcpKitError | undefined;
   /** Unparseable lines received so far. */
   private parseErrors = 0;
+  private readonly answerParseErrors: (() => boolean) | undefined;
   /** True while the decoder delivers what was left when the input ended. */
   private endingInput = false;
   /** Size of a last frame cut off by the end of the input. */
@@ -126,6 +127,7 @@ export class JsonRpcConnection {
     this.trace = options.trace;
     this.peerName = options.peerName ?? 'peer';
     this.requestTimeoutMs = options.requestTimeoutMs;
+    this.answerParseErrors = options.answerParseErrors;
     this.requestSlots = new RequestSlots(
       Math.max(1, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
     );
@@ -256,6 +258,20 @@ export class JsonRpcConnection {
     try {
       message = JSON.parse(text);
     } catch {
+      // A frame written right after text that did not end its line (a log line without a newline)
+      // is still the frame: read it from where it starts, and report the text before it.
+      const at = text.indexOf('{"jsonrpc"');
+      if (at > 0 && !this.endingInput) {
+        const frame = text.slice(at);
+        try {
+          JSON.parse(frame);
+          this.onFrame(text.slice(0, at));
+          this.onFrame(frame);
+          return;
+        } catch {
+          // Not a frame after all: the whole line is noise.
+        }
+      }
       if (this.trace) this.trace('in', text);
       if (this.endingInput) {
         // The peer's output ended inside this frame: the close reason says so.
@@ -263,6 +279,7 @@ export class JsonRpcConnection {
         return;
       }
       this.parseErrors++;
+      if (this.answerParseErrors?.() === false) return;
       // A peer that logs to stdout would get one error per log line: answer the first few only.
       if (this.parseErrors <= MAX_PARSE_ERROR_REPLIES) {
         this.log('debug', 'unparseable frame', { length: text.length });

@@ -149,6 +149,12 @@ describe('scripted agent in tmux', () => {
       }))
       .sort((a, b) => a.meta.createdAt.localeCompare(b.meta.createdAt))[0];
     expect(first).toBeDefined();
+    // A prefix of both sessions is said to be ambiguous, in the UI (it used to throw and exit).
+    h = launch(['--resume', 's-']);
+    await h.waitFor(/s- matches 2 sessions/);
+    h.press('C-q');
+    expect(await h.exitStatus()).toBe(0);
+    h.close();
     h = launch(['--resume', first?.id as string]);
     screen = await h.waitFor('Connected to scenario: session loaded by the agent', { history: true });
     expect(screen).toContain('You said: first tab');

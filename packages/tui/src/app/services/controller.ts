@@ -178,7 +178,14 @@ export class Controller {
 
   /** Reopens a stored session in a new tab, with its agent (or `agent` instead). */
   async openStored(id: string, agent?: AgentEntry): Promise<void> {
-    const meta = await this.client.transcripts.find(id);
+    let meta: Awaited<ReturnType<typeof this.client.transcripts.find>>;
+    try {
+      meta = await this.client.transcripts.find(id);
+    } catch (error) {
+      // A prefix of several sessions (or an unreadable store): said, never thrown at the UI.
+      this.flash(describeError(error), 'error');
+      return;
+    }
     if (!meta) {
       this.flash(`No stored session matches ${id}`, 'error');
       return;

@@ -30,6 +30,8 @@ import { listWorkspaceFiles, promptParts } from './workspace-files.js';
 
 /** Longest wait between a session change and its frame (two frames at 60 Hz; Ink draws at most 30/s). */
 const VIEW_INTERVAL_MS = 33;
+/** Lines of a login's output shown while signing in (the newest). */
+const SIGN_IN_LINES = 3;
 
 /** Session events that change its status. */
 const STATUS_EVENTS = new Set([
@@ -130,6 +132,8 @@ export class TabRuntime {
   private killing = false;
   /** The agent is being replaced by a new process: the old one's exit is not a crash. */
   private replacing = false;
+  /** Cancels the sign-in in progress (`authenticate`), if any. */
+  private signIn: AbortController | undefined;
   /** Aborted by close(): an agent still starting is stopped, and nothing more is opened. */
   private readonly closing = new AbortController();
   private readonly now: () => number;
@@ -184,8 +188,16 @@ export class TabRuntime {
     void this.pump();
   }
 
-  /** Esc / Ctrl+C: cancels the running turn; `stuck` when a cancel was already sent and it still runs. */
+  /**
+   * Esc / Ctrl+C: cancels a sign-in in progress, or the running turn; `stuck` when a cancel was
+   * already sent and the turn still runs.
+   */
   cancel(): 'idle' | 'cancelled' | 'stuck' {
+    if (this.signIn) {
+      this.signIn.abort();
+      this.signIn = undefined;
+      return 'cancelled';
+    }
     const session = this.session;
     const status = session?.state.status;
     if (!session || (status !== 'running' && status !== 'cancelling')) return 'idle';
@@ -244,10 +256,25 @@ export class TabRuntime {
   async authenticate(option: AuthOption, secrets: { apiKey?: string } = {}): Promise<void> {
     const connection = this.connection;
     if (!connection || option.action === 'user') return;
+    const cancelled = new AbortController();
     try {
       if (option.action === 'authenticate') {
-        this.lifecycle({ type: 'start', message: `Signing in with ${option.name}…` });
-        await connection.authenticate(option.id, secrets);
+        const signingIn = `Signing in with ${option.name}… (Esc cancels)`;
+        this.lifecycle({ type: 'start', message: signingIn });
+        // A login may print a URL or ask for a code: its newest lines are shown under the message.
+        const printed: string[] = [];
+        const off = connection.events.on('signInOutput', ({ text }) => {
+          for (const line of text.split('\n')) if (line.trim() !== '') printed.push(line.trim());
+          printed.splice(0, Math.max(0, printed.length - SIGN_IN_LINES));
+          this.lifecycle({ type: 'progress', message: `${signingIn} · ${printed.join(' · ')}` });
+        });
+        this.signIn = cancelled;
+        try {
+          await connection.authenticate(option.id, secrets, { signal: cancelled.signal });
+        } finally {
+          off();
+          if (this.signIn === cancelled) this.signIn = undefined;
+        }
       } else {
         const result = await this.deps.handover.run(() => runTerminalAuth(option, { cwd: this.cwd }));
         if (!result.ok) {
@@ -264,7 +291,11 @@ export class TabRuntime {
       await this.reopen(connection, this.session);
       this.ready();
     } catch (error) {
-      this.failed(error, option);
+      if (cancelled.signal.aborted) {
+        // The user stopped waiting (Esc): back to the sign-in choices.
+        this.lifecycle({ type: 'sign_in_failed', message: `Signing in with ${option.name} was cancelled.` });
+        this.deps.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'auth', tabId: this.id } });
+      } else this.failed(error, option);
     }
   }
 
