@@ -94,13 +94,25 @@ const quote = (word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace
 
 /** The UI (`acp`) in tmux, with temp directories and the scripted agent as catalog agent `scenario`. */
 export class TuiRun {
-  constructor({ args = [], columns = 120, rows = 40, env = {}, dirs, rawLog, program = uiProgram() } = {}) {
+  constructor({
+    args = [],
+    columns = 120,
+    rows = 40,
+    env = {},
+    dirs,
+    rawLog,
+    program = uiProgram(),
+    historyLimit = 100_000,
+  } = {}) {
     this.dirs = dirs ?? TuiRun.makeDirs();
     this.ownsDirs = dirs === undefined;
     this.metricsFile = join(this.dirs.root, `metrics-${++counter}.json`);
     this.socket = `acp-tui-bench-${process.pid}-${counter}`;
     const conf = join(this.dirs.root, 'tmux.conf');
-    writeFileSync(conf, 'set -g history-limit 100000\nset -g remain-on-exit on\nset -g status off\n');
+    writeFileSync(
+      conf,
+      `set -g history-limit ${historyLimit}\nset -g remain-on-exit on\nset -g status off\n`,
+    );
     const fullEnv = {
       ACP_KIT_CONFIG_DIR: this.dirs.config,
       ACP_KIT_DATA_DIR: this.dirs.data,
@@ -159,7 +171,8 @@ export class TuiRun {
   }
 
   tmux(...args) {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+    // A long answer's scrollback is tens of megabytes.
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   }
 
   screen() {

@@ -1,16 +1,19 @@
 /**
- * `node bench/tui-stream.mjs [--chunks 5000] [--rates 250,0] [--runs 3]`
+ * `node bench/tui-stream.mjs [--chunks 5000] [--rates 250,0] [--runs 3] [--chunk-bytes N]`
  *
  * Streams N Markdown chunks (headings, paragraphs, lists with bold and code) from the scripted
  * agent into `acp` (the production bundle) in tmux, at each rate in chunks per second (0: as fast
- * as the pipe takes them). Measured:
+ * as the pipe takes them); `--chunk-bytes 100` pads the plain chunks to about 100 bytes (100,000
+ * of them: a ~10 MB answer). Measured:
  * - full-screen clears written to the main buffer after the prompt (raw output, `pipe-pane`): target 0;
  * - `capture-pane` samples every 50 ms during the stream: the tab bar, status bar and hint line
  *   must each appear exactly once, intact, as the last lines (no torn or duplicated status bar);
  * - the UI's event-loop delay p99 after the prompt (target ≤ 20 ms) and its CPU from the prompt
  *   until everything is drawn (target ≤ 1.5 s), with its frames, their build times and the
  *   renders per component;
- * - the answer in the scrollback once the stream is drawn: every word once, in order.
+ * - the answer in the scrollback once the stream is drawn: every word once, in order;
+ * - the CPU per 1,000 chunks while the first and the last tenth of the stream arrive (the UI's
+ *   progress samples): flat when no work grows with the answer's length.
  * `--bundle FILE` runs another build of the UI, `--cpu-prof DIR` profiles it (see tui-common.mjs).
  */
 import { readFileSync, rmSync } from 'node:fs';
@@ -21,6 +24,7 @@ ensureBundle();
 const chunks = Number(option('--chunks', 5000));
 const rates = option('--rates', '250,0').split(',').map(Number);
 const runs = Number(option('--runs', 3));
+const chunkBytes = Number(option('--chunk-bytes', 0));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -42,7 +46,7 @@ export function statusProblems(screen) {
   while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
   const problems = [];
   const count = (re) => lines.filter((line) => re.test(line)).length;
-  const tabs = count(/^ 1 Scenario {2}[●◐]$/);
+  const tabs = count(/^ 1 Scenario( agent)? {2}[●◐]$/);
   const status = count(/^● connected │ Scenario agent 1\.0 │ Ask/);
   const hint = count(/(Esc cancel · Ctrl\+X menu|Ctrl\+X menu · \? keys · Ctrl\+N new tab)$/);
   if (tabs !== 1) problems.push(`tab bar ×${tabs}`);
@@ -54,16 +58,38 @@ export function statusProblems(screen) {
   return problems;
 }
 
+/**
+ * CPU per 1,000 chunks while the first and the last tenth of the stream arrived, from the UI's
+ * progress samples `[ms, cpuMs, updates]` (the prompt's own updates are a handful).
+ */
+export function perThousand(progress) {
+  const at = (count) => progress.find((sample) => sample[2] >= count);
+  const rate = (from, to) => {
+    const a = at(from);
+    const b = at(to);
+    return a && b && b[2] > a[2] ? Math.round(((b[1] - a[1]) / (b[2] - a[2])) * 1000 * 10) / 10 : NaN;
+  };
+  return {
+    cpuPer1kFirstTenth: rate(1, chunks / 10),
+    cpuPer1kLastTenth: rate((chunks * 9) / 10, chunks),
+  };
+}
+
 async function once(rate) {
   const dirs = TuiRun.makeDirs();
   const rawLog = join(dirs.root, 'raw.log');
-  const run = new TuiRun({ dirs, args: ['--agent', 'scenario'], rawLog });
+  const run = new TuiRun({
+    dirs,
+    args: ['--agent', 'scenario'],
+    rawLog,
+    historyLimit: Math.max(100_000, chunks * (chunkBytes > 0 ? 3 : 1)),
+  });
   try {
     await run.waitFor(
       (screen) => screen.includes('● connected') && screen.includes('Message · / for commands'),
     );
     const before = readFileSync(rawLog, 'utf8').length;
-    run.type(`stream ${chunks} ${rate}`);
+    run.type(`stream ${chunks} ${rate}${chunkBytes > 0 ? ` ${chunkBytes}` : ''}`);
     await run.waitFor(`stream ${chunks}`);
     run.press('Enter');
     const started = Date.now();
@@ -81,7 +107,8 @@ async function once(rate) {
       const done = screen.includes('Message · / for commands') && screen === last;
       idleSeen = done ? idleSeen + 1 : 0;
       if (idleSeen >= 4) break;
-      if (Date.now() - started > 300_000) throw new Error('the stream did not finish');
+      if (Date.now() - started > 300_000 + (rate > 0 ? (chunks / rate) * 1000 : chunks * 2))
+        throw new Error('the stream did not finish');
       last = screen;
     }
     const wall = Date.now() - started;
@@ -90,6 +117,7 @@ async function once(rate) {
     const answer = answerComplete(run.history(), chunks);
     const metrics = await run.quit();
     return {
+      ...perThousand(metrics.progress ?? []),
       rate,
       wallMs: wall,
       clears,
@@ -100,6 +128,8 @@ async function once(rate) {
       loopP99: metrics.eventLoopDelayMs.p99,
       loopMax: metrics.eventLoopDelayMs.max,
       cpuMs: metrics.cpuSinceFirstPromptMs,
+      cpuUserMs: metrics.cpuSinceFirstPrompt?.user,
+      cpuSystemMs: metrics.cpuSinceFirstPrompt?.system,
       turnMs: metrics.marks['turn-end'] - metrics.marks['first-prompt'],
       frames: metrics.renderMs.frames,
       renderP99: metrics.renderMs.p99,
@@ -119,15 +149,15 @@ const results = [];
 for (const rate of rates) for (let i = 0; i < runs; i++) results.push(await once(rate));
 console.log(JSON.stringify({ machine: machine(), chunks, results }));
 console.log(
-  `\n| ${chunks} chunks | rate | turn (ms) | full clears | torn/duplicated status samples | loop delay p99 (ms) | CPU (ms) | frames | frame build p99 (ms) | answer in the scrollback |`,
+  `\n| ${chunks} chunks${chunkBytes > 0 ? ` of ~${chunkBytes} bytes` : ''} | rate | turn (ms) | full clears | torn/duplicated status samples | loop delay p99 (ms) | CPU (ms) | CPU per 1k chunks, first / last tenth (ms) | frames | frame build p99 (ms) | answer in the scrollback |`,
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const rate of rates) {
   const rows = results.filter((r) => r.rate === rate);
   const m = (key) => median(rows.map((r) => r[key]));
   console.log(
     `| median of ${rows.length} | ${rate === 0 ? 'flood' : `${rate}/s`} | ${m('turnMs').toFixed(0)} | ${Math.max(...rows.map((r) => r.clears))} | ` +
-      `${rows.reduce((sum, r) => sum + r.tornSamples, 0)} of ${rows.reduce((sum, r) => sum + r.samples, 0)} | ${m('loopP99').toFixed(1)} | ${m('cpuMs').toFixed(0)} | ${m('frames').toFixed(0)} | ${m('renderP99').toFixed(1)} | ` +
+      `${rows.reduce((sum, r) => sum + r.tornSamples, 0)} of ${rows.reduce((sum, r) => sum + r.samples, 0)} | ${m('loopP99').toFixed(1)} | ${m('cpuMs').toFixed(0)} | ${m('cpuPer1kFirstTenth').toFixed(1)} / ${m('cpuPer1kLastTenth').toFixed(1)} | ${m('frames').toFixed(0)} | ${m('renderP99').toFixed(1)} | ` +
       `${rows.filter((r) => r.answer === 'complete').length} of ${rows.length} complete |`,
   );
 }

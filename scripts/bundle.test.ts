@@ -1,10 +1,16 @@
 /**
  * What each start of the `acp` bundle loads, read from esbuild's metafile: `--version`/`--help`
  * only the command definitions, `acp run` and the UI never the agent's SDKs, the demo agent no
- * AI SDK. A failure names the import chain that pulls the module in.
+ * AI SDK. A failure names the import chain that pulls the module in. And the patch of Ink's
+ * frame output the bundle carries draws what Ink draws.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   chunkOf,
@@ -15,6 +21,7 @@ import {
   staticClosure,
 } from './bundle-graph.ts';
 import { bundleOptions, ENTRY, ROOT } from './bundle.ts';
+import { patchInk } from './ink-frame-patch.ts';
 import { bundledPackages, thirdPartyLicenses } from './third-party-licenses.ts';
 
 /** What only `acp agent` may load. */
@@ -115,5 +122,119 @@ describe('the acp bundle', () => {
     const text = thirdPartyLicenses(metafile, ROOT);
     for (const pkg of packages) expect(text).toContain(`## ${pkg.name} ${pkg.version} (${pkg.license})`);
     expect(text).toContain('Permission is hereby granted'); // the MIT text itself, not only its name
+  });
+});
+
+describe('the patch of Ink’s frames (ink-frame-patch.ts)', () => {
+  const inkOutput = join(ROOT, 'node_modules/ink/build/output.js');
+  type OutputClass = new (options: { width: number; height: number }) => {
+    write(x: number, y: number, text: string, options: { transformers: ((line: string) => string)[] }): void;
+    clip(clip: { x1?: number; x2?: number; y1?: number; y2?: number }): void;
+    unclip(): void;
+    get(): { output: string; height: number };
+  };
+  let original: OutputClass;
+  let patched: OutputClass;
+
+  /** The module, bundled with its dependencies from Ink's own folder, imported from a temp file. */
+  async function load(source: string, name: string): Promise<OutputClass> {
+    const result = await build({
+      stdin: { contents: source, resolveDir: dirname(inkOutput), loader: 'js' },
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      write: false,
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'acp-ink-output-')), `${name}.mjs`);
+    writeFileSync(file, result.outputFiles[0]?.text ?? '');
+    return ((await import(pathToFileURL(file).href)) as { default: OutputClass }).default;
+  }
+
+  beforeAll(async () => {
+    const source = readFileSync(inkOutput, 'utf8');
+    original = await load(source, 'original');
+    patched = await load(patchInk('output.js', source), 'patched');
+  });
+
+  it('fails loudly when Ink is not the version it was written for', () => {
+    const source = readFileSync(inkOutput, 'utf8');
+    expect(() =>
+      patchInk('output.js', source.replace('caches = new OutputCaches();', 'caches = new Caches();')),
+    ).toThrow(/ink\/build\/output\.js is not the text this patch was written for.*caches = new OutputCaches/);
+    expect(() => patchInk('output.js', patchInk('output.js', source))).toThrow(/ink-frame-cache/);
+    const renderNode = readFileSync(join(ROOT, 'node_modules/ink/build/render-node-to-output.js'), 'utf8');
+    expect(patchInk('render-node-to-output.js', renderNode)).toContain('measuredWidestLine(text)');
+    expect(() =>
+      patchInk('render-node-to-output.js', renderNode.replace('widestLine(text)', 'width(text)')),
+    ).toThrow(/render-node-to-output\.js is not the text/);
+  });
+
+  it('draws every frame as Ink does, also when rows and lines come back from earlier frames', () => {
+    const text = fc
+      .array(
+        fc.constantFrom(
+          'a',
+          'b',
+          ' ',
+          '界',
+          '👍',
+          'e\u0301',
+          '\n',
+          '\x1b[1m',
+          '\x1b[22m',
+          '\x1b[31m',
+          '\x1b[39m',
+          '\x1b[38;2;1;2;3m',
+        ),
+        { maxLength: 30 },
+      )
+      .map((parts) => parts.join(''));
+    const operation = fc.oneof(
+      fc.record({
+        kind: fc.constant('write' as const),
+        x: fc.integer({ min: -2, max: 24 }),
+        y: fc.integer({ min: -2, max: 9 }),
+        text,
+        bold: fc.boolean(),
+      }),
+      fc.record({
+        kind: fc.constant('clip' as const),
+        x1: fc.integer({ min: 0, max: 10 }),
+        x2: fc.integer({ min: 5, max: 24 }),
+        y1: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+        y2: fc.option(fc.integer({ min: 3, max: 9 }), { nil: undefined }),
+      }),
+      fc.constant({ kind: 'unclip' as const }),
+    );
+    const bold = (line: string): string => `\x1b[1m${line}\x1b[22m`;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.array(operation, { maxLength: 12 }),
+        (width, height, operations) => {
+          const frame = (Output: OutputClass): string => {
+            const output = new Output({ width, height });
+            for (const op of operations) {
+              if (op.kind === 'write')
+                output.write(op.x, op.y, op.text, { transformers: op.bold ? [bold] : [] });
+              else if (op.kind === 'clip')
+                output.clip({
+                  x1: op.x1,
+                  x2: op.x2,
+                  ...(op.y1 !== undefined && op.y2 !== undefined ? { y1: op.y1, y2: op.y2 } : {}),
+                });
+              else output.unclip();
+            }
+            return JSON.stringify(output.get());
+          };
+          const expected = frame(original);
+          expect(frame(patched)).toBe(expected);
+          // Again: now every row and line is known from the frame before.
+          expect(frame(patched)).toBe(expected);
+        },
+      ),
+      { seed: 6, numRuns: 1500 },
+    );
   });
 });

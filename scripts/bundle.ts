@@ -13,6 +13,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { patchInk } from './ink-frame-patch.ts';
 import { thirdPartyLicenses } from './third-party-licenses.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,6 +46,23 @@ const yogaWithoutFetch: Plugin = {
       if (patched === source) throw new Error('yoga-without-fetch: the loader changed; update the patch');
       return { contents: patched, loader: 'js' };
     });
+  },
+};
+
+/**
+ * Ink's frames reuse the widths of texts and the text of lines and rows from earlier frames (see
+ * ink-frame-patch.ts); the build fails when Ink's modules are not the text the patch was written for.
+ */
+export const inkFrameCache: Plugin = {
+  name: 'ink-frame-cache',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]ink[\\/]build[\\/](output|render-node-to-output)\.js$/ }, (args) => ({
+      contents: patchInk(
+        args.path.endsWith('render-node-to-output.js') ? 'render-node-to-output.js' : 'output.js',
+        readFileSync(args.path, 'utf8'),
+      ),
+      loader: 'js',
+    }));
   },
 };
 
@@ -85,7 +103,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
     jsx: 'automatic',
     // React and Ink check NODE_ENV: production drops their development-only code paths.
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [withoutDevtools, yogaWithoutFetch, withoutOptionalNativeAddons],
+    plugins: [withoutDevtools, yogaWithoutFetch, inkFrameCache, withoutOptionalNativeAddons],
     // CommonJS dependencies (React, highlight.js, the MCP SDK's deps) require() Node built-ins.
     banner: {
       js: "import { createRequire as __acpRequire } from 'node:module'; const require = __acpRequire(import.meta.url);",

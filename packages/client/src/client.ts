@@ -49,7 +49,21 @@ export interface AcpClientOptions {
   terminals?: Omit<TerminalServiceOptions, 'onEvent'>;
   /** Whether the host can run terminal auth methods (default true). */
   terminalAuth?: boolean;
+  /**
+   * Read pacing for agents' output (default 0: off; the protocol's `coalesceReadsMs`): while an
+   * agent streams updates, reading rests this many ms between reads, so that a streamed answer
+   * costs a few dozen wakeups a second instead of one per chunk. Only a stream of notifications
+   * starts it (a read holding a request or a response ends it), and a frame waits at most this
+   * long. The terminal UI and `acp run` use {@link INTERACTIVE_READ_PACING_MS}.
+   */
+  coalesceReadsMs?: number;
 }
+
+/**
+ * The read pacing the terminal UI and `acp run` use (`coalesceReadsMs`): both draw a streamed
+ * answer about ten times a second, so holding an agent's updates this long is never seen.
+ */
+export const INTERACTIVE_READ_PACING_MS = 50;
 
 /** A rule remembered for one session, with the session it belongs to. */
 export interface SessionRule {
@@ -143,6 +157,7 @@ export class AcpClient {
       ...(this.options.fs ? { fs: this.options.fs } : {}),
       ...(this.options.terminals ? { terminals: this.options.terminals } : {}),
       ...(this.options.terminalAuth !== undefined ? { terminalAuth: this.options.terminalAuth } : {}),
+      ...(this.options.coalesceReadsMs ? { coalesceReadsMs: this.options.coalesceReadsMs } : {}),
     };
     let connection: AgentConnection;
     let created: AgentConnection | undefined;

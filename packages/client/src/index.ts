@@ -3,7 +3,13 @@
  * authentication, sessions with per-session stores, permission policy, fs and terminal services,
  * and persistence. No UI: render the stores however you like.
  */
-export { AcpClient, type AcpClientOptions, type ReopenedSession, type SessionRule } from './client.js';
+export {
+  AcpClient,
+  INTERACTIVE_READ_PACING_MS,
+  type AcpClientOptions,
+  type ReopenedSession,
+  type SessionRule,
+} from './client.js';
 export {
   AgentConnection,
   type AgentConnectionEvents,

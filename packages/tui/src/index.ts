@@ -48,7 +48,7 @@ export { ESCAPE_CORPUS, type EscapeCorpusEntry } from './sanitize/corpus.js';
 
 // Markdown
 export { MarkdownView, type MarkdownViewProps } from './markdown/MarkdownView.js';
-export { CodeBlock, type CodeBlockProps } from './markdown/CodeBlock.js';
+export { blockLines, markdownLines, type MarkdownLayout } from './markdown/markdown-lines.js';
 export { IncrementalMarkdown, lexMarkdown } from './markdown/incremental.js';
 export {
   getLoadedHighlighter,
@@ -113,13 +113,8 @@ export {
   type ToolCallDisplayStatus,
   type ToolCallView,
 } from './view-model/tool-call.js';
-export type {
-  MessageRole,
-  NoticeSeverity,
-  TranscriptItem,
-  TranscriptMessage,
-  TranscriptNotice,
-} from './view-model/transcript.js';
+export { noticeOf, type Notice, type NoticeSeverity } from './view-model/notice.js';
+export type { MessagePart, TranscriptUnit } from './view-model/transcript-unit.js';
 export type { ConnectionState, StatusView, UsageView } from './view-model/status.js';
 export {
   commandLineFrom,

@@ -8,6 +8,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { resolve } from 'node:path';
 import type { TuiArguments } from '@acp-kit/tui';
 import {
+  INTERACTIVE_READ_PACING_MS,
   AcpClient,
   decisionOfOption,
   resolveClientPaths,
@@ -158,6 +159,7 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
     env: io.env,
     self: io.self,
     host: { askPermission: asker(lines, () => renderer) },
+    coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
   });
   const output = new RunOutput(io.stdout, io.stderr);
   // Every way out but leaving at the prompt (a signal, a broken stdout) goes through `stop`, as in

@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import {
+  INTERACTIVE_READ_PACING_MS,
   AcpClient,
   ClientError,
   commandText,
@@ -83,6 +84,7 @@ export async function runCommand(
     env: io.env,
     self: io.self,
     mode: approve as BaseMode,
+    coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
     ...(extraRules ? { extraRules } : {}),
     ...(stallMs !== undefined ? { stallMs } : {}),
   });

@@ -73,6 +73,8 @@ export interface AgentConnectionOptions {
   logger?: Logger;
   /** Whether terminal auth methods can be run by the host (default true). */
   terminalAuth?: boolean;
+  /** Read pacing of the agent's output (see `AcpClientOptions.coalesceReadsMs`; default off). */
+  coalesceReadsMs?: number;
 }
 
 /** Events of a connection. */
@@ -486,6 +488,7 @@ export class AgentConnection implements SessionLink {
         logger: this.logger,
         // A login reads the code from stdin: an error frame there would be taken for it.
         answerParseErrors: () => this.signingIn === 0,
+        ...(this.options.coalesceReadsMs ? { coalesceReadsMs: this.options.coalesceReadsMs } : {}),
         onValidation: (report) => this.onValidation(report),
         trace: (direction: FrameDirection, text: string, parsed?: unknown) => {
           if (direction === 'in') {

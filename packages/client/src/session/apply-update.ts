@@ -139,7 +139,14 @@ function isEmptyText(block: ContentBlock): boolean {
   return (block as { type?: unknown }).type === 'text' && (block as { text?: unknown }).text === '';
 }
 
-/** Appends a block, merging consecutive plain text. */
+/**
+ * Characters of text merged into one block: a longer text goes on in the next block. Appending
+ * to a string is cheap, but reading a string appended to (slicing, matching) copies all of it:
+ * a reader that takes only what arrived then copies at most this much, however long the message.
+ */
+export const MAX_MERGED_TEXT_CHARS = 64 * 1024;
+
+/** Appends a block, merging consecutive plain text (up to {@link MAX_MERGED_TEXT_CHARS} per block). */
 export function appendBlock(content: readonly ContentBlock[], block: ContentBlock): ContentBlock[] {
   const last = content[content.length - 1];
   if (
@@ -147,7 +154,8 @@ export function appendBlock(content: readonly ContentBlock[], block: ContentBloc
     (last as { type?: unknown }).type === 'text' &&
     (block as { type?: unknown }).type === 'text' &&
     !hasExtras(last) &&
-    !hasExtras(block)
+    !hasExtras(block) &&
+    (last as { text: string }).text.length < MAX_MERGED_TEXT_CHARS
   ) {
     const merged = {
       type: 'text',

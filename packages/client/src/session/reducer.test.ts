@@ -1,5 +1,6 @@
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { describe, expect, it } from 'vitest';
+import { MAX_MERGED_TEXT_CHARS } from './apply-update.js';
 import type { SessionEvent } from './events.js';
 import { reduceSession, reduceSessionEvents } from './reducer.js';
 import { initialSessionState, type SessionState, type ToolCallItem } from './state.js';
@@ -39,6 +40,19 @@ describe('reduceSession', () => {
       ['user', [text('hi')]],
       ['agent', [{ type: 'image', data: 'AA==', mimeType: 'image/png' }]],
     ]);
+  });
+
+  it('merges a long message into text blocks of at most 64 KiB, in order', () => {
+    const piece = 'x'.repeat(999) + '\n';
+    const state = run(
+      Array.from({ length: 200 }, () => u({ sessionUpdate: 'agent_message_chunk', content: text(piece) })),
+    );
+    const message = state.items[0];
+    if (message?.kind !== 'message') throw new Error('no message');
+    const texts = message.content.map((block) => (block as { text: string }).text);
+    expect(texts.join('')).toBe(piece.repeat(200));
+    expect(texts.length).toBe(Math.ceil((200 * 1000) / MAX_MERGED_TEXT_CHARS));
+    expect(Math.max(...texts.map((t) => t.length))).toBeLessThan(MAX_MERGED_TEXT_CHARS + 1000);
   });
 
   it('merges tool calls: content and locations replace, other fields patch, unknown ids are created', () => {

@@ -27,7 +27,10 @@ export interface MessageItem {
   role: 'user' | 'agent' | 'thought';
   messageId?: string;
   turn: number;
-  /** Blocks; consecutive text chunks are merged into one text block. */
+  /**
+   * Blocks; consecutive text chunks are merged into text blocks of up to 64 KiB (a longer text
+   * goes on in the next block, so that reading what arrived never copies the whole message).
+   */
   content: readonly ContentBlock[];
   /** Replayed by the agent on `session/load`. */
   replay?: boolean;

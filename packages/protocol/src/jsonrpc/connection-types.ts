@@ -40,6 +40,17 @@ export interface JsonRpcConnectionOptions {
    * stdout and read codes from stdin, where an error frame would be taken for the code.
    */
   answerParseErrors?: () => boolean;
+  /**
+   * Read pacing (default 0: off). While the peer streams notifications in small writes (two or
+   * more reads in a row holding only notifications, each within this many ms of the previous),
+   * reading rests this many ms after each read, so that what arrives meanwhile is read and handled
+   * in one go: a few dozen wakeups a second instead of one per frame, which is most of the CPU a
+   * paced stream costs. A read holding a request or a response ends the streak (a peer waiting
+   * for answers is never slowed), and the first frame after a pause is read at once. Frames are
+   * delayed by at most this much; order and backpressure are unchanged. 20–50 suits a UI that
+   * draws ~10 times a second.
+   */
+  coalesceReadsMs?: number;
 }
 
 /** What a request handler learns about its request. */

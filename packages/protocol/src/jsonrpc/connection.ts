@@ -22,6 +22,7 @@ import { FrameDecoder, encodeFrame, utf8ByteLength, type FrameDecoderSink } from
 import { InboundQueue } from './inbound-queue.js';
 import { InboundRequest } from './inbound-request.js';
 import { PendingRequests, abortedError, type PendingRequest } from './pending-requests.js';
+import { ReadPacer } from './read-pacing.js';
 import type { FrameTrace, LogLevel, Logger, RequestId } from './types.js';
 import {
   badMethod,
@@ -120,6 +121,12 @@ export class JsonRpcConnection {
   private drainWait: Promise<void> | undefined;
   /** Method of the notification whose handler the queue is awaiting (for error logs). */
   private awaitedMethod = '';
+  /** Why reading is paused: the inbound queue is full, or reading rests (read pacing). */
+  private queueFull = false;
+  private restTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly pacer: ReadPacer | undefined;
+  /** The chunk being read held something other than notifications (pacing never delays those). */
+  private readHadOther = false;
 
   constructor(channel: ByteChannel, options: JsonRpcConnectionOptions = {}) {
     this.channel = channel;
@@ -154,12 +161,18 @@ export class JsonRpcConnection {
           queued: this.queue.size,
           bytes: this.queue.queuedWeight,
         });
-        this.channel.pause();
+        this.queueFull = true;
+        if (this.restTimer === undefined) this.channel.pause();
       },
-      onResume: () => this.channel.resume(),
+      onResume: () => {
+        this.queueFull = false;
+        if (this.restTimer === undefined) this.channel.resume();
+      },
       onAsyncError: (error) => this.notificationFailed(this.awaitedMethod, error),
     });
     this.pending = new PendingRequests((request) => this.sendCancel(request));
+    const restMs = options.coalesceReadsMs ?? 0;
+    if (restMs > 0) this.pacer = new ReadPacer(restMs);
   }
 
   /** True once the connection has ended (locally or because the peer went away). */
@@ -193,7 +206,10 @@ export class JsonRpcConnection {
     this.started = true;
     const sink: ByteSink = {
       data: (chunk) => {
-        if (this.closeReason === undefined) this.decoder.feed(chunk);
+        if (this.closeReason !== undefined) return;
+        this.readHadOther = false;
+        this.decoder.feed(chunk);
+        if (this.pacer && this.closeReason === undefined) this.pace(this.pacer, chunk.length);
       },
       end: (details) => this.onChannelEnd(details),
     };
@@ -258,6 +274,7 @@ export class JsonRpcConnection {
     try {
       message = JSON.parse(text);
     } catch {
+      this.readHadOther = true;
       // A frame written right after text that did not end its line (a log line without a newline)
       // is still the frame: read it from where it starts, and report the text before it.
       const at = text.indexOf('{"jsonrpc"');
@@ -302,6 +319,7 @@ export class JsonRpcConnection {
     }
     const frame = message as Record<string, unknown>;
     const method = frame.method;
+    if (typeof method !== 'string' || frame.id !== undefined) this.readHadOther = true;
     if (typeof method === 'string') {
       if (frame.id === undefined) this.onNotificationFrame(frame, method, text.length);
       else this.onRequestFrame(frame, method, text.length);
@@ -570,12 +588,32 @@ export class JsonRpcConnection {
     return this.drainWait;
   }
 
+  // ---- read pacing ----
+
+  /** After a chunk was read: rests reading while the peer streams notifications (see read-pacing.ts). */
+  private pace(pacer: ReadPacer, bytes: number): void {
+    if (!pacer.afterRead(!this.readHadOther, bytes, Date.now()) || this.restTimer !== undefined) return;
+    if (!this.queueFull) this.channel.pause();
+    this.restTimer = setTimeout(() => {
+      this.restTimer = undefined;
+      if (this.closeReason !== undefined || this.queueFull) return;
+      pacer.resumed(Date.now());
+      this.channel.resume();
+    }, pacer.restMs);
+  }
+
   // ---- closing ----
 
   /** Ends the connection once: settles requests, aborts handlers, resolves `closed`. */
   private terminate(reason: AcpKitError, local: boolean): void {
     if (this.closeReason) return;
     this.closeReason = reason;
+    if (this.restTimer !== undefined) {
+      // What is left in the pipe still reaches the channel's end (and the responses kept below).
+      clearTimeout(this.restTimer);
+      this.restTimer = undefined;
+      if (!this.queueFull) this.channel.resume();
+    }
     let keep: Set<unknown> | undefined;
     if (local) {
       this.queue.clear();

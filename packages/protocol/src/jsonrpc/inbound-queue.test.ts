@@ -95,6 +95,30 @@ describe('InboundQueue', () => {
     expect(onResume).toHaveBeenCalledTimes(1);
   });
 
+  it('processes what onResume pushes at once (a channel handing over what it read while paused)', async () => {
+    const seen: number[] = [];
+    const gate = deferred();
+    let resumed = 0;
+    const queue: InboundQueue<number> = new InboundQueue<number>(
+      (item) => {
+        seen.push(item);
+        return item === 0 ? gate.promise : undefined;
+      },
+      options({
+        highWater: 2,
+        onResume: () => {
+          if (++resumed === 1) for (let i = 10; i < 13; i++) queue.push(i);
+        },
+      }),
+    );
+    for (let i = 0; i < 4; i++) queue.push(i);
+    gate.resolve();
+    await eventually(() => seen.length === 7);
+    expect(resumed).toBe(2);
+    expect(seen).toEqual([0, 1, 2, 3, 10, 11, 12]);
+    expect(queue.size).toBe(0);
+  });
+
   it('clear() drops waiting items', async () => {
     const gate = deferred();
     const seen: number[] = [];

@@ -129,26 +129,30 @@ export class InboundQueue<T> {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (!this.waiting && this.head < this.items.length) {
-        const item = this.items[this.head] as T;
-        this.items[this.head] = undefined as T;
-        this.weight -= this.weights[this.head] as number;
-        this.head++;
-        this.run(item);
-      }
-      if (this.head === this.items.length) {
-        this.items = [];
-        this.weights = [];
-        this.head = 0;
-      } else if (this.head > 1024 && this.head * 2 > this.items.length) {
-        this.items = this.items.slice(this.head);
-        this.weights = this.weights.slice(this.head);
-        this.head = 0;
-      }
-      if (this.paused && this.belowLowWater()) {
-        this.paused = false;
-        this.options.onResume();
-      }
+      // onResume may deliver input at once (a channel handing over what it read meanwhile): what
+      // it pushes is processed here, not left waiting for a pump that would never come.
+      do {
+        while (!this.waiting && this.head < this.items.length) {
+          const item = this.items[this.head] as T;
+          this.items[this.head] = undefined as T;
+          this.weight -= this.weights[this.head] as number;
+          this.head++;
+          this.run(item);
+        }
+        if (this.head === this.items.length) {
+          this.items = [];
+          this.weights = [];
+          this.head = 0;
+        } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+          this.items = this.items.slice(this.head);
+          this.weights = this.weights.slice(this.head);
+          this.head = 0;
+        }
+        if (this.paused && this.belowLowWater()) {
+          this.paused = false;
+          this.options.onResume();
+        }
+      } while (!this.waiting && this.head < this.items.length);
     } finally {
       this.pumping = false;
     }

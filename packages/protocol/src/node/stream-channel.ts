@@ -132,7 +132,8 @@ export class NodeStreamChannel implements ByteChannel {
   resume(): void {
     this.paused = false;
     // Only flowing once started: resume() before start would drop data with no listener.
-    if (this.sink) this.readable.resume();
+    // On the next tick: the consumer may resume while it is handling input (its queue draining).
+    if (this.sink) process.nextTick(this.flowAgain);
     if (this.deferredEnd) {
       // What the peer wrote before it went away is still in the pipe: read it, then end.
       const { cause } = this.deferredEnd;
@@ -175,6 +176,18 @@ export class NodeStreamChannel implements ByteChannel {
     this.pendingLength = 0;
     if (this.writeDead) return;
     if (this.writable.write(text) && this.needDrain) this.onDrain();
+  };
+
+  /**
+   * Reading again after pause(): what the stream read meanwhile is delivered as one chunk (flowing,
+   * it would come one read at a time), so a consumer that paused to let frames gather handles them
+   * together; read() emits it as 'data', to onData.
+   */
+  private readonly flowAgain = (): void => {
+    if (this.paused || this.ended) return;
+    if (this.readable.readableLength > 0) this.readable.read();
+    // The consumer may have paused again while handling it.
+    if (!this.paused) this.readable.resume();
   };
 
   private readonly onData = (chunk: Uint8Array | string): void => {

@@ -4,7 +4,7 @@
  */
 import { resolveKeyBindings } from '../keys/key-bindings.js';
 import { formatKeySpec } from '../keys/key-spec.js';
-import { loadHighlighter } from '../markdown/highlight.js';
+import { getLoadedHighlighter, loadHighlighter } from '../markdown/highlight.js';
 import { resolveTheme } from '../theme/theme.js';
 import { renderUnits } from './components/print-units.js';
 import type { Controller } from './services/controller.js';
@@ -46,12 +46,10 @@ export function createScreen(controller: Controller, columns: () => number, metr
         cwd: controller.active?.session?.state.cwd,
         showThoughts: view.showThoughts,
         expanded: view.expanded,
+        highlighter: getLoadedHighlighter(),
       });
     },
-    notice: (text) => ({
-      key: 'earlier',
-      item: { type: 'notice', id: 'earlier', notice: { id: 'earlier', severity: 'info', text } },
-    }),
+    notice: (text) => ({ key: 'earlier', item: { kind: 'info', key: 'earlier', turn: 0, text } }),
     prepare: async () => {
       await loadHighlighter();
     },

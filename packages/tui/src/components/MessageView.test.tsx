@@ -3,21 +3,16 @@ import { UNKNOWN_VARIANT } from '@acp-kit/protocol';
 import { renderInk, expectSafeFrame, flat } from '../test-support/ink.js';
 import { FixedClock } from '../clock/ClockContext.js';
 import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
-import type { TranscriptMessage } from '../view-model/transcript.js';
+import type { MessageItem } from '@acp-kit/client';
 import { MessageView } from './MessageView.js';
 import { messageSegments } from './message-segments.js';
 
-const agent = (text: string, extra: Partial<TranscriptMessage> = {}): TranscriptMessage => ({
-  id: 'm',
-  role: 'agent',
-  content: [{ type: 'text', text }],
-  ...extra,
-});
+/** What MessageView draws of an engine message item. */
+type TranscriptMessage = Pick<MessageItem, 'role' | 'content'>;
 
 describe('MessageView', () => {
   it('renders agent text as Markdown, joining streamed chunks', () => {
     const message: TranscriptMessage = {
-      id: 'm',
       role: 'agent',
       content: [
         { type: 'text', text: '**Bo' },
@@ -30,7 +25,6 @@ describe('MessageView', () => {
 
   it('shows user text verbatim with a prompt marker and mentions as attachments', () => {
     const message: TranscriptMessage = {
-      id: 'u',
       role: 'user',
       content: [
         { type: 'text', text: 'Fix **this** in @src/a.ts' },
@@ -49,7 +43,6 @@ describe('MessageView', () => {
 
   it('labels images, audio and resource links, with annotation badges', () => {
     const message: TranscriptMessage = {
-      id: 'a',
       role: 'agent',
       content: [
         { type: 'image', data: 'AAAA'.repeat(300), mimeType: 'image/png', uri: 'file:///w/shot.png' },
@@ -78,7 +71,6 @@ describe('MessageView', () => {
 
   it('folds thoughts to a summary and expands them', () => {
     const thought: TranscriptMessage = {
-      id: 't',
       role: 'thought',
       content: [{ type: 'text', text: '**Planning** the change\n\nThen test it.' }],
     };
@@ -89,33 +81,19 @@ describe('MessageView', () => {
   });
 
   it('shows a spinner while a thought streams', () => {
-    const thought: TranscriptMessage = { id: 't', role: 'thought', content: [], streaming: true };
+    const thought: TranscriptMessage = { role: 'thought', content: [] };
     const { frame } = renderInk(
       <FixedClock now={0}>
-        <MessageView message={thought} />
+        <MessageView message={thought} streaming />
       </FixedClock>,
     );
     expect(frame()).toBe('⠋ Thinking…');
   });
 
-  it('states a refusal and other abnormal ends of the turn', () => {
-    const r = renderInk(
-      <MessageView message={agent('I cannot help with that.', { stopReason: 'refusal' })} />,
-    );
-    expect(r.frame().split('\n')).toEqual([
-      'I cannot help with that.',
-      '⊘ The agent refused to continue this request.',
-    ]);
-    r.rerender(<MessageView message={agent('partial', { stopReason: 'max_tokens' })} />);
-    expect(r.frame()).toContain('the response reached the token limit');
-    r.rerender(<MessageView message={agent('done', { stopReason: 'end_turn' })} />);
-    expect(r.frame()).toBe('done');
-  });
-
   it('keeps unknown content types visible', () => {
     const marked = { type: 'hologram', [UNKNOWN_VARIANT]: true };
     const unmarked = { type: 'sculpture' };
-    const message = { id: 'x', role: 'agent', content: [marked, unmarked] } as unknown as TranscriptMessage;
+    const message = { role: 'agent', content: [marked, unmarked] } as unknown as TranscriptMessage;
     expect(
       renderInk(<MessageView message={message} />)
         .frame()
@@ -127,7 +105,6 @@ describe('MessageView', () => {
     for (const entry of ESCAPE_CORPUS) {
       for (const role of ['user', 'agent', 'thought'] as const) {
         const message: TranscriptMessage = {
-          id: 'h',
           role,
           content: [
             { type: 'text', text: entry.input },

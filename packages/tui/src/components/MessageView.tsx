@@ -6,27 +6,39 @@ import { MarkdownView } from '../markdown/MarkdownView.js';
 import { MarkdownToneContext } from '../markdown/tone.js';
 import { sanitizeInline, sanitizeText } from '../sanitize/sanitize-text.js';
 import { plural, splitLines } from '../text/fold.js';
-import type { TranscriptMessage } from '../view-model/transcript.js';
+import type { MessageItem } from '@acp-kit/client';
+import { AvailableWidth } from './AvailableWidth.js';
 import { ContentBlockView } from './ContentBlockView.js';
-import { messageSegments, messageText, stopReasonNotice } from './message-segments.js';
+import { messageSegments, messageText } from './message-segments.js';
 import { Spinner } from './Spinner.js';
 
 /** Props of {@link MessageView}. */
 export interface MessageViewProps {
-  readonly message: TranscriptMessage;
+  /** The engine's message item (or anything with its role and content). */
+  readonly message: Pick<MessageItem, 'role' | 'content'>;
+  /** Chunks are still arriving (a thought shows a spinner). */
+  readonly streaming?: boolean;
   /** Thoughts only: show a one-line summary instead of the whole text. Default true. */
   readonly collapsed?: boolean;
 }
 
-function ThoughtView({ message, collapsed }: { message: TranscriptMessage; collapsed: boolean }) {
+function ThoughtView({
+  message,
+  streaming,
+  collapsed,
+}: {
+  message: Pick<MessageItem, 'content'>;
+  streaming: boolean;
+  collapsed: boolean;
+}) {
   const theme = useTheme();
   const toggleKey = useKeyLabel('app.toggleThoughts');
   const text = messageText(message.content);
   const lines = splitLines(sanitizeText(text)).filter((l) => l.trim() !== '');
   const header = (
     <Text color={theme.text.thought}>
-      {message.streaming ? <Spinner color={theme.text.thought} /> : '∴'}
-      <Text italic>{message.streaming ? ' Thinking…' : ' Thought'}</Text>
+      {streaming ? <Spinner color={theme.text.thought} /> : '∴'}
+      <Text italic>{streaming ? ' Thinking…' : ' Thought'}</Text>
       {collapsed && lines.length > 0 && (
         <Text>{` · ${plural(lines.length, 'line')}${toggleKey ? ` · ${toggleKey} to show` : ''}`}</Text>
       )}
@@ -48,9 +60,11 @@ function ThoughtView({ message, collapsed }: { message: TranscriptMessage; colla
     <Box flexDirection="column">
       {header}
       <Box paddingLeft={2}>
-        <MarkdownToneContext.Provider value="muted">
-          <MarkdownView text={text} />
-        </MarkdownToneContext.Provider>
+        <AvailableWidth indent={2}>
+          <MarkdownToneContext.Provider value="muted">
+            <MarkdownView text={text} />
+          </MarkdownToneContext.Provider>
+        </AvailableWidth>
       </Box>
     </Box>
   );
@@ -59,17 +73,21 @@ function ThoughtView({ message, collapsed }: { message: TranscriptMessage; colla
 /**
  * A transcript message. User messages show what was typed (verbatim) with mentions and
  * attachments; agent messages render as Markdown; thoughts are a collapsible muted block. Images,
- * audio and resources are labelled attachments, annotations subtle badges, and a refusal or other
- * abnormal end of the turn is stated below the message.
+ * audio and resources are labelled attachments, annotations subtle badges. (How a turn ended is
+ * the transcript's `stop` item, a notice of its own.)
  *
  * @example
- * <MessageView message={{ id: 'm1', role: 'agent', content: [{ type: 'text', text: '**Done**' }] }} />
+ * <MessageView message={{ role: 'agent', content: [{ type: 'text', text: '**Done**' }] }} />
  */
-export const MessageView = memo(function MessageView({ message, collapsed = true }: MessageViewProps) {
+export const MessageView = memo(function MessageView({
+  message,
+  streaming = false,
+  collapsed = true,
+}: MessageViewProps) {
   const theme = useTheme();
   const segments = useMemo(() => messageSegments(message.content), [message.content]);
-  const notice = stopReasonNotice(message.stopReason);
-  if (message.role === 'thought') return <ThoughtView message={message} collapsed={collapsed} />;
+  if (message.role === 'thought')
+    return <ThoughtView message={message} streaming={streaming} collapsed={collapsed} />;
   const user = message.role === 'user';
   return (
     <Box flexDirection="column">
@@ -91,11 +109,6 @@ export const MessageView = memo(function MessageView({ message, collapsed = true
           )}
         </Box>
       </Box>
-      {notice && (
-        <Text color={notice.severity === 'error' ? theme.status.error : theme.status.warning}>
-          {notice.text}
-        </Text>
-      )}
     </Box>
   );
 });

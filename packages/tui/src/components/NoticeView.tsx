@@ -2,11 +2,11 @@ import { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
 import { sanitizeText } from '../sanitize/sanitize-text.js';
-import type { TranscriptNotice } from '../view-model/transcript.js';
+import type { Notice } from '../view-model/notice.js';
 
 /** Props of {@link NoticeView}. */
 export interface NoticeViewProps {
-  readonly notice: TranscriptNotice;
+  readonly notice: Notice;
 }
 
 const ICONS = { info: 'ℹ', warning: '⚠', error: '✗' } as const;

@@ -11,6 +11,7 @@ import { Spinner } from './Spinner.js';
 import { STATUS_ICONS, statusLabel, toolKindIcon } from './tool-icons.js';
 import { ToolCallContentView } from './ToolCallContentView.js';
 import { RawOutputView } from './RawOutputView.js';
+import { AvailableWidth } from './AvailableWidth.js';
 
 /** Props of {@link ToolCallCard}. */
 export interface ToolCallCardProps {
@@ -84,17 +85,19 @@ export const ToolCallCard = memo(function ToolCallCard({
             <Text bold>{sanitizeInline(command)}</Text>
           </Text>
         )}
-        {content.map(({ item, index }) => (
-          <ToolCallContentView
-            key={index}
-            item={item}
-            terminals={terminals}
-            cwd={cwd}
-            maxLines={maxLines}
-            expandHint={hint}
-            placement={call.diffPlacements?.[index]}
-          />
-        ))}
+        <AvailableWidth indent={4}>
+          {content.map(({ item, index }) => (
+            <ToolCallContentView
+              key={index}
+              item={item}
+              terminals={terminals}
+              cwd={cwd}
+              maxLines={maxLines}
+              expandHint={hint}
+              placement={call.diffPlacements?.[index]}
+            />
+          ))}
+        </AvailableWidth>
         {output && <RawOutputView output={output} maxLines={maxLines} expandHint={hint} />}
       </Box>
     </Box>

@@ -11,7 +11,7 @@ import { TextSanitizer } from '../sanitize/sanitize-text.js';
  * block is still growing, and when it does it can turn out to continue the block before it (a
  * `*` that looked like a new list becomes `**bold**`, a lazy continuation line of that list).
  */
-function firstUnstableIndex(tokens: readonly Token[]): number {
+export function firstUnstableIndex(tokens: readonly Token[]): number {
   let seen = 0;
   for (let i = tokens.length - 1; i >= 0; i--) {
     if (tokens[i]?.type !== 'space' && ++seen === 2) return i;

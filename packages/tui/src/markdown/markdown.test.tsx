@@ -5,7 +5,7 @@ import { renderInk, expectSafeFrame, flat } from '../test-support/ink.js';
 import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
 import { IncrementalMarkdown } from './incremental.js';
 import { MarkdownView } from './MarkdownView.js';
-import { layoutColumns } from './MarkdownTable.js';
+import { layoutColumns } from './markdown-lines.js';
 
 const md = (text: string) => renderInk(<MarkdownView text={text} />);
 

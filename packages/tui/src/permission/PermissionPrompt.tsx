@@ -10,6 +10,7 @@ import {
   type PermissionRequestView,
 } from '../view-model/permission.js';
 import { toolKindIcon } from '../components/tool-icons.js';
+import { AvailableWidth } from '../components/AvailableWidth.js';
 import { OperationView } from './OperationView.js';
 import type { PermissionGroup } from './permission-options.js';
 import { usePermissionPrompt } from './usePermissionPrompt.js';
@@ -109,13 +110,15 @@ export const PermissionPrompt = memo(function PermissionPrompt({
           <WithCode text={sanitizeInline(permissionHeading(call.title, operation)) || String(call.kind)} />
         </Text>
       </Text>
-      <OperationView
-        operation={operation}
-        cwd={cwd}
-        expanded={expanded}
-        expandHint={` · ${expandKey} to expand`}
-        {...(maxOperationLines !== undefined ? { maxLines: maxOperationLines } : {})}
-      />
+      <AvailableWidth indent={4}>
+        <OperationView
+          operation={operation}
+          cwd={cwd}
+          expanded={expanded}
+          expandHint={` · ${expandKey} to expand`}
+          {...(maxOperationLines !== undefined ? { maxLines: maxOperationLines } : {})}
+        />
+      </AvailableWidth>
       {(['allow', 'reject', 'other'] as const).map((group) => {
         const entries = shown.filter((entry) => entry.group === group);
         if (entries.length === 0) return null;

@@ -2,6 +2,7 @@
  * View models for tool calls and terminals: the ACP shapes plus what only the client knows
  * (a call cancelled with its turn, a terminal's command line and output).
  */
+import type { TerminalView, ToolCallItem } from '@acp-kit/client';
 import type {
   ToolCall,
   ToolCallContent,
@@ -39,6 +40,34 @@ export interface ToolCallView {
   readonly locations: readonly ToolCallLocation[];
   readonly rawInput?: unknown;
   readonly rawOutput?: unknown;
+}
+
+/** A tool call item of the transcript as a card (the status the client set wins). */
+export function toolCallView(item: ToolCallItem): ToolCallView {
+  return {
+    toolCallId: item.toolCallId,
+    title: item.title,
+    kind: item.toolKind as ToolKind,
+    status: (item.clientStatus ?? item.status) as ToolCallView['status'],
+    content: item.content,
+    ...(item.diffPlacements ? { diffPlacements: item.diffPlacements } : {}),
+    locations: item.locations,
+    rawInput: item.rawInput,
+    rawOutput: item.rawOutput,
+  };
+}
+
+/** An engine terminal as shown in a card. */
+export function terminalSnapshot(view: TerminalView): TerminalSnapshot {
+  return {
+    terminalId: view.terminalId,
+    ...(view.command !== undefined ? { command: view.command } : {}),
+    ...(view.cwd !== undefined ? { cwd: view.cwd } : {}),
+    output: view.output,
+    truncated: view.truncated,
+    ...(view.exitStatus ? { exit: view.exitStatus } : {}),
+    ...(view.released ? { released: true } : {}),
+  };
 }
 
 /**

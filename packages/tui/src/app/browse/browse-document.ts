@@ -19,7 +19,7 @@ import { sanitizeInline, sanitizeText } from '../../sanitize/sanitize-text.js';
 import { expandTabs, splitLines } from '../../text/fold.js';
 import { displayPath } from '../../text/paths.js';
 import type { ToolCallDisplayStatus } from '../../view-model/tool-call.js';
-import { itemView } from '../view/item-views.js';
+import { noticeOf } from '../../view-model/notice.js';
 
 /** What a unit is. */
 export type BrowseUnitKind = 'user' | 'agent' | 'thought' | 'tool' | 'code' | 'notice';
@@ -258,9 +258,9 @@ function toolChunk(
 const NOTICE_ICONS = { info: 'ℹ', warning: '⚠', error: '✗' } as const;
 
 function noticeChunk(item: TranscriptItem): Chunk | undefined {
-  const view = itemView(item);
-  if (view?.type !== 'notice') return undefined;
-  const { severity, text, detail } = view.notice;
+  const notice = noticeOf(item);
+  if (!notice) return undefined;
+  const { severity, text, detail } = notice;
   const lines: BrowseLine[] = textLines(`${NOTICE_ICONS[severity]} ${text}`).map((line) => ({
     text: line,
     unit: 0,

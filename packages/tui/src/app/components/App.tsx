@@ -10,9 +10,9 @@ import { useTerminalSize } from '../hooks/useTerminalSize.js';
 import { sameStatus, statusView } from '../view/status-view.js';
 import { useStableValue } from '../hooks/useStableValue.js';
 import { countRender } from '../services/metrics.js';
-import { BottomPanel } from './BottomPanel.js';
+import { BottomPanel, usePromptHistory } from './BottomPanel.js';
 import { StatusArea } from './StatusArea.js';
-import { LiveTranscript, liveSpins } from './TranscriptRegion.js';
+import { LiveTranscript, liveSpins } from './LiveTranscript.js';
 
 /** Props of {@link App}. */
 export interface AppProps {
@@ -79,6 +79,7 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
   // A streamed answer alone shows no spinner: ticking for it would redraw the screen 10 times a second.
   const spinning =
     app.tabs.some((t) => t.phase === 'starting') || (view !== undefined && !modal && liveSpins(view.live));
+  const history = usePromptHistory(state, tab?.unsent);
   const plan = state?.plan ?? [];
   const showPlan = plan.length > 0 && !modal;
   const planRows = showPlan ? (app.view.planCollapsed ? 1 : plan.length + 1) : 0;
@@ -105,7 +106,11 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
           <BottomPanel
             app={app}
             tab={tab}
-            state={state}
+            state={modal ? state : undefined}
+            commands={state?.commands}
+            cwd={state?.cwd}
+            busy={state?.status === 'running' || state?.status === 'cancelling'}
+            history={history}
             files={runtime?.files ?? []}
             review={review}
             permission={permission}

@@ -24,7 +24,17 @@ import { ReviewModal } from './ReviewModal.js';
 export interface BottomPanelProps {
   readonly app: AppState;
   readonly tab: TabInfo | undefined;
+  /**
+   * The session, for the modals that show it; undefined while none is shown, so that streamed
+   * chunks do not draw the composer again.
+   */
   readonly state: SessionState | undefined;
+  /** The session's slash commands, its directory and whether a turn runs. */
+  readonly commands: SessionState['commands'] | undefined;
+  readonly cwd: string | undefined;
+  readonly busy: boolean;
+  /** Earlier prompts, oldest first (see `usePromptHistory`). */
+  readonly history: readonly string[];
   readonly files: readonly string[];
   readonly review: PendingReview | undefined;
   readonly permission: PendingPermission | undefined;
@@ -58,6 +68,18 @@ function TabLine({ tab }: { tab: TabInfo }) {
 }
 
 /**
+ * Earlier prompts of the session and the prompts a cancel kept from being sent, oldest first: the
+ * same array until a turn starts (not read again for every streamed chunk).
+ */
+export function usePromptHistory(state: SessionState | undefined, unsent: readonly string[] | undefined) {
+  const historyRef = useRef<{ key: string; history: string[] }>({ key: '', history: [] });
+  const key = `${state?.localId ?? ''}:${state?.turn ?? 0}:${unsent?.length ?? 0}`;
+  if (historyRef.current.key !== key)
+    historyRef.current = { key, history: [...promptHistory(state), ...(unsent ?? [])] };
+  return historyRef.current.history;
+}
+
+/**
  * The lower part of the screen: the open overlay, else the active tab's write review, permission
  * question, form elicitation or crash panel, else the composer. The composer stays mounted (hidden) under modals so
  * a draft is never lost.
@@ -66,6 +88,10 @@ export const BottomPanel = memo(function BottomPanel({
   app,
   tab,
   state,
+  commands,
+  cwd,
+  busy,
+  history,
   files,
   review,
   permission,
@@ -75,15 +101,6 @@ export const BottomPanel = memo(function BottomPanel({
 }: BottomPanelProps) {
   countRender('BottomPanel');
   const overlay = app.overlay;
-  // Prompts change only when a turn starts: not recomputed for every streamed chunk.
-  const localId = state?.localId;
-  const turn = state?.turn;
-  const historyRef = useRef<{ key: string; history: string[] }>({ key: '', history: [] });
-  const unsent = tab?.unsent;
-  const historyKey = `${localId ?? ''}:${turn ?? 0}:${unsent?.length ?? 0}`;
-  if (historyRef.current.key !== historyKey)
-    historyRef.current = { key: historyKey, history: [...promptHistory(state), ...(unsent ?? [])] };
-  const history = historyRef.current.history;
   const waitingReviews = app.reviews.filter((r) => r.tabId === tab?.id).length - 1;
   const waitingPermissions = app.permissions.filter((p) => p.tabId === tab?.id).length - 1;
   let modal = null;
@@ -94,7 +111,7 @@ export const BottomPanel = memo(function BottomPanel({
       <ReviewModal
         review={review}
         waiting={waitingReviews}
-        cwd={state?.cwd}
+        cwd={cwd}
         maxHunks={Math.max(3, Math.floor(rows / 4))}
         maxHunkLines={Math.max(3, rows - 9 - Math.max(3, Math.floor(rows / 4)))}
       />
@@ -132,11 +149,11 @@ export const BottomPanel = memo(function BottomPanel({
         <Box display={composerShown ? 'flex' : 'none'} flexDirection="column">
           <ComposerArea
             key={tab.id}
-            commands={state?.commands}
+            commands={commands}
             history={history}
             files={files}
             queued={tab.queued}
-            busy={state?.status === 'running' || state?.status === 'cancelling'}
+            busy={busy}
             isActive={composerShown}
           />
         </Box>

@@ -5,7 +5,7 @@ import { useKeyLabel } from '../../keys/KeyBindingsContext.js';
 import { sanitizeInline, sanitizeText } from '../../sanitize/sanitize-text.js';
 import { splitLines } from '../../text/fold.js';
 import type { TabInfo } from '../state/app-state.js';
-import { describeErrorInfo } from '../view/item-views.js';
+import { describeErrorInfo } from '../../view-model/notice.js';
 import { useController } from '../hooks/AppContext.js';
 
 /** Props of {@link CrashPanel}. */

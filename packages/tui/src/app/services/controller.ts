@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import {
+  INTERACTIVE_READ_PACING_MS,
   AcpClient,
   describeError,
   type AgentEntry,
@@ -108,6 +109,7 @@ export class Controller {
         elicit: controller.elicitations.elicit,
       },
       stallMs: settings.stallSeconds * 1000,
+      coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
     });
     return controller;
   }

@@ -27,6 +27,8 @@ export interface TuiMetricsReport {
   readonly cpuMs: { readonly user: number; readonly system: number };
   /** CPU from the first prompt to the exit (the turn and drawing all of it). */
   readonly cpuSinceFirstPromptMs?: number;
+  /** The same, user and system time apart (system: the kernel's work for our reads, writes and timers). */
+  readonly cpuSinceFirstPrompt?: { readonly user: number; readonly system: number };
   readonly maxRssMb: number;
   /** Writes that cleared the screen, and how many of them were reprints the app asked for. */
   readonly screenClears: number;
@@ -47,7 +49,16 @@ export interface TuiMetricsReport {
   readonly largestWrite: number;
   /** Renders per component since the first prompt (see {@link countRender}). */
   readonly renders: Readonly<Record<string, number>>;
+  /**
+   * The first turn's progress, sampled every {@link PROGRESS_SAMPLE_MS} from the first prompt until
+   * everything is drawn: `[ms since the prompt, CPU ms since the prompt, session updates received]`
+   * (benchmarks: the CPU per thousand chunks early and late in a long answer).
+   */
+  readonly progress: readonly (readonly [number, number, number])[];
 }
+
+/** Interval of the progress samples. */
+export const PROGRESS_SAMPLE_MS = 250;
 
 /** Renders per component since the first prompt, while metrics are collected. */
 let renderCounts: Map<string, number> | undefined;
@@ -84,6 +95,8 @@ export class TuiMetrics {
   private readonly writeSizes: number[] = [];
   private cpuAtPrompt: NodeJS.CpuUsage | undefined;
   private firstTurnCpu: NodeJS.CpuUsage | undefined;
+  private readonly progress: [number, number, number][] = [];
+  private progressTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly file: string) {
     this.histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
@@ -119,9 +132,30 @@ export class TuiMetrics {
     } else if (name === 'quit') {
       // Closing agents and the last frame are not part of what was measured.
       this.histogram.disable();
+      clearInterval(this.progressTimer);
     } else if (name === 'turn-end' && this.cpuAtPrompt) {
       this.firstTurnCpu = process.cpuUsage(this.cpuAtPrompt);
     }
+  }
+
+  /**
+   * Samples the CPU and `updates()` (the session's update count) from the first prompt on, until
+   * the UI quits; the first call wins.
+   */
+  sampleProgress(updates: () => number): void {
+    if (this.progressTimer || !this.cpuAtPrompt) return;
+    const start = performance.now();
+    const sample = (): void => {
+      const cpu = process.cpuUsage(this.cpuAtPrompt);
+      this.progress.push([
+        Math.round(performance.now() - start),
+        Math.round((cpu.user + cpu.system) / 1000),
+        updates(),
+      ]);
+    };
+    sample();
+    this.progressTimer = setInterval(sample, PROGRESS_SAMPLE_MS);
+    this.progressTimer.unref();
   }
 
   inputArrived(at: number): void {
@@ -179,7 +213,13 @@ export class TuiMetrics {
       },
       cpuMs: { user: Math.round(cpu.user / 1000), system: Math.round(cpu.system / 1000) },
       ...(sincePrompt
-        ? { cpuSinceFirstPromptMs: Math.round((sincePrompt.user + sincePrompt.system) / 1000) }
+        ? {
+            cpuSinceFirstPromptMs: Math.round((sincePrompt.user + sincePrompt.system) / 1000),
+            cpuSinceFirstPrompt: {
+              user: Math.round(sincePrompt.user / 1000),
+              system: Math.round(sincePrompt.system / 1000),
+            },
+          }
         : {}),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       screenClears: this.clears,
@@ -194,12 +234,14 @@ export class TuiMetrics {
       },
       largestWrite: Math.max(0, ...this.writeSizes),
       renders: Object.fromEntries(renderCounts ?? []),
+      progress: this.progress,
     };
   }
 
   /** Writes the report to the file. */
   save(): void {
     this.histogram.disable();
+    clearInterval(this.progressTimer);
     writeFileSync(this.file, `${JSON.stringify(this.report(), null, 2)}\n`);
   }
 }

@@ -22,7 +22,7 @@ import { formatKeySpec } from '../../keys/key-spec.js';
 import { loadHighlighter } from '../../markdown/highlight.js';
 import { plural } from '../../text/fold.js';
 import { mcpServersFor, mcpTransport, type TuiSettings } from '../settings/settings.js';
-import type { TabInfo } from '../state/app-state.js';
+import type { TabEvent, TabInfo, TabPatch } from '../state/app-state.js';
 import type { AppStore } from '../state/app-store.js';
 import { SessionViewStore } from '../view/session-view-store.js';
 import type { TuiMetrics } from './metrics.js';
@@ -130,6 +130,8 @@ export class TabRuntime {
   private offStatus: (() => void) | undefined;
   private pumping = false;
   private killing = false;
+  /** The agent is being replaced by a new process: the old one's exit is not a crash. */
+  private replacing = false;
   /** Cancels the sign-in in progress (`authenticate`), if any. */
   private signIn: AbortController | undefined;
   /** Aborted by close(): an agent still starting is stopped, and nothing more is opened. */
@@ -155,9 +157,9 @@ export class TabRuntime {
     void listWorkspaceFiles(this.cwd).then((files) => (this.files = files));
     try {
       if (source.kind === 'stored') await this.showStored(source.id);
-      this.patch({ phase: 'starting', message: `Starting ${this.agent.name}…` });
+      this.lifecycle({ type: 'start', message: `Starting ${this.agent.name}…` });
       const connection = await this.connect();
-      this.patch({ message: 'Opening the session…' });
+      this.lifecycle({ type: 'progress', message: 'Opening the session…' });
       if (source.kind === 'stored' && this.session) {
         await this.reopen(connection, this.session);
       } else if (source.kind === 'agent') {
@@ -235,10 +237,10 @@ export class TabRuntime {
     const connection = this.connection;
     const session = this.session;
     if (!connection) return this.open({ kind: 'new' });
-    this.patch({ phase: 'starting', message: `Restarting ${this.agent.name}…`, error: undefined });
+    this.lifecycle({ type: 'start', message: `Restarting ${this.agent.name}…` });
     try {
       this.killing = false;
-      await connection.restart();
+      await this.replaceAgent(connection);
       this.describeAgent(connection);
       await this.reopen(connection, session);
       this.ready();
@@ -258,13 +260,13 @@ export class TabRuntime {
     try {
       if (option.action === 'authenticate') {
         const signingIn = `Signing in with ${option.name}… (Esc cancels)`;
-        this.patch({ phase: 'starting', message: signingIn });
+        this.lifecycle({ type: 'start', message: signingIn });
         // A login may print a URL or ask for a code: its newest lines are shown under the message.
         const printed: string[] = [];
         const off = connection.events.on('signInOutput', ({ text }) => {
           for (const line of text.split('\n')) if (line.trim() !== '') printed.push(line.trim());
           printed.splice(0, Math.max(0, printed.length - SIGN_IN_LINES));
-          this.patch({ message: `${signingIn} · ${printed.join(' · ')}` });
+          this.lifecycle({ type: 'progress', message: `${signingIn} · ${printed.join(' · ')}` });
         });
         this.signIn = cancelled;
         try {
@@ -276,14 +278,14 @@ export class TabRuntime {
       } else {
         const result = await this.deps.handover.run(() => runTerminalAuth(option, { cwd: this.cwd }));
         if (!result.ok) {
-          this.patch({
-            phase: 'auth',
+          this.lifecycle({
+            type: 'sign_in_failed',
             message: `The sign-in command ended with ${result.signal ?? `exit code ${String(result.exitCode)}`}; try again or choose another method.`,
           });
           return;
         }
-        this.patch({ phase: 'starting', message: `Reconnecting to ${this.agent.name}…` });
-        await connection.restart();
+        this.lifecycle({ type: 'start', message: `Reconnecting to ${this.agent.name}…` });
+        await this.replaceAgent(connection);
         this.describeAgent(connection);
       }
       await this.reopen(connection, this.session);
@@ -291,7 +293,7 @@ export class TabRuntime {
     } catch (error) {
       if (cancelled.signal.aborted) {
         // The user stopped waiting (Esc): back to the sign-in choices.
-        this.patch({ phase: 'auth', message: `Signing in with ${option.name} was cancelled.` });
+        this.lifecycle({ type: 'sign_in_failed', message: `Signing in with ${option.name} was cancelled.` });
         this.deps.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'auth', tabId: this.id } });
       } else this.failed(error, option);
     }
@@ -322,8 +324,24 @@ export class TabRuntime {
 
   // ---------------------------------------------------------------- internals
 
-  private patch(patch: Partial<Omit<TabInfo, 'id'>>): void {
+  /** What the tab knows besides its lifecycle. */
+  private patch(patch: TabPatch): void {
     this.deps.store.dispatch({ type: 'tab_updated', id: this.id, patch });
+  }
+
+  /** Restarts the agent process; its exit on the way is expected (the client may report it late). */
+  private async replaceAgent(connection: AgentConnection): Promise<void> {
+    this.replacing = true;
+    try {
+      await connection.restart();
+    } finally {
+      this.replacing = false;
+    }
+  }
+
+  /** A step of the tab's lifecycle (tab-lifecycle.ts decides where it leads). */
+  private lifecycle(event: TabEvent): void {
+    this.deps.store.dispatch({ type: 'tab_event', id: this.id, event });
   }
 
   private async showStored(id: string): Promise<void> {
@@ -350,12 +368,10 @@ export class TabRuntime {
       connection.events.on('remote', () => this.patch({ remote: connection.remote }));
     }
     connection.events.on('exit', ({ error, expected }) => {
-      if (expected && !this.killing) return;
-      const info = toErrorInfo(error);
-      this.patch({
-        phase: 'crashed',
-        error: info,
-        cancelSentAt: undefined,
+      if ((expected || this.replacing) && !this.killing) return;
+      this.lifecycle({
+        type: 'exited',
+        error: toErrorInfo(error),
         message: this.killing ? `${this.agent.name} was stopped` : `${this.agent.name} exited`,
       });
       this.killing = false;
@@ -409,7 +425,7 @@ export class TabRuntime {
 
   private ready(): void {
     this.deps.metrics?.mark('ready');
-    this.patch({ phase: 'ready', message: undefined, error: undefined, authOptions: undefined });
+    this.lifecycle({ type: 'opened' });
     void this.pump();
   }
 
@@ -429,13 +445,14 @@ export class TabRuntime {
         (Array.isArray(heldBack) && heldBack.length > 0
           ? ` · Held back from this agent: ${heldBack.join(', ')} (to pass one, add it to the agent's "passEnv" in agents.json, or start acp with ACP_KIT_PASS_ENV=${String(heldBack[0])})`
           : '');
-      this.patch({ phase: 'auth', authOptions: options, message });
+      this.lifecycle({ type: 'needs_sign_in', options, message });
       this.deps.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'auth', tabId: this.id } });
       return;
     }
-    const crashed = this.info?.phase === 'crashed';
-    this.patch({
-      phase: crashed || this.session?.state.status === 'disconnected' ? 'crashed' : 'failed',
+    // A session whose agent is gone failed because the agent exited (its exit may come later).
+    const gone = this.session?.state.status === 'disconnected';
+    this.lifecycle({
+      type: gone ? 'exited' : 'failed',
       error: toErrorInfo(error),
       message: describeError(error),
     });
@@ -452,6 +469,7 @@ export class TabRuntime {
         try {
           const parts = await promptParts(text, session.state.cwd, attachments);
           this.deps.metrics?.mark('first-prompt');
+          this.deps.metrics?.sampleProgress(() => session.state.updateCount);
           const result = await session.prompt(parts);
           this.deps.metrics?.mark('turn-end');
           if (result.notes.length > 0) {

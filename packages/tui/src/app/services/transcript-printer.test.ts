@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialSessionState, SessionStore, type SessionEvent } from '@acp-kit/client';
+import { unitText } from '../../test-support/units.js';
 import { ManualScheduler } from '../../text/coalesce.js';
 import { SessionViewStore } from '../view/session-view-store.js';
 import type { TranscriptUnit } from '../view/transcript-projector.js';
@@ -25,12 +26,7 @@ const reply = (text: string): SessionEvent => ({
 });
 const end = (turn: number): SessionEvent => ({ type: 'turn_end', at: ++at, turn, stopReason: 'end_turn' });
 
-const label = (unit: TranscriptUnit): string =>
-  unit.item.type === 'message'
-    ? unit.item.message.content.map((b) => ('text' in b ? b.text : '')).join('')
-    : unit.item.type === 'notice'
-      ? unit.item.notice.text
-      : unit.item.type;
+const label = (unit: TranscriptUnit): string => unitText(unit);
 
 /** Turns `from`..`to`, each a prompt `pN` answered `rN`. */
 function turns(from: number, to: number): SessionEvent[] {
@@ -49,10 +45,7 @@ function setup(options: { prepare?: () => Promise<void> } = {}) {
   const written: string[][] = [];
   const printer = new TranscriptPrinter({
     render: (units) => units.map(label).join('|'),
-    notice: (text) => ({
-      key: 'earlier',
-      item: { type: 'notice', id: 'earlier', notice: { id: 'earlier', severity: 'info', text } },
-    }),
+    notice: (text) => ({ key: 'earlier', item: { kind: 'info', key: 'earlier', turn: 0, text } }),
     scheduler,
     now: () => now,
     ...options,

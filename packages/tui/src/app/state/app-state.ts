@@ -3,40 +3,22 @@
  * stores): tabs, the open overlay, questions waiting for the user, settings. Changed only by
  * {@link appReducer}.
  */
-import type {
-  AgentEntry,
-  AuthOption,
-  ErrorInfo,
-  PermissionAsk,
-  RemoteStatus,
-  SessionStatus,
-} from '@acp-kit/client';
+import type { AgentEntry, PermissionAsk, RemoteStatus, SessionStatus } from '@acp-kit/client';
 import type { ElicitationSchema } from '@acp-kit/protocol';
 import type { BrowsePosition } from '../browse/browse-navigation.js';
 import type { TuiSettings } from '../settings/settings.js';
 import { DEFAULT_SETTINGS } from '../settings/settings.js';
+import { tabTransition, type TabEvent, type TabLifecycle } from './tab-lifecycle.js';
 
-/** Where a tab's agent connection stands. */
-export type TabPhase =
-  /** Starting the agent, creating or reopening the session. */
-  | 'starting'
-  | 'ready'
-  /** The agent needs the user to sign in. */
-  | 'auth'
-  /** The agent exited on its own (or was killed): the transcript is kept. */
-  | 'crashed'
-  /** The agent could not be started or the session not opened. */
-  | 'failed';
+export type { TabEvent, TabPhase } from './tab-lifecycle.js';
 
-/** A tab: one session with one agent. */
-export interface TabInfo {
+/**
+ * A tab: one session with one agent. Its phase, message, error and sign-in methods are its
+ * lifecycle (tab-lifecycle.ts), changed only by its events.
+ */
+export interface TabInfo extends TabLifecycle {
   readonly id: string;
   readonly agent: AgentEntry;
-  readonly phase: TabPhase;
-  /** What is happening or what went wrong, for people. */
-  readonly message?: string;
-  readonly error?: ErrorInfo;
-  readonly authOptions?: readonly AuthOption[];
   /** The agent's name and version from `initialize` (agent-controlled). */
   readonly agentTitle?: string;
   readonly agentVersion?: string;
@@ -49,8 +31,6 @@ export interface TabInfo {
   readonly unsent?: readonly string[];
   /** The session's status (kept here so the tab bar and the clock follow every tab). */
   readonly status?: SessionStatus;
-  /** A cancel was sent and the turn has not ended yet (clock ms). */
-  readonly cancelSentAt?: number;
   /** The agent session can be listed/loaded/resumed/closed/deleted. */
   readonly capabilities?: {
     readonly list: boolean;
@@ -164,10 +144,16 @@ export function initialAppState(
   };
 }
 
+/** The fields of a tab that change without a lifecycle event (`cancelSentAt` too: an exit clears it). */
+export type TabPatch = Partial<Omit<TabInfo, 'id' | 'agent' | 'phase' | 'message' | 'error' | 'authOptions'>>;
+
 /** Everything that changes the application state. */
 export type AppAction =
   | { readonly type: 'tab_added'; readonly tab: TabInfo; readonly activate: boolean }
-  | { readonly type: 'tab_updated'; readonly id: string; readonly patch: Partial<Omit<TabInfo, 'id'>> }
+  /** A step of the tab's lifecycle (see tab-lifecycle.ts). */
+  | { readonly type: 'tab_event'; readonly id: string; readonly event: TabEvent }
+  /** What the tab knows besides its lifecycle (queued prompts, the session's status, the agent…). */
+  | { readonly type: 'tab_updated'; readonly id: string; readonly patch: TabPatch }
   | { readonly type: 'tab_removed'; readonly id: string }
   | { readonly type: 'tab_activated'; readonly id: string }
   | { readonly type: 'overlay_opened'; readonly overlay: Overlay }
@@ -195,6 +181,12 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         tabs: [...state.tabs, action.tab],
         ...(activate ? { activeTabId: action.tab.id, printEpoch: state.printEpoch + 1 } : {}),
       };
+    }
+    case 'tab_event': {
+      const tab = state.tabs.find((t) => t.id === action.id);
+      const next = tab && tabTransition(tab, action.event);
+      if (!tab || next === tab) return state;
+      return { ...state, tabs: state.tabs.map((t) => (t === tab ? (next as TabInfo) : t)) };
     }
     case 'tab_updated':
       return {

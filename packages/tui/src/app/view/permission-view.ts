@@ -20,12 +20,12 @@ import {
 } from '../../view-model/permission.js';
 import {
   applyToolCallUpdate,
+  toolCallView,
   type DiffPlacementView,
   type ToolCallView,
 } from '../../view-model/tool-call.js';
 import type { HunkDecision } from '../../diff/review-hunks.js';
 import { arrangePermissionOptions } from '../../permission/permission-options.js';
-import { toolCallView } from './item-views.js';
 import { ruleSummary } from './rule-view.js';
 
 /** Options offered for the engine's own checks (fs and terminal calls carry none from the agent). */

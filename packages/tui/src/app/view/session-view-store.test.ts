@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialSessionState, reduceSessionEvents, SessionStore, type SessionEvent } from '@acp-kit/client';
 import type { SessionUpdate } from '@acp-kit/protocol';
-import { messageText } from '../../components/message-segments.js';
+import { unitText } from '../../test-support/units.js';
 import { ManualScheduler } from '../../text/coalesce.js';
 import { onlyStreamedText, SessionViewStore } from './session-view-store.js';
 
@@ -30,12 +30,7 @@ function setup(typing = false) {
   });
   let projections = 0;
   view.subscribe(() => projections++);
-  const liveText = (): string[] =>
-    view
-      .getSnapshot()
-      .live.map((unit) =>
-        unit.item.type === 'message' ? messageText(unit.item.message.content) : unit.item.type,
-      );
+  const liveText = (): string[] => view.getSnapshot().live.map(unitText);
   return {
     store,
     view,
@@ -93,7 +88,7 @@ describe('SessionViewStore', () => {
     store.dispatch(toolCall('a'));
     expect(projections()).toBe(2);
     expect(liveText()).toEqual(['tool_call']);
-    expect(view.getSnapshot().printed.map((unit) => unit.item.type)).toEqual(['message', 'message']);
+    expect(view.getSnapshot().printed.map((unit) => unit.item.kind)).toEqual(['message', 'message']);
     scheduler.advance(100);
     expect(projections()).toBe(2);
   });

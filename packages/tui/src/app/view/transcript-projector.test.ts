@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   initialSessionState,
   reduceSessionEvents,
@@ -6,8 +7,9 @@ import {
   type SessionState,
 } from '@acp-kit/client';
 import type { SessionUpdate } from '@acp-kit/protocol';
-import { messageText } from '../../components/message-segments.js';
-import { MAX_LEX_CHARS, TranscriptProjector, type TranscriptUnit } from './transcript-projector.js';
+import { unitText } from '../../test-support/units.js';
+import { darkTheme } from '../../theme/theme.js';
+import { fitLive, MAX_LEX_CHARS, TranscriptProjector, type TranscriptUnit } from './transcript-projector.js';
 
 let at = 0;
 const update = (u: SessionUpdate): SessionEvent => ({ type: 'update', at: ++at, update: u });
@@ -24,14 +26,7 @@ const endTurn = (turn = 1): SessionEvent => ({ type: 'turn_end', at: ++at, turn,
 function apply(state: SessionState, ...events: SessionEvent[]): SessionState {
   return reduceSessionEvents(state, events);
 }
-const texts = (units: readonly TranscriptUnit[]): string[] =>
-  units.map((u) =>
-    u.item.type === 'message'
-      ? messageText(u.item.message.content)
-      : u.item.type === 'notice'
-        ? u.item.notice.text
-        : u.item.type,
-  );
+const texts = (units: readonly TranscriptUnit[]): string[] => units.map(unitText);
 
 describe('TranscriptProjector', () => {
   it('prints settled items once and keeps the streamed message live', () => {
@@ -98,7 +93,7 @@ describe('TranscriptProjector', () => {
     );
     const view = projector.project(state);
     expect(texts(view.printed)).toEqual(['go', 'First part.', '\n\nSecond part.\n\n', 'tool_call']);
-    expect(view.live.map((u) => u.item.type)).toEqual(['tool_call']);
+    expect(view.live.map((u) => u.item.kind)).toEqual(['tool_call']);
   });
 
   it('keeps a tool call live until it finishes and its terminal exits, with a stable terminal map', () => {
@@ -118,7 +113,7 @@ describe('TranscriptProjector', () => {
       chunk('after'),
     );
     let view = projector.project(state);
-    expect(view.live.map((u) => u.item.type)).toEqual(['tool_call', 'message']);
+    expect(view.live.map((u) => u.item.kind)).toEqual(['tool_call', 'message']);
     const terminals = view.live[0]?.terminals;
     expect(terminals?.get('term')?.command).toBe('ls');
     state = apply(state, chunk(' more'));
@@ -128,7 +123,7 @@ describe('TranscriptProjector', () => {
       state,
       update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }),
     );
-    expect(projector.project(state).live.map((u) => u.item.type)).toEqual(['tool_call', 'message']);
+    expect(projector.project(state).live.map((u) => u.item.kind)).toEqual(['tool_call', 'message']);
     state = apply(state, {
       type: 'terminal_exited',
       at: ++at,
@@ -138,7 +133,7 @@ describe('TranscriptProjector', () => {
       truncated: false,
     });
     view = projector.project(state);
-    expect(view.printed.map((u) => u.item.type)).toEqual(['message', 'tool_call']);
+    expect(view.printed.map((u) => u.item.kind)).toEqual(['message', 'tool_call']);
     expect(view.printed[1]?.terminals?.get('term')?.exit).toEqual({ exitCode: 0, signal: null });
   });
 
@@ -186,5 +181,163 @@ describe('TranscriptProjector', () => {
     expect(texts(view.printed).slice(1).join('')).toBe(blocks.join(''));
     state = apply(state, prompt('next', 2));
     expect(texts(projector.project(state).printed).at(-1)).toBe('next');
+  });
+});
+
+describe('what is printed and what stays live (invariants)', () => {
+  /** One step of a random session: an update, a turn's start or end, or a projection. */
+  type Step =
+    | { kind: 'chunk'; text: string }
+    | { kind: 'thought'; text: string }
+    | { kind: 'image' }
+    | { kind: 'tool'; id: string; status: 'pending' | 'in_progress' | 'completed' | 'failed' }
+    | { kind: 'notice' }
+    | { kind: 'prompt' }
+    | { kind: 'end' }
+    | { kind: 'project' };
+  const markdown = fc.constantFrom(
+    ...['# h\n', 'text ', 'more text\n', '\n', '\n\n', '- a\n', '1. x\n', '```ts\n', '```\n', 'code();\n'],
+    ...['> q\n', '| a | b |\n', '|---|---|\n', '---\n', '**b**', '  - b\n', 'x'.repeat(3000), '2', '*'],
+  );
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    { weight: 6, arbitrary: markdown.map((text) => ({ kind: 'chunk' as const, text })) },
+    { weight: 1, arbitrary: markdown.map((text) => ({ kind: 'thought' as const, text })) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'image' as const }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('tool' as const),
+        id: fc.constantFrom('a', 'b', 'c'),
+        status: fc.constantFrom(
+          'pending' as const,
+          'in_progress' as const,
+          'completed' as const,
+          'failed' as const,
+        ),
+      }),
+    },
+    { weight: 1, arbitrary: fc.constant({ kind: 'notice' as const }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'prompt' as const }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'end' as const }) },
+    { weight: 4, arbitrary: fc.constant({ kind: 'project' as const }) },
+  );
+
+  /** Replays `steps`, projecting where asked, then ends the turn and projects until caught up. */
+  function replay(steps: readonly Step[]) {
+    const projector = new TranscriptProjector();
+    let state = apply(initialSessionState('s', '/w'), prompt('go'));
+    let turn = 1;
+    const projections: {
+      printed: readonly TranscriptUnit[];
+      live: readonly TranscriptUnit[];
+      running: boolean;
+    }[] = [];
+    const project = (): void => {
+      const { printed, live } = projector.project(state);
+      projections.push({ printed, live, running: state.status === 'running' });
+    };
+    for (const s of steps) {
+      if (s.kind === 'chunk') state = apply(state, chunk(s.text));
+      else if (s.kind === 'thought')
+        state = apply(
+          state,
+          update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: s.text } }),
+        );
+      else if (s.kind === 'image')
+        state = apply(
+          state,
+          update({
+            sessionUpdate: 'agent_message_chunk',
+            content: { type: 'image', data: 'AA==', mimeType: 'image/png' },
+          }),
+        );
+      else if (s.kind === 'tool')
+        state = apply(
+          state,
+          update({ sessionUpdate: 'tool_call', toolCallId: `${s.id}${turn}`, title: s.id, status: s.status }),
+        );
+      else if (s.kind === 'notice')
+        state = apply(
+          state,
+          update({ sessionUpdate: 'notice', severity: 'info', title: 'note' } as SessionUpdate),
+        );
+      else if (s.kind === 'prompt') state = apply(state, prompt(`p${++turn}`, turn));
+      else if (s.kind === 'end') state = apply(state, endTurn(turn));
+      else project();
+    }
+    state = apply(state, endTurn(turn));
+    for (let i = 0; i < 2000; i++) {
+      project();
+      if (projections.at(-1)?.live.length === 0 && !projector.project(state).behind) break;
+    }
+    return { state, projections };
+  }
+
+  it('prints every unit once, in order, never changes what it printed, and never shows a printed unit live', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const { state, projections } = replay(steps);
+        let before: readonly TranscriptUnit[] = [];
+        for (const { printed, live, running } of projections) {
+          // Printed units only ever follow the ones printed before, unchanged.
+          expect(printed.slice(0, before.length)).toEqual(before);
+          for (let i = 0; i < before.length; i++) expect(printed[i]).toBe(before[i]);
+          const keys = new Set(printed.map((unit) => unit.key));
+          expect(keys.size).toBe(printed.length);
+          for (const unit of live) expect(keys.has(unit.key)).toBe(false);
+          // A tool call is printed only once it is done (or its turn is over).
+          for (const unit of printed.slice(before.length))
+            if (running && unit.item.kind === 'tool_call')
+              expect(['completed', 'failed', 'cancelled']).toContain(
+                unit.item.clientStatus ?? unit.item.status,
+              );
+          before = printed;
+        }
+        // Everything is printed in the end, in the transcript's order: each message's parts add
+        // up to its text (the lexer drops spaces that end some lines).
+        const printed = projections.at(-1)?.printed ?? [];
+        const norm = (s: string): string => s.replace(/[ \t]+(\n|$)/g, '$1').trim();
+        // (A printed part holds the message as it was then: items are matched by key.)
+        const order = printed.map((unit) => state.items.findIndex((item) => item.key === unit.item.key));
+        expect(order).not.toContain(-1);
+        expect(order).toEqual([...order].sort((a, b) => a - b));
+        for (const item of state.items) {
+          if (item.kind !== 'message' || item.role !== 'agent') continue;
+          const parts = printed.filter((unit) => unit.item.key === item.key);
+          const text = parts
+            .map((unit) => (unit.part?.kind === 'markdown' ? unitText(unit) : '\u0000'))
+            .join('');
+          const expected = item.content
+            .map((block) => (block.type === 'text' ? block.text : '\u0000'))
+            .join('');
+          // Text between the message's other blocks; blank text draws nothing.
+          const segments = (all: string): string[] => all.split('\u0000').map(norm);
+          expect(segments(text)).toEqual(segments(expected));
+        }
+      }),
+      { seed: 99, numRuns: 300 },
+    );
+  });
+
+  it('fits the live region into its rows: a streamed block shows its last lines', () => {
+    fc.assert(
+      fc.property(
+        fc.array(markdown, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 3, max: 40 }),
+        fc.integer({ min: 20, max: 120 }),
+        (pieces, budget, width) => {
+          const projector = new TranscriptProjector();
+          const state = apply(initialSessionState('s', '/w'), prompt('go'), chunk(pieces.join('')));
+          let view = projector.project(state);
+          while (view.behind) view = projector.project(state);
+          const { entries } = fitLive(view.live, budget, { width, theme: darkTheme });
+          for (const entry of entries) {
+            if (!entry.lines) continue;
+            expect(entry.lines.length + (entry.linesAbove ? 1 : 0)).toBeLessThanOrEqual(Math.max(3, budget));
+          }
+        },
+      ),
+      { seed: 5, numRuns: 300 },
+    );
   });
 });

@@ -1,30 +1,33 @@
 /**
- * Turns a session's state into what the screen shows: an append-only list of printed units (each
- * written once above the live region by the transcript printer) and the few live items still
- * changing. A long streamed message is printed block by block as its Markdown blocks become
- * final, so the live region holds little more than the block being written.
+ * The one place that decides what of a session is printed into the terminal's scrollback and
+ * what stays live (drawn by Ink below it, every frame). Its invariants, tested in
+ * transcript-projector.test.ts:
+ * - every unit is printed once, in the order of the transcript, and printed units never change;
+ * - nothing live is also printed, and everything printed was settled when it was printed;
+ * - the live region fits its rows (`fitLive`): a streamed message shows its last lines, and tool
+ *   cards that do not fit are summed up in one line.
+ * An agent's message is printed block by block as its Markdown blocks become final, so the live
+ * region holds little more than the block being written; a message is only ever read from where
+ * the last projection stopped.
  */
 import type {
+  MessageItem,
   SessionState,
   TerminalView as EngineTerminal,
-  TranscriptItem as EngineItem,
+  TranscriptItem,
 } from '@acp-kit/client';
-import { isUnknownVariant } from '@acp-kit/protocol';
-import { messageSegments } from '../../components/message-segments.js';
-import { finalBlockCount } from '../../markdown/final-blocks.js';
-import { IncrementalMarkdown } from '../../markdown/incremental.js';
-import type { TerminalSnapshot } from '../../view-model/tool-call.js';
-import type { TranscriptItem } from '../../view-model/transcript.js';
-import { itemView, terminalSnapshot } from './item-views.js';
+import { isUnknownVariant, type ContentBlock } from '@acp-kit/protocol';
+import type { Token } from 'marked';
+import { messageText } from '../../components/message-segments.js';
+import { markdownLines, type MarkdownLayout } from '../../markdown/markdown-lines.js';
+import { MarkdownStream } from '../../markdown/markdown-stream.js';
+import { splitLines } from '../../text/fold.js';
+import { displayWidth } from '../../text/width.js';
+import { noticeOf } from '../../view-model/notice.js';
+import { terminalSnapshot, type TerminalSnapshot } from '../../view-model/tool-call.js';
+import type { TranscriptUnit } from '../../view-model/transcript-unit.js';
 
-/** One piece of the transcript as drawn, with the terminals its card shows. */
-export interface TranscriptUnit {
-  /** Unique and stable (React key). */
-  readonly key: string;
-  readonly item: TranscriptItem;
-  /** Only this card's terminals: a change to another terminal does not redraw it. */
-  readonly terminals?: ReadonlyMap<string, TerminalSnapshot>;
-}
+export type { MessagePart, TranscriptUnit } from '../../view-model/transcript-unit.js';
 
 /** What to draw for a session. */
 export interface Projection {
@@ -46,7 +49,7 @@ function isRunning(state: SessionState): boolean {
   return state.status === 'running' || state.status === 'cancelling';
 }
 
-function terminalIds(item: EngineItem): string[] {
+function terminalIds(item: TranscriptItem): string[] {
   if (item.kind !== 'tool_call') return [];
   const ids: string[] = [];
   for (const content of item.content) {
@@ -55,13 +58,26 @@ function terminalIds(item: EngineItem): string[] {
   return ids;
 }
 
-/** Text of a message made only of plain text blocks (what can be printed block by block). */
-function plainMessageText(item: EngineItem): string | undefined {
-  if (item.kind !== 'message' || item.role !== 'agent') return undefined;
-  const segments = messageSegments(item.content);
-  if (segments.length !== 1 || segments[0]?.kind !== 'text') return undefined;
-  return segments[0].text;
+/** Text of a block that is drawn as Markdown with the text around it (no annotations, no `_meta`). */
+function plainText(block: ContentBlock): string | undefined {
+  if (isUnknownVariant(block) || block.type !== 'text' || block.annotations || block._meta) return undefined;
+  return block.text;
 }
+
+/** Where reading an agent's message stands. */
+interface MessageCursor {
+  readonly stream: MarkdownStream;
+  /** Content block being read, and characters of it read. */
+  block: number;
+  offset: number;
+  /** The last of its blocks other than text printed (-1: none). */
+  printedBlock: number;
+  /** Parts printed (for their keys). */
+  parts: number;
+}
+
+/** Agents' messages printed last that are still read when they grow. */
+const RECENT_MESSAGES = 8;
 
 /**
  * Projects session states, keeping what was printed. One projector per displayed session.
@@ -75,14 +91,10 @@ export class TranscriptProjector {
   private snapshot: readonly TranscriptUnit[] = [];
   /** Engine items before this index are printed in full. */
   private cursor = 0;
-  /** Characters of the message at `cursor` printed as parts. */
-  private partChars = 0;
-  private parts = 0;
-  /** Characters of the streamed message at `cursor` handed to the Markdown lexer so far. */
-  private fedChars = 0;
-  private behind = false;
-  private markdown: IncrementalMarkdown | undefined;
-  private readonly unitCache = new WeakMap<EngineItem, { unit: TranscriptUnit; streaming: boolean }>();
+  private message: MessageCursor | undefined;
+  /** The agents' messages printed last, where reading them stopped, and the item as read. */
+  private readonly recent: { index: number; item: MessageItem; at: MessageCursor }[] = [];
+  private readonly unitCache = new WeakMap<TranscriptItem, { unit: TranscriptUnit; streaming: boolean }>();
   private readonly terminalCache = new Map<
     string,
     { sources: readonly (EngineTerminal | undefined)[]; map: ReadonlyMap<string, TerminalSnapshot> }
@@ -98,46 +110,50 @@ export class TranscriptProjector {
     const items = state.items;
     const running = isRunning(state);
     const before = this.units.length;
-    this.behind = false;
-    // Whether the message at the cursor was laid out in this projection (once per projection).
-    let laidOut = false;
+    let behind = false;
+    this.readLate(items);
     while (this.cursor < items.length) {
-      const item = items[this.cursor] as EngineItem;
+      const item = items[this.cursor] as TranscriptItem;
       const last = this.cursor === items.length - 1;
-      // Text that reached a message laid out in steps since the last projection is laid out
-      // first: else the message, and everything after it, would stay live until the session
-      // changes again (a growing live region that ends in a full-screen redraw).
-      if (this.markdown && !laidOut) {
-        this.printFinalBlocks(item, running);
-        laidOut = true;
-      }
-      if (!this.isSettled(item, last, running, state)) break;
-      this.printRest(item, state);
+      const settled = this.isSettled(item, last, running, state);
+      if (item.kind === 'message' && item.role === 'agent') {
+        // Read what arrived (a bounded amount), print what became final.
+        const at = (this.message ??= {
+          stream: new MarkdownStream(),
+          block: 0,
+          offset: 0,
+          printedBlock: -1,
+          parts: 0,
+        });
+        if (!this.readMessage(item, settled, at)) {
+          behind = this.unread(item, at) > 0;
+          break;
+        }
+        this.recent.push({ index: this.cursor, item, at });
+        if (this.recent.length > RECENT_MESSAGES) this.recent.shift();
+      } else if (!settled) break;
+      else this.print(this.unitFor(item, state, false));
       this.cursor++;
-      this.partChars = 0;
-      this.parts = 0;
-      this.fedChars = 0;
-      this.markdown = undefined;
-      laidOut = false;
+      this.message = undefined;
     }
     const live: TranscriptUnit[] = [];
     for (let i = this.cursor; i < items.length; i++) {
-      const item = items[i] as EngineItem;
-      if (i === this.cursor && !laidOut) this.printFinalBlocks(item, running);
-      const unit = this.unitFor(item, state, running && i === items.length - 1, i === this.cursor);
-      if (unit) live.push(unit);
+      const item = items[i] as TranscriptItem;
+      const streaming = running && i === items.length - 1;
+      if (i === this.cursor && this.message) live.push(...this.liveParts(item as MessageItem, streaming));
+      else if (item.kind === 'message' && item.role === 'agent')
+        live.push(...this.wholeMessage(item, streaming));
+      else {
+        const unit = this.unitFor(item, state, streaming);
+        if (unit) live.push(unit);
+      }
     }
     if (this.units.length !== before) this.snapshot = [...this.units];
-    return { printed: this.snapshot, live, behind: this.behind };
+    return { printed: this.snapshot, live, behind };
   }
 
   /** Whether an item will not change any more (so it can be printed). */
-  private isSettled(item: EngineItem, last: boolean, running: boolean, state: SessionState): boolean {
-    // A message laid out in steps settles when its text is all lexed.
-    const text = plainMessageText(item);
-    if (text !== undefined && text.length > this.fedChars && (this.markdown || text.length > MAX_LEX_CHARS)) {
-      return false;
-    }
+  private isSettled(item: TranscriptItem, last: boolean, running: boolean, state: SessionState): boolean {
     if (!running) return true;
     switch (item.kind) {
       case 'message':
@@ -157,109 +173,128 @@ export class TranscriptProjector {
     }
   }
 
-  /** Prints what is left of an item that just settled. */
-  private printRest(item: EngineItem, state: SessionState): void {
-    if (this.parts > 0) {
-      const rest = this.sourceText(item).slice(this.partChars);
-      if (rest.trim() !== '') this.pushPart(item, rest);
-      return;
-    }
-    const unit = this.unitFor(item, state, false, false);
+  private print(unit: TranscriptUnit | undefined): void {
     if (unit) this.units.push(unit);
   }
 
+  /** Characters of the message's text not read yet (counted up to the first block not read in full). */
+  private unread(item: MessageItem, at: MessageCursor): number {
+    let count = 0;
+    for (let i = at.block; i < item.content.length; i++) {
+      const text = plainText(item.content[i] as ContentBlock);
+      if (text === undefined) break;
+      count += text.length - (i === at.block ? at.offset : 0);
+    }
+    return count;
+  }
+
   /**
-   * Prints the final Markdown blocks of the streamed message at the cursor, lexing at most
-   * {@link MAX_LEX_CHARS} more of it (the rest on the next projections).
+   * Reads an agent's message from where reading it stopped (at most {@link MAX_LEX_CHARS} of
+   * text) and prints its parts that are final: Markdown blocks once the lexer says so, its other
+   * content blocks once something follows them. Reading stops at the end of the message's last
+   * block, which may still grow. True when the message is settled and printed in full.
    */
-  private printFinalBlocks(item: EngineItem, running: boolean): void {
-    const text = plainMessageText(item);
-    // A streamed message is printed in parts, and so is a long one (laid out in steps).
-    if (text === undefined || (!running && !this.markdown && text.length <= MAX_LEX_CHARS)) return;
-    this.markdown ??= new IncrementalMarkdown();
-    let fed = Math.min(text.length, this.fedChars + MAX_LEX_CHARS);
-    // Never split a surrogate pair.
-    if (fed < text.length && /[\ud800-\udbff]/.test(text.charAt(fed - 1))) fed--;
-    this.fedChars = fed;
-    if (fed < text.length) this.behind = true;
-    const tokens = this.markdown.update(fed === text.length ? text : text.slice(0, fed));
-    const stable = finalBlockCount(tokens, this.partChars);
-    // One unit per block: a burst of completed blocks is printed over several renders.
-    let offset = 0;
-    for (let i = 0; i < stable; i++) {
-      const end = offset + (tokens[i]?.raw.length ?? 0);
-      if (end > this.partChars && tokens[i]?.type !== 'space') {
-        const part = this.markdown.text.slice(this.partChars, end);
-        this.partChars = end;
-        if (part.trim() !== '') this.pushPart(item, part);
+  private readMessage(item: MessageItem, settled: boolean, at: MessageCursor): boolean {
+    let budget = MAX_LEX_CHARS;
+    for (;;) {
+      const block = item.content[at.block];
+      if (block === undefined) break;
+      const text = plainText(block);
+      const lastBlock = at.block === item.content.length - 1;
+      if (text !== undefined) {
+        let end = Math.min(text.length, at.offset + budget);
+        // Never split a surrogate pair.
+        if (end < text.length && end > at.offset && /[\ud800-\udbff]/.test(text.charAt(end - 1))) end--;
+        if (end > at.offset) at.stream.append(text.slice(at.offset, end));
+        budget -= end - at.offset;
+        at.offset = end;
+        if (end < text.length || lastBlock) break;
+      } else {
+        // Another kind of block ends the Markdown before it; it is final once something follows it.
+        if (lastBlock && !settled) break;
+        if (at.printedBlock < at.block) {
+          this.printMarkdown(item, at, at.stream.takeFinal(true));
+          this.print({ key: `${item.key}#${at.parts++}`, item, part: { kind: 'content', block } });
+          at.printedBlock = at.block;
+        }
+        if (lastBlock) break;
       }
-      offset = end;
+      at.block++;
+      at.offset = 0;
+    }
+    const complete = settled && this.unread(item, at) === 0;
+    this.printMarkdown(item, at, at.stream.takeFinal(complete));
+    return complete;
+  }
+
+  /**
+   * Prints what reached an agent's message after it was printed (agents may send chunks after
+   * the turn's end; a reopened session's history arrives over several projections): the
+   * messages printed last are read on from where they stopped.
+   */
+  private readLate(items: readonly TranscriptItem[]): void {
+    for (const printed of this.recent) {
+      const now = items[printed.index];
+      if (now === printed.item || now?.kind !== 'message' || now.key !== printed.item.key) continue;
+      printed.item = now;
+      // Printed whole (at most the bounded amount per step: the rest on the next projections).
+      this.readMessage(now, true, printed.at);
     }
   }
 
-  private sourceText(item: EngineItem): string {
-    const text = plainMessageText(item) ?? '';
-    if (!this.markdown) return text;
-    this.markdown.update(text);
-    return this.markdown.text;
+  private printMarkdown(item: MessageItem, at: MessageCursor, groups: readonly Token[][]): void {
+    for (const blocks of groups)
+      this.print({ key: `${item.key}#${at.parts++}`, item, part: { kind: 'markdown', blocks } });
   }
 
-  private pushPart(item: EngineItem, text: string): void {
-    const key = `${this.keyOf(item)}#${this.parts++}`;
-    this.units.push({
-      key,
-      item: {
-        type: 'message',
-        id: key,
-        message: { id: key, role: 'agent', content: [{ type: 'text', text }] },
-      },
-    });
+  /** The live parts of the agent's message at the cursor: its growing Markdown, and a block being written. */
+  private liveParts(item: MessageItem, streaming: boolean): TranscriptUnit[] {
+    const at = this.message as MessageCursor;
+    const units: TranscriptUnit[] = [];
+    const blocks = at.stream.live;
+    if (blocks.some((token) => token.type !== 'space' && token.type !== 'def'))
+      units.push({
+        key: `${item.key}#live`,
+        item,
+        part: { kind: 'markdown', blocks },
+        ...(streaming ? { streaming } : {}),
+      });
+    const block = item.content[at.block];
+    if (block !== undefined && plainText(block) === undefined && at.printedBlock < at.block)
+      units.push({ key: `${item.key}#${at.parts}`, item, part: { kind: 'content', block } });
+    return units;
   }
 
-  private keyOf(item: EngineItem): string {
-    return item.key;
+  /** An agent's message after the cursor (rare: a tool call before it is still running), drawn whole. */
+  private wholeMessage(item: MessageItem, streaming: boolean): TranscriptUnit[] {
+    const cached = this.unitCache.get(item);
+    if (cached && cached.streaming === streaming) return [cached.unit];
+    const unit: TranscriptUnit = { key: item.key, item, ...(streaming ? { streaming } : {}) };
+    this.unitCache.set(item, { unit, streaming });
+    return [unit];
   }
 
-  /** The unit of an item (the unprinted tail of a message printed in parts). */
-  private unitFor(
-    item: EngineItem,
-    state: SessionState,
-    streaming: boolean,
-    atCursor: boolean,
-  ): TranscriptUnit | undefined {
-    if (atCursor && this.parts > 0 && this.markdown) {
-      const key = `${item.key}#live`;
-      const text = this.markdown.text.slice(this.partChars);
-      return {
-        key,
-        item: {
-          type: 'message',
-          id: key,
-          message: {
-            id: key,
-            role: 'agent',
-            content: [{ type: 'text', text }],
-            ...(streaming ? { streaming } : {}),
-          },
-        },
-      };
-    }
+  /** The unit of an item other than an agent's message; undefined for items that show nothing. */
+  private unitFor(item: TranscriptItem, state: SessionState, streaming: boolean): TranscriptUnit | undefined {
+    if (item.kind !== 'message' && item.kind !== 'tool_call' && item.kind !== 'plan' && !noticeOf(item))
+      return undefined;
     const terminals = this.terminalsFor(item, state);
     // An item the engine did not change keeps its unit, so its card is not drawn again.
     const cached = this.unitCache.get(item);
     if (cached && cached.streaming === streaming && cached.unit.terminals === terminals) return cached.unit;
-    const view = itemView(item, streaming);
-    if (!view) return undefined;
-    const unit: TranscriptUnit = terminals
-      ? { key: item.key, item: view, terminals }
-      : { key: item.key, item: view };
+    const unit: TranscriptUnit = {
+      key: item.key,
+      item,
+      ...(streaming ? { streaming } : {}),
+      ...(terminals ? { terminals } : {}),
+    };
     this.unitCache.set(item, { unit, streaming });
     return unit;
   }
 
   /** The card's terminals, the same Map object while none of them changed. */
   private terminalsFor(
-    item: EngineItem,
+    item: TranscriptItem,
     state: SessionState,
   ): ReadonlyMap<string, TerminalSnapshot> | undefined {
     const ids = terminalIds(item);
@@ -280,4 +315,90 @@ export class TranscriptProjector {
     this.terminalCache.set(item.key, { sources, map });
     return map;
   }
+}
+
+// ------------------------------------------------------------------------------- the live rows
+
+/** Rows of a tool card besides its content: title, a location, the fold line, the margin. */
+const CARD_OVERHEAD = 4;
+/** Rows a tool card takes at the least (two lines of content). */
+const MIN_CARD_ROWS = 2 + CARD_OVERHEAD;
+/** Most content lines of a live tool card. */
+const MAX_CARD_LINES = 12;
+/** Rows of the line summing up cards that do not fit (with its margin). */
+const FOLDED_ROWS = 2;
+/** Rows kept for a unit other than a card (a message's last lines, a notice) with its margin. */
+const OTHER_ROWS = 4;
+
+/** How one live unit is drawn within its rows. */
+export interface LiveEntry {
+  readonly unit: TranscriptUnit;
+  /** A tool card: the most lines of content it shows. */
+  readonly maxContentLines?: number;
+  /** Streamed Markdown: the lines drawn (its last ones when it is too tall) and how many are above them. */
+  readonly lines?: readonly string[];
+  readonly linesAbove?: number;
+  /** Another message taller than its rows: the rows it gets (its last lines are drawn). */
+  readonly tailRows?: number;
+}
+
+/** The live units fitted into their rows. */
+export interface LiveFit {
+  /** Running tool cards that do not fit, oldest first: summed up in one line. */
+  readonly folded: readonly TranscriptUnit[];
+  readonly entries: readonly LiveEntry[];
+}
+
+/** Rows a text takes at `width` columns (an estimate for text not laid out beforehand: Markdown adds a little). */
+export function estimateRows(text: string, width: number): number {
+  const columns = Math.max(10, width);
+  let rows = 0;
+  for (const line of splitLines(text)) rows += Math.max(1, Math.ceil(displayWidth(line) / columns));
+  return rows;
+}
+
+/**
+ * Fits the live units into `budget` rows (each unit and a blank line after it), so the frame stays
+ * shorter than the screen (past it, Ink clears the whole screen, scrollback included): streamed
+ * Markdown shows its last lines, each tool card gets a share of the rows, and when more tools
+ * run at once than fit, the oldest cards are summed up in one line (drawn in full once printed).
+ * `layout` lays Markdown out (its width is the screen's).
+ *
+ * @example
+ * const { folded, entries } = fitLive(view.live, 24, { width: 100, theme });
+ */
+export function fitLive(
+  live: readonly TranscriptUnit[],
+  budget: number,
+  layout: MarkdownLayout,
+  showThoughts = false,
+): LiveFit {
+  const cards = live.filter((unit) => unit.item.kind === 'tool_call');
+  const others = live.length - cards.length;
+  const room = Math.max(1, Math.floor((budget - others * OTHER_ROWS - FOLDED_ROWS) / MIN_CARD_ROWS));
+  const folded = cards.length > room ? cards.slice(0, cards.length - room) : [];
+  const shownCards = cards.length - folded.length;
+  const rest = budget - others * (OTHER_ROWS - 1) - (folded.length > 0 ? FOLDED_ROWS : 0);
+  const perCard = Math.max(
+    2,
+    Math.min(MAX_CARD_LINES, Math.floor(rest / Math.max(1, shownCards)) - CARD_OVERHEAD),
+  );
+  // What is left for messages, each drawn with a line saying how much is above when cut.
+  const share = Math.max(3, budget - shownCards * (perCard + CARD_OVERHEAD));
+  const entries: LiveEntry[] = [];
+  for (const unit of live) {
+    if (folded.includes(unit)) continue;
+    const { item, part } = unit;
+    if (item.kind === 'tool_call') entries.push({ unit, maxContentLines: perCard });
+    else if (part?.kind === 'markdown') {
+      const lines = markdownLines(part.blocks, layout);
+      const fits = lines.length <= share;
+      const shown = fits ? lines : lines.slice(lines.length - (share - 1));
+      entries.push({ unit, lines: shown, linesAbove: lines.length - shown.length });
+    } else if (item.kind === 'message' && item.role !== 'user' && (item.role === 'agent' || showThoughts)) {
+      const tooTall = estimateRows(messageText(item.content), layout.width - 2) > share;
+      entries.push(tooTall ? { unit, tailRows: share - 1 } : { unit });
+    } else entries.push({ unit });
+  }
+  return { folded, entries };
 }

@@ -1,19 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { renderInk, flat } from '../../test-support/ink.js';
-import type { ToolCallView } from '../../view-model/tool-call.js';
+import type { ToolCallItem } from '@acp-kit/client';
 import type { TranscriptUnit } from '../view/transcript-projector.js';
-import { LiveTranscript } from './TranscriptRegion.js';
+import { LiveTranscript } from './LiveTranscript.js';
 
 function card(n: number): TranscriptUnit {
-  const call: ToolCallView = {
+  const item: ToolCallItem = {
+    kind: 'tool_call',
+    key: `k${n}`,
+    turn: 1,
     toolCallId: `c${n}`,
     title: `Run step ${n}`,
-    kind: 'execute',
+    toolKind: 'execute',
     status: 'in_progress',
     content: [{ type: 'content', content: { type: 'text', text: 'one\ntwo\nthree\nfour\nfive\nsix' } }],
     locations: [{ path: `/w/src/f${n}.ts` }],
-  } as ToolCallView;
-  return { key: `k${n}`, item: { type: 'tool_call', id: `c${n}`, call } };
+    announced: true,
+  };
+  return { key: `k${n}`, item };
 }
 
 describe('LiveTranscript', () => {
