@@ -114,7 +114,8 @@ export function tabTransition<T extends TabLifecycle>(tab: T, event: TabEvent): 
   const { message: _message, error: _error, authOptions: _options, ...rest } = tab;
   switch (event.type) {
     case 'start':
-      // Signing in again keeps the methods, for the dialog to come back with.
+    case 'sign_in_failed':
+      // Signing in (again, or after a method failed) keeps the methods, for the dialog to come back with.
       return {
         ...rest,
         phase,
@@ -127,13 +128,6 @@ export function tabTransition<T extends TabLifecycle>(tab: T, event: TabEvent): 
       return { ...rest, phase } as T;
     case 'needs_sign_in':
       return { ...rest, phase, message: event.message, authOptions: event.options } as T;
-    case 'sign_in_failed':
-      return {
-        ...rest,
-        phase,
-        message: event.message,
-        ...(tab.authOptions ? { authOptions: tab.authOptions } : {}),
-      } as T;
     case 'exited': {
       const { cancelSentAt: _cancel, ...running } = rest;
       return { ...running, phase, message: event.message, error: event.error } as T;
