@@ -132,7 +132,7 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
       facts.file = { path: session.workspace.display(resolve(session.workspace.cwd, file)), lines };
     readText =
       read.status === 'completed'
-        ? `read \`${file}\` (${lines} lines)`
+        ? `read \`${file}\` (${lines} ${lines === 1 ? 'line' : 'lines'})`
         : `tried to read \`${file}\`: ${outcomeText(read)}`;
   } else {
     skipped.add(2);
