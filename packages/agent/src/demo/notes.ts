@@ -15,7 +15,10 @@ export interface TourFacts {
 
 function section(turn: number, facts: TourFacts): string {
   const lines = [`## Tour ${turn}`, `- Prompt: ${JSON.stringify(facts.prompt)}`];
-  if (facts.file) lines.push(`- Read \`${facts.file.path}\` (${facts.file.lines} ${facts.file.lines === 1 ? 'line' : 'lines'} shown)`);
+  if (facts.file)
+    lines.push(
+      `- Read \`${facts.file.path}\` (${facts.file.lines} ${facts.file.lines === 1 ? 'line' : 'lines'} shown)`,
+    );
   if (facts.search) lines.push(`- Searched for \`${facts.search.pattern}\`: ${facts.search.matches}`);
   return `${lines.join('\n')}\n`;
 }
