@@ -63,7 +63,7 @@ export interface AcpClientOptions {
  * The read pacing the terminal UI and `acp run` use (`coalesceReadsMs`): both draw a streamed
  * answer about ten times a second, so holding an agent's updates this long is never seen.
  */
-export const INTERACTIVE_READ_PACING_MS = 50;
+export const INTERACTIVE_READ_PACING_MS = 100;
 
 /** A rule remembered for one session, with the session it belongs to. */
 export interface SessionRule {

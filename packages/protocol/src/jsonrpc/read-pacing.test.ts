@@ -53,8 +53,16 @@ describe('ReadPacer', () => {
     expect(pacer.afterRead(false, 100, 60)).toBe(false);
     expect(pacer.afterRead(true, 100, 62)).toBe(false);
     expect(pacer.afterRead(true, 100, 64)).toBe(true);
-    // A flood's big reads are never paced.
+    // A flood's big reads are never paced, nor the small reads right after them (the same flood,
+    // read faster than it is written): resting would leave the writer blocked on a full pipe.
     expect(pacer.afterRead(true, MAX_PACED_READ_BYTES, 66)).toBe(false);
+    expect(pacer.afterRead(true, 100, 67)).toBe(false);
+    expect(pacer.afterRead(true, 100, 68)).toBe(false);
+    expect(pacer.afterRead(true, MAX_PACED_READ_BYTES, 70)).toBe(false);
+    expect(pacer.afterRead(true, 100, 119)).toBe(false);
+    // Once the flood has slowed down, pacing is back.
+    expect(pacer.afterRead(true, 100, 125)).toBe(false);
+    expect(pacer.afterRead(true, 100, 130)).toBe(true);
     // Sparse updates (a quiet agent) are read as they come.
     expect(pacer.afterRead(true, 100, 1000)).toBe(false);
     expect(pacer.afterRead(true, 100, 1100)).toBe(false);

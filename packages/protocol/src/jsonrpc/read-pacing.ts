@@ -7,8 +7,8 @@
  *
  * Only a stream of notifications in small reads is paced: a chunk holding a request or a response
  * ends the streak, so a peer that asks and waits for answers (file reads, permissions) is never
- * slowed; the first frame after a quiet spell is read at once; a flood (big reads) is read as
- * fast as it comes. Runtime-neutral (timers only).
+ * slowed; the first frame after a quiet spell is read at once; a flood (big reads, and the small
+ * ones right after them) is read as fast as it comes. Runtime-neutral (timers only).
  */
 
 /** Notification-only reads in a row, each soon after the previous, before reading rests. */
@@ -30,6 +30,7 @@ export const MAX_PACED_READ_BYTES = 16 * 1024;
 export class ReadPacer {
   readonly restMs: number;
   private lastReadAt = Number.NEGATIVE_INFINITY;
+  private lastBigReadAt = Number.NEGATIVE_INFINITY;
   private streak = 0;
 
   constructor(restMs: number) {
@@ -43,7 +44,11 @@ export class ReadPacer {
   afterRead(onlyNotifications: boolean, bytes: number, now: number): boolean {
     const soon = now - this.lastReadAt <= this.restMs;
     this.lastReadAt = now;
-    const paced = onlyNotifications && bytes < MAX_PACED_READ_BYTES;
+    if (bytes >= MAX_PACED_READ_BYTES) this.lastBigReadAt = now;
+    // After a big read the small ones that follow are the same flood read faster than it is
+    // written: resting would leave the writer blocked on a full pipe.
+    const flooding = now - this.lastBigReadAt <= this.restMs;
+    const paced = onlyNotifications && !flooding;
     this.streak = paced && soon ? this.streak + 1 : paced ? 1 : 0;
     return this.streak >= STREAK;
   }
