@@ -25,6 +25,7 @@ import {
   type RemoteClientOptions,
 } from './client-types.js';
 import { CookieJar } from './cookies.js';
+import { Inbox } from './inbox.js';
 import { SseParser } from './sse.js';
 import {
   EVENT_STREAM_MEDIA_TYPE,
@@ -39,7 +40,6 @@ import {
   isResponse,
   parseMessage,
   sessionIdIn,
-  singleLine,
 } from './wire.js';
 
 /** Streamable HTTP to `url` (nothing is sent until the engine writes `initialize`). */
@@ -58,7 +58,6 @@ class HttpChannel implements RemoteChannel {
   private readonly fetch: typeof globalThis.fetch;
   private readonly cookies = new CookieJar();
   private readonly splitter = new LineSplitter();
-  private readonly encoder = new TextEncoder();
   private readonly maxMessageBytes: number;
   /** Requests in flight (and stream bodies being read): aborted when the channel finishes. */
   private readonly inflight = new Set<AbortController>();
@@ -69,9 +68,7 @@ class HttpChannel implements RemoteChannel {
   private wroteFirst = false;
   private posting = false;
   private resumable = false;
-  private sink: ByteSink | undefined;
-  private inbox: string[] = [];
-  private paused = false;
+  private readonly inbox = new Inbox();
   private resumeWaiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
   /** Open SSE streams: '' is the connection's, the others are sessions'. */
@@ -80,7 +77,6 @@ class HttpChannel implements RemoteChannel {
   private readonly inboundRoutes = new Map<string, string>();
   private exitDetails: CloseDetails | undefined;
   private ended = false;
-  private pendingEnd: { details: CloseDetails | undefined } | undefined;
   private cut: { since: number; attempts: number } | undefined;
 
   constructor(
@@ -99,8 +95,7 @@ class HttpChannel implements RemoteChannel {
   }
 
   start(sink: ByteSink): void {
-    this.sink = sink;
-    queueMicrotask(() => this.flushInbox());
+    this.inbox.start(sink);
   }
 
   write(text: string): boolean {
@@ -122,16 +117,14 @@ class HttpChannel implements RemoteChannel {
   }
 
   pause(): void {
-    this.paused = true;
+    this.inbox.pause();
   }
 
   resume(): void {
-    this.paused = false;
+    this.inbox.resume();
     const waiters = this.resumeWaiters;
     this.resumeWaiters = [];
     for (const resolve of waiters) resolve();
-    this.flushInbox();
-    this.deliverEnd();
   }
 
   close(): void {
@@ -244,7 +237,7 @@ class HttpChannel implements RemoteChannel {
     this.connectionId = id;
     this.resumable = response.headers.get(HEADER_RESUMABLE) === '1';
     this.options.onEvent?.({ type: 'connected', profile: 'http', url: this.url, resumable: this.resumable });
-    this.deliver(text);
+    this.inbox.push(text);
     this.openStream('');
     return true;
   }
@@ -306,7 +299,7 @@ class HttpChannel implements RemoteChannel {
       }
       // Only this message failed: a request gets an error answer, other messages are dropped.
       if (message && isRequest(message))
-        this.deliver(
+        this.inbox.push(
           JSON.stringify({
             jsonrpc: '2.0',
             id: message.id,
@@ -420,7 +413,7 @@ class HttpChannel implements RemoteChannel {
     );
     try {
       for (;;) {
-        while (this.paused && !this.ended)
+        while (this.inbox.isPaused && !this.ended)
           await new Promise<void>((resolve) => this.resumeWaiters.push(resolve));
         if (this.ended) return 'fatal';
         const { value, done } = await reader.read();
@@ -455,7 +448,7 @@ class HttpChannel implements RemoteChannel {
         }
       }
     }
-    this.deliver(text);
+    this.inbox.push(text);
   }
 
   private streamOver(session: string): void {
@@ -468,18 +461,6 @@ class HttpChannel implements RemoteChannel {
   }
 
   // ------------------------------------------------------------------ delivery
-
-  private deliver(text: string): void {
-    this.inbox.push(text);
-    this.flushInbox();
-  }
-
-  private flushInbox(): void {
-    const sink = this.sink;
-    if (!sink || this.ended) return;
-    while (!this.paused && this.inbox.length > 0)
-      sink.data(this.encoder.encode(singleLine(this.inbox.shift() as string) + '\n'));
-  }
 
   private async backoff(attempt: number): Promise<boolean> {
     if (!this.cut) {
@@ -525,17 +506,7 @@ class HttpChannel implements RemoteChannel {
     for (const resolve of waiters) resolve();
     if (details?.cause instanceof AcpKitError)
       this.options.onEvent?.({ type: 'failed', profile: 'http', reason: details.cause.message });
-    this.pendingEnd = { details };
-    this.deliverEnd();
-  }
-
-  private deliverEnd(): void {
-    const sink = this.sink;
-    const end = this.pendingEnd;
-    if (!sink || !end || this.paused) return;
-    this.pendingEnd = undefined;
-    for (const text of this.inbox.splice(0)) sink.data(this.encoder.encode(singleLine(text) + '\n'));
-    sink.end(end.details);
+    this.inbox.end(details);
   }
 
   private releaseDrainWaiters(): void {

@@ -24,14 +24,9 @@ import {
   type WebSocketLike,
 } from './client-types.js';
 import { CookieJar } from './cookies.js';
+import { Inbox } from './inbox.js';
 import { DEFAULT_REPLAY_LIMITS, OutStream, type StreamReceiver } from './out-stream.js';
-import {
-  HEADER_CONNECTION_ID,
-  HEADER_LAST_EVENT_ID,
-  HEADER_MESSAGE_SEQ,
-  HEADER_RESUMABLE,
-  singleLine,
-} from './wire.js';
+import { HEADER_CONNECTION_ID, HEADER_LAST_EVENT_ID, HEADER_MESSAGE_SEQ, HEADER_RESUMABLE } from './wire.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/framing.js';
 
 /** The server's close code for "the events you need are no longer kept". */
@@ -84,16 +79,12 @@ class WebSocketChannel implements RemoteChannel {
   private socket: WebSocketLike | undefined;
   private receiver: StreamReceiver | undefined;
   private unflushed = 0;
-  private sink: ByteSink | undefined;
-  /** Frames received before start() or while paused. */
-  private inbox: string[] = [];
+  /** Frames received, for the sink (held before start() and while paused). */
+  private readonly inbox = new Inbox();
   private received = 0;
-  private paused = false;
   private resumable = false;
   private state: 'open' | 'resuming' | 'ended' = 'open';
   private exitDetails: CloseDetails | undefined;
-  private pendingEnd: { details: CloseDetails | undefined } | undefined;
-  private readonly encoder = new TextEncoder();
   private readonly stop = new AbortController();
   private drainWaiters: (() => void)[] = [];
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -130,11 +121,7 @@ class WebSocketChannel implements RemoteChannel {
   }
 
   start(sink: ByteSink): void {
-    this.sink = sink;
-    queueMicrotask(() => {
-      this.flushInbox();
-      this.deliverEnd();
-    });
+    this.inbox.start(sink);
   }
 
   write(text: string): boolean {
@@ -149,15 +136,13 @@ class WebSocketChannel implements RemoteChannel {
   }
 
   pause(): void {
-    this.paused = true;
+    this.inbox.pause();
     this.socket?.pause();
   }
 
   resume(): void {
-    this.paused = false;
     this.socket?.resume();
-    this.flushInbox();
-    this.deliverEnd();
+    this.inbox.resume();
   }
 
   close(): void {
@@ -192,7 +177,7 @@ class WebSocketChannel implements RemoteChannel {
   private useSocket(socket: WebSocketLike, serverReceived: number | undefined): boolean {
     this.socket = socket;
     this.unflushed = 0;
-    if (this.paused) socket.pause();
+    if (this.inbox.isPaused) socket.pause();
     const receiver: StreamReceiver = {
       send: (_id, data) => {
         this.unflushed += data.length;
@@ -219,16 +204,6 @@ class WebSocketChannel implements RemoteChannel {
     const exit = exitNotice(text);
     if (exit) this.exitDetails = exit;
     this.inbox.push(text);
-    this.flushInbox();
-  }
-
-  private flushInbox(): void {
-    const sink = this.sink;
-    if (!sink) return;
-    while (!this.paused && this.inbox.length > 0 && this.state !== 'ended') {
-      const text = this.inbox.shift() as string;
-      sink.data(this.encoder.encode(singleLine(text) + '\n'));
-    }
   }
 
   private onClose(code: number, reason: string): void {
@@ -375,18 +350,7 @@ class WebSocketChannel implements RemoteChannel {
     this.releaseDrainWaiters(true);
     if (details?.cause instanceof AcpKitError)
       this.options.onEvent?.({ type: 'failed', profile: 'websocket', reason: details.cause.message });
-    this.pendingEnd = { details };
-    this.deliverEnd();
-  }
-
-  /** Ends the sink after what already arrived (once started, and once a paused reader resumes). */
-  private deliverEnd(): void {
-    const sink = this.sink;
-    const end = this.pendingEnd;
-    if (!sink || !end || this.paused) return;
-    this.pendingEnd = undefined;
-    for (const text of this.inbox.splice(0)) sink.data(this.encoder.encode(singleLine(text) + '\n'));
-    sink.end(end.details);
+    this.inbox.end(details);
   }
 
   private releaseDrainWaiters(all = false): void {
