@@ -1,10 +1,8 @@
-import { memo, useMemo } from 'react';
+import { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
-import { parseTerminalOutput } from '../sanitize/terminal-output.js';
-import { foldLines, plural } from '../text/fold.js';
 import type { RawCommandOutput } from '../view-model/command-output.js';
-import { StyledLineText } from './StyledLineText.js';
+import { OutputLines } from './TerminalView.js';
 
 /** Props of {@link RawOutputView}. */
 export interface RawOutputViewProps {
@@ -27,19 +25,10 @@ export const RawOutputView = memo(function RawOutputView({
   expandHint = '',
 }: RawOutputViewProps) {
   const theme = useTheme();
-  const lines = useMemo(() => parseTerminalOutput(output.text), [output.text]);
-  const { shown, hidden } = foldLines(output.text === '' ? [] : lines, maxLines, 'tail');
   const code = output.exitCode;
   return (
     <Box flexDirection="column">
-      {hidden > 0 && (
-        <Text color={theme.text.muted}>{`… ${plural(hidden, 'earlier line')}${expandHint}`}</Text>
-      )}
-      <Box flexDirection="column" paddingLeft={2}>
-        {shown.map((line, i) => (
-          <StyledLineText key={hidden + i} line={line} />
-        ))}
-      </Box>
+      <OutputLines output={output.text} maxLines={maxLines} expandHint={expandHint} />
       {code === 0 && <Text color={theme.status.success}>✓ exited with 0</Text>}
       {typeof code === 'number' && code !== 0 && (
         <Text color={theme.status.error}>{`✗ exited with ${code}`}</Text>

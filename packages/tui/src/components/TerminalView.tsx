@@ -19,6 +19,36 @@ export interface TerminalViewProps {
   readonly expandHint?: string;
 }
 
+/**
+ * Command output as a terminal shows it (SGR colours kept, every other control sequence dropped),
+ * folded to its last `maxLines` lines with a note of how many earlier ones are hidden.
+ */
+export function OutputLines({
+  output,
+  maxLines,
+  expandHint,
+}: {
+  readonly output: string;
+  readonly maxLines: number | undefined;
+  readonly expandHint: string;
+}) {
+  const theme = useTheme();
+  const lines = useMemo(() => parseTerminalOutput(output), [output]);
+  const { shown, hidden } = foldLines(lines, maxLines, 'tail');
+  return (
+    <>
+      {hidden > 0 && (
+        <Text color={theme.text.muted}>{`… ${plural(hidden, 'earlier line')}${expandHint}`}</Text>
+      )}
+      <Box flexDirection="column" paddingLeft={2}>
+        {shown.map((line, i) => (
+          <StyledLineText key={hidden + i} line={line} />
+        ))}
+      </Box>
+    </>
+  );
+}
+
 function ExitLine({ terminal, theme }: { terminal: TerminalSnapshot; theme: Theme }) {
   const exit = terminal.exit;
   if (!exit) {
@@ -53,8 +83,6 @@ export const TerminalView = memo(function TerminalView({
   expandHint = '',
 }: TerminalViewProps) {
   const theme = useTheme();
-  const lines = useMemo(() => parseTerminalOutput(terminal.output), [terminal.output]);
-  const { shown, hidden } = foldLines(lines, maxLines, 'tail');
   const command = commandLineFrom(terminal.command, terminal.args);
   return (
     <Box flexDirection="column">
@@ -68,14 +96,7 @@ export const TerminalView = memo(function TerminalView({
       {terminal.truncated && (
         <Text color={theme.status.warning}>⚠ earlier output was dropped (output byte limit reached)</Text>
       )}
-      {hidden > 0 && (
-        <Text color={theme.text.muted}>{`… ${plural(hidden, 'earlier line')}${expandHint}`}</Text>
-      )}
-      <Box flexDirection="column" paddingLeft={2}>
-        {shown.map((line, i) => (
-          <StyledLineText key={hidden + i} line={line} />
-        ))}
-      </Box>
+      <OutputLines output={terminal.output} maxLines={maxLines} expandHint={expandHint} />
       <ExitLine terminal={terminal} theme={theme} />
     </Box>
   );
