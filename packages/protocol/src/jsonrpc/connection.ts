@@ -121,8 +121,7 @@ export class JsonRpcConnection {
   private drainWait: Promise<void> | undefined;
   /** Method of the notification whose handler the queue is awaiting (for error logs). */
   private awaitedMethod = '';
-  /** Why reading is paused: the inbound queue is full, or reading rests (read pacing). */
-  private queueFull = false;
+  /** Reading is paused while the inbound queue is full (`queue.isPaused`) or while it rests (read pacing). */
   private restTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly pacer: ReadPacer | undefined;
   /** The chunk being read held something other than notifications (pacing never delays those). */
@@ -161,11 +160,9 @@ export class JsonRpcConnection {
           queued: this.queue.size,
           bytes: this.queue.queuedWeight,
         });
-        this.queueFull = true;
         if (this.restTimer === undefined) this.channel.pause();
       },
       onResume: () => {
-        this.queueFull = false;
         if (this.restTimer === undefined) this.channel.resume();
       },
       onAsyncError: (error) => this.notificationFailed(this.awaitedMethod, error),
@@ -593,10 +590,10 @@ export class JsonRpcConnection {
   /** After a chunk was read: rests reading while the peer streams notifications (see read-pacing.ts). */
   private pace(pacer: ReadPacer, bytes: number): void {
     if (!pacer.afterRead(!this.readHadOther, bytes, Date.now()) || this.restTimer !== undefined) return;
-    if (!this.queueFull) this.channel.pause();
+    if (!this.queue.isPaused) this.channel.pause();
     this.restTimer = setTimeout(() => {
       this.restTimer = undefined;
-      if (this.closeReason !== undefined || this.queueFull) return;
+      if (this.closeReason !== undefined || this.queue.isPaused) return;
       pacer.resumed(Date.now());
       this.channel.resume();
     }, pacer.restMs);
@@ -612,7 +609,7 @@ export class JsonRpcConnection {
       // What is left in the pipe still reaches the channel's end (and the responses kept below).
       clearTimeout(this.restTimer);
       this.restTimer = undefined;
-      if (!this.queueFull) this.channel.resume();
+      if (!this.queue.isPaused) this.channel.resume();
     }
     let keep: Set<unknown> | undefined;
     if (local) {

@@ -54,6 +54,11 @@ export class InboundQueue<T> {
     this.options = options;
   }
 
+  /** Above its high water since `onPause`, until `onResume`. */
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
   /** Number of items waiting (not counting the one being awaited). */
   get size(): number {
     return this.items.length - this.head;
