@@ -49,7 +49,7 @@ export { ESCAPE_CORPUS, type EscapeCorpusEntry } from './sanitize/corpus.js';
 // Markdown
 export { MarkdownView, type MarkdownViewProps } from './markdown/MarkdownView.js';
 export { blockLines, markdownLines, type MarkdownLayout } from './markdown/markdown-lines.js';
-export { IncrementalMarkdown, lexMarkdown } from './markdown/incremental.js';
+export { IncrementalMarkdown, lexMarkdown } from './markdown/markdown-stream.js';
 export {
   getLoadedHighlighter,
   loadHighlighter,

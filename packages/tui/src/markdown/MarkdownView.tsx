@@ -3,7 +3,7 @@ import type { Token } from 'marked';
 import { useAvailableWidth } from '../components/AvailableWidth.js';
 import { StyledLines } from '../components/StyledLines.js';
 import { useTheme } from '../theme/ThemeContext.js';
-import { IncrementalMarkdown } from './incremental.js';
+import { IncrementalMarkdown } from './markdown-stream.js';
 import { markdownLines, wantsHighlighter } from './markdown-lines.js';
 import { useMarkdownTone } from './tone.js';
 import { useHighlighter } from './useHighlighter.js';

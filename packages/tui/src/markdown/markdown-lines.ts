@@ -70,7 +70,7 @@ export function markdownLines(tokens: readonly Token[], layout: MarkdownLayout):
 
 /**
  * The lines of one top-level block, laid out once for each width, theme and tone: a block keeps
- * its token object while it does not change (see `IncrementalMarkdown`).
+ * its token object while it does not change (see `markdown-stream.ts`).
  */
 export function blockLines(token: Token, layout: MarkdownLayout): readonly string[] {
   let byToken = laidOut.get(layout.theme);

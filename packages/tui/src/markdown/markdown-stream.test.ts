@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Token } from 'marked';
-import { lexMarkdown } from './incremental.js';
-import { isBlankToken, MarkdownStream } from './markdown-stream.js';
+import { isBlankToken, lexMarkdown, MarkdownStream } from './markdown-stream.js';
 
 const raw = (tokens: readonly Token[]): string => tokens.map((token) => token.raw).join('');
 

@@ -1,16 +1,63 @@
 /**
- * A streamed Markdown text split into the blocks that are final (printed into the scrollback) and
- * the growing end (drawn live). It is fed only the text that arrived and keeps only its unsettled
- * end, so each update costs what arrived plus the growing block, however long the message.
+ * Growing Markdown, lexed incrementally. As a text grows, only its last two top-level blocks can
+ * still change, so only they are lexed again, and a block lexed again to the same text keeps its
+ * token object (its laid-out lines are reused). The text is sanitized on the way in (control
+ * sequences removed, even when split across chunks); token strings must still be sanitized when
+ * drawn, because the lexer decodes character references such as `&#27;`.
+ * - `MarkdownStream`: a streamed message, split into the blocks that are final (printed into the
+ *   scrollback) and the growing end (drawn live). It keeps only its unsettled end, so each update
+ *   costs what arrived plus the growing block, however long the message.
+ * - `IncrementalMarkdown`: a text re-rendered whole as it grows (a thought, a tool's content).
  */
 import { Lexer, type Links, type Token } from 'marked';
 import { TextSanitizer } from '../sanitize/sanitize-text.js';
 import { finalBlockCount } from './final-blocks.js';
-import { firstUnstableIndex } from './incremental.js';
 
 /** Whether a token draws nothing (blank lines, link definitions). */
 export function isBlankToken(token: Token): boolean {
   return token.type === 'space' || token.type === 'def';
+}
+
+/**
+ * Index of the first block that may still change: the second-to-last non-space block. The last
+ * block is still growing, and when it does it can turn out to continue the block before it (a
+ * `*` that looked like a new list becomes `**bold**`, a lazy continuation line of that list).
+ */
+export function firstUnstableIndex(tokens: readonly Token[]): number {
+  let seen = 0;
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    if (tokens[i]?.type !== 'space' && ++seen === 2) return i;
+  }
+  return 0;
+}
+
+/**
+ * The blocks of `source` after it grew: `tokens` (its blocks before) up to the first one that may
+ * have changed, then the rest lexed again; a block lexed to the same text keeps its object.
+ * `links` (reference definitions seen so far) is read and extended. The whole text is lexed
+ * when the lexer did not account for every character of the part lexed again.
+ */
+function relex(
+  tokens: readonly Token[],
+  source: string,
+  links: Links,
+  keep = firstUnstableIndex(tokens),
+): Token[] {
+  let offset = 0;
+  for (let i = 0; i < keep; i++) offset += tokens[i]?.raw.length ?? 0;
+  const lexer = new Lexer({ gfm: true });
+  Object.assign(lexer.tokens.links, links);
+  const fresh = lexer.lex(source.slice(offset));
+  Object.assign(links, fresh.links);
+  const next = [
+    ...tokens.slice(0, keep),
+    ...fresh.map((token, i) => {
+      const before = tokens[keep + i];
+      return before && before.type === token.type && before.raw === token.raw ? before : token;
+    }),
+  ];
+  const covered = next.reduce((sum, token) => sum + token.raw.length, 0);
+  return covered === source.length || keep === 0 ? next : relex(tokens, source, links, 0);
 }
 
 /**
@@ -83,28 +130,49 @@ export class MarkdownStream {
   private lex(): Token[] {
     if (this.lexed) return this.tokens;
     this.lexed = true;
-    const keep = firstUnstableIndex(this.tokens);
-    let offset = 0;
-    for (let i = 0; i < keep; i++) offset += this.tokens[i]?.raw.length ?? 0;
-    this.tokens = this.relex(keep, offset) ?? this.relex(0, 0) ?? [];
+    this.tokens = relex(this.tokens, this.tail, this.links);
     return this.tokens;
   }
+}
 
-  /** Lexes the tail from `offset` (block `keep`), or undefined when the lexer lost characters. */
-  private relex(keep: number, offset: number): Token[] | undefined {
-    const lexer = new Lexer({ gfm: true });
-    Object.assign(lexer.tokens.links, this.links);
-    const fresh = lexer.lex(this.tail.slice(offset));
-    Object.assign(this.links, fresh.links);
-    // A block lexed again to the same text keeps its object, so its laid-out lines are reused.
-    const tokens = [
-      ...this.tokens.slice(0, keep),
-      ...fresh.map((token, i) => {
-        const before = this.tokens[keep + i];
-        return before && before.type === token.type && before.raw === token.raw ? before : token;
-      }),
-    ];
-    const covered = tokens.reduce((sum, token) => sum + token.raw.length, 0);
-    return covered === this.tail.length || keep === 0 ? tokens : undefined;
+/**
+ * Keeps the lexed form of a growing Markdown text, all of it.
+ *
+ * @example
+ * const md = new IncrementalMarkdown();
+ * md.update('# Title\n\nFirst para');
+ * md.update('# Title\n\nFirst paragraph, longer'); // the heading token is the same object
+ */
+export class IncrementalMarkdown {
+  private raw = '';
+  private source = '';
+  private sanitizer = new TextSanitizer();
+  private tokens: Token[] = [];
+  private links: Links = {};
+
+  /** The sanitized source the tokens describe. */
+  get text(): string {
+    return this.source;
   }
+
+  /** Lexes `raw` (reusing earlier blocks when it extends the previous text) and returns the blocks. */
+  update(raw: string): readonly Token[] {
+    if (raw === this.raw) return this.tokens;
+    if (raw.startsWith(this.raw)) {
+      this.source += this.sanitizer.write(raw.slice(this.raw.length));
+    } else {
+      this.sanitizer = new TextSanitizer();
+      this.source = this.sanitizer.write(raw);
+      this.tokens = [];
+      this.links = {};
+    }
+    this.raw = raw;
+    this.tokens = relex(this.tokens, this.source, this.links);
+    return this.tokens;
+  }
+}
+
+/** Lexes a complete Markdown text once (no incremental state). */
+export function lexMarkdown(text: string): readonly Token[] {
+  return new IncrementalMarkdown().update(text);
 }
