@@ -71,7 +71,7 @@ export {
   type HunkReviewSummary,
   type ReviewHunk,
 } from './diff/review-hunks.js';
-export { computeUnifiedHunks, countChanges } from './diff/unified.js';
+export { computeUnifiedHunks, countChanges, diffTextLines, type DiffTextLine } from './diff/unified.js';
 export { hunkHeader, type DiffHunk, type DiffLine, type DiffLineKind } from './diff/display.js';
 
 // Components

@@ -2,6 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeCommand, runCli, testHome, type TestHome } from '../test-support/cli-harness.js';
+import { MAX_QUESTION_DIFF_LINES } from './line-mode.js';
 
 let home: TestHome;
 beforeEach(async () => {
@@ -48,12 +49,84 @@ describe('acp on a dumb terminal', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('▸ permission: Edit notes.md');
-    expect(result.stderr).toContain('▸   1) Yes\n▸   2) No\n▸ answer 1-2 (y = 1, n = deny):\n');
+    expect(result.stderr).toContain(
+      '▸   1) Yes\n▸   2) No\n▸ answer 1-2 (y = 1, n = deny, /quit = cancel the turn and leave):\n',
+    );
     expect(count(result.stderr, 'answer 1-2')).toBe(2);
     expect(result.stderr).toContain('▸ permission allowed: Edit notes.md');
     expect(result.stdout).toContain('RESULT {"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}');
     expect(result.stdout).toContain('echo: hello there [text]');
     expect(result.stdout + result.stderr).not.toMatch(/\x1b/); // eslint-disable-line no-control-regex
+  });
+
+  it('shows the diff a permission question carries, at most a screenful of it', async () => {
+    const edit = (path: string, oldText: string | null, newText: string) => ({
+      request: 'session/request_permission',
+      params: {
+        toolCall: {
+          toolCallId: path,
+          kind: 'edit',
+          title: `Edit ${path}`,
+          content: [{ type: 'diff', path, oldText, newText }],
+        },
+        options: [
+          { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+          { optionId: 'no', name: 'No', kind: 'reject_once' },
+        ],
+      },
+    });
+    const big = Array.from({ length: 300 }, (_, i) => `line ${i}\n`).join('');
+    const input = new PassThrough();
+    input.write(
+      `${JSON.stringify([edit('notes.md', 'line one\nline two\n', 'line one\nline 2\n'), edit('big.txt', null, big)])}\n`,
+    );
+    let answers = 0;
+    const result = await runCli(['--', ...fakeCommand()], home, {
+      input,
+      onStderr: (stderr) => {
+        while (count(stderr, 'answer 1-2') > answers) {
+          answers++;
+          input.write('n\n');
+        }
+      },
+      onStdout: (stdout) => {
+        if (count(stdout, '> ') === 2) input.end();
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      '▸ permission: Edit notes.md (File edits need your approval)\n▸   notes.md:\n▸     @@ -1,2 +1,2 @@\n▸       line one\n▸     - line two\n▸     + line 2\n▸   1) Yes\n',
+    );
+    expect(result.stderr).toContain('▸   big.txt (new file):\n▸     @@ -0,0 +1,300 @@\n▸     + line 0\n');
+    expect(result.stderr).toContain(`▸     + line ${MAX_QUESTION_DIFF_LINES - 3}\n`);
+    expect(result.stderr).not.toContain(`+ line ${MAX_QUESTION_DIFF_LINES - 2}\n`);
+    expect(result.stderr).toContain(
+      `▸   … ${300 - (MAX_QUESTION_DIFF_LINES - 2)} more lines of diff not shown\n`,
+    );
+  });
+
+  it('/quit at a permission question denies it, cancels the turn and leaves without asking again', async () => {
+    const input = new PassThrough();
+    input.write(`${JSON.stringify([permission, { text: 'edited' }])}\n`);
+    let quit = false;
+    const result = await runCli(['--', ...fakeCommand()], home, {
+      input,
+      onStderr: (stderr) => {
+        if (!quit && stderr.includes('answer 1-2')) {
+          quit = true;
+          input.write('/quit\n');
+        }
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(count(result.stderr, 'answer 1-2')).toBe(1);
+    // Cancelling the turn answers its open question `cancelled`, as ACP asks.
+    expect(result.stderr).toContain(
+      '▸ cancelling the turn; leaving once it has ended\n▸ permission cancelled: Edit notes.md',
+    );
+    expect(result.stderr).toContain('▸ stopped: cancelled');
+    // No prompt after the turn: the conversation ended there.
+    expect(count(result.stdout, '> ')).toBe(1);
   });
 
   it('runs the demo agent, answering its questions with y, and ends with the input', async () => {

@@ -6,7 +6,7 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import { resolve } from 'node:path';
-import type { TuiArguments } from '@acp-kit/tui';
+import { diffTextLines, displayPath, type TuiArguments } from '@acp-kit/tui';
 import {
   INTERACTIVE_READ_PACING_MS,
   AcpClient,
@@ -30,6 +30,12 @@ import { RunStop, STOP_GRACE_MS } from './run-stop.js';
 
 const HELP =
   'type a prompt and press Enter; /quit, Ctrl-C or the end of the input leaves; Ctrl-C during a turn cancels it';
+
+/** Most lines of diff shown with one permission question (the rest is counted). */
+export const MAX_QUESTION_DIFF_LINES = 200;
+
+/** Whether a typed line asks to leave. */
+const isQuit = (text: string): boolean => text === '/quit' || text === '/exit';
 
 /** Lines of input, one at a time; undefined once the input has ended. */
 class LineReader {
@@ -103,22 +109,50 @@ function choicesFor(ask: PermissionAsk): { label: string; answer: PermissionAnsw
   return choices;
 }
 
-/** Asks on the terminal: the question, numbered choices, and a typed number (or `y`/`n`). */
+/** The diffs a question carries, as plain lines (at most {@link MAX_QUESTION_DIFF_LINES}). */
+function diffLines(ask: PermissionAsk, cwd: string): string[] {
+  const out: string[] = [];
+  let hidden = 0;
+  for (const diff of ask.diffs ?? []) {
+    const lines = [
+      `${displayPath(diff.path, cwd)}${diff.oldText === null ? ' (new file)' : ''}:`,
+      ...diffTextLines(diff.oldText, diff.newText).map((line) => `  ${line.text}`),
+    ];
+    const room = Math.max(0, MAX_QUESTION_DIFF_LINES - out.length);
+    out.push(...lines.slice(0, room));
+    hidden += Math.max(0, lines.length - room);
+  }
+  if (hidden > 0) out.push(`… ${hidden} more line${hidden === 1 ? '' : 's'} of diff not shown`);
+  return out;
+}
+
+/**
+ * Asks on the terminal: the question, the diffs it carries, numbered choices, and a typed number
+ * (or `y`/`n`). `/quit` calls `onQuit`, which cancels the turn (the question is then answered
+ * `cancelled`) and leaves once the turn has ended.
+ */
 function asker(
   lines: LineReader,
   renderer: () => TextRenderer | undefined,
+  cwd: string,
+  onQuit: () => void,
 ): (ask: PermissionAsk) => Promise<PermissionAnswer> {
   return async (ask) => {
     const say = (text: string): void => renderer()?.info(text);
     const what = ask.command ?? ask.title ?? `${ask.kind} ${ask.paths.join(', ')}`;
     const choices = choicesFor(ask);
     say(`permission: ${oneLine(what)}${ask.reason ? ` (${oneLine(ask.reason, 120)})` : ''}`);
+    for (const line of diffLines(ask, cwd)) say(`  ${line}`);
     for (const [i, choice] of choices.entries()) say(`  ${i + 1}) ${choice.label}`);
     for (;;) {
-      say(`answer 1-${choices.length} (y = 1, n = deny):`);
+      say(`answer 1-${choices.length} (y = 1, n = deny, /quit = cancel the turn and leave):`);
       const line = await lines.next(ask.signal);
       if (line === undefined) return { decision: 'deny' };
       const text = line.trim().toLowerCase();
+      if (isQuit(text)) {
+        onQuit();
+        return { decision: 'deny' };
+      }
       if (text === 'y' || text === 'yes') return (choices[0] as (typeof choices)[number]).answer;
       if (text === 'n' || text === 'no') return { decision: 'deny' };
       const picked = choices[Number(text) - 1];
@@ -154,11 +188,19 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
   const lines = new LineReader(io.input);
   let renderer: TextRenderer | undefined;
   const cwd = resolve(io.cwd, args.cwd ?? '.');
+  /** `/quit` typed at a question: the turn is cancelled, and the conversation ends after it. */
+  const quit = { asked: false };
+  const onQuit = (): void => {
+    if (quit.asked) return;
+    quit.asked = true;
+    renderer?.info('cancelling the turn; leaving once it has ended');
+    void stop.session?.cancel();
+  };
   const client = await AcpClient.create({
     paths: resolveClientPaths(io.env),
     env: io.env,
     self: io.self,
-    host: { askPermission: asker(lines, () => renderer) },
+    host: { askPermission: asker(lines, () => renderer, cwd, onQuit) },
     coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
   });
   const output = new RunOutput(io.stdout, io.stderr);
@@ -197,7 +239,7 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
     renderer.attached(session, how);
     renderer.info(`${oneLine(connection.agent.name)}, session ${session.localId} (line mode: TERM=dumb)`);
     renderer.info(HELP);
-    const code = await converse(session, lines, renderer, output, stop);
+    const code = await converse(session, lines, renderer, output, stop, quit);
     return stop.exitCode ?? code;
   } catch (error) {
     if (stop.stopping) return stop.exitCode ?? EXIT_CODES.INTERRUPTED;
@@ -218,6 +260,7 @@ async function converse(
   renderer: TextRenderer,
   output: RunOutput,
   stop: RunStop,
+  quit: { readonly asked: boolean },
 ): Promise<number> {
   for (;;) {
     output.out('> ');
@@ -228,7 +271,7 @@ async function converse(
     }
     const text = line.trim();
     if (text === '') continue;
-    if (text === '/quit' || text === '/exit') return EXIT_CODES.OK;
+    if (isQuit(text)) return EXIT_CODES.OK;
     if (text === '/help') {
       renderer.info(HELP);
       continue;
@@ -237,6 +280,7 @@ async function converse(
       const { stopReason, notes } = await stop.startTurn(session.prompt(line));
       for (const note of notes) renderer.info(note);
       renderer.result(String(stopReason));
+      if (quit.asked) return EXIT_CODES.OK;
     } catch (error) {
       if (stop.stopping) return stop.exitCode ?? EXIT_CODES.INTERRUPTED;
       renderer.error(error);

@@ -2,7 +2,7 @@
 import { structuredPatch, type StructuredPatchHunk } from 'diff';
 import type { DiffPlacementView } from '../view-model/tool-call.js';
 import type { DiffHunk, DiffLine } from './display.js';
-import { splitRun } from './display.js';
+import { hunkHeader, splitRun } from './display.js';
 
 const MAX_EDIT_LENGTH = 5000;
 
@@ -115,4 +115,29 @@ export function countChanges(hunks: readonly DiffHunk[]): { added: number; remov
     }
   }
   return { added, removed };
+}
+
+/** One line of a diff as plain text: a hunk's header, or a line marked `+ `, `- ` or two spaces. */
+export interface DiffTextLine {
+  readonly kind: DiffLine['kind'] | 'header';
+  readonly text: string;
+}
+
+/**
+ * A diff as plain-text lines, the way `diff -u` reads (for places without colour: the transcript
+ * browser, the line mode). The texts are the agent's: sanitize them before they are written.
+ *
+ * @example
+ * diffTextLines('a\n', 'b\n').map((l) => l.text); // ['@@ -1,1 +1,1 @@', '- a', '+ b']
+ */
+export function diffTextLines(oldText: string | null | undefined, newText: string): DiffTextLine[] {
+  const lines: DiffTextLine[] = [];
+  for (const hunk of computeUnifiedHunks(oldText, newText)) {
+    lines.push({ kind: 'header', text: hunkHeader(hunk) });
+    for (const line of hunk.lines) {
+      const mark = line.kind === 'add' ? '+ ' : line.kind === 'remove' ? '- ' : '  ';
+      lines.push({ kind: line.kind, text: `${mark}${line.text}` });
+    }
+  }
+  return lines;
 }

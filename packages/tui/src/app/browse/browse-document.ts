@@ -12,8 +12,7 @@ import { findFencedBlocks } from '../../browse/code-fences.js';
 import { describeAttachment } from '../../components/attachments.js';
 import { messageSegments } from '../../components/message-segments.js';
 import { STATUS_ICONS, statusLabel, toolKindIcon } from '../../components/tool-icons.js';
-import { computeUnifiedHunks } from '../../diff/unified.js';
-import { hunkHeader } from '../../diff/display.js';
+import { diffTextLines } from '../../diff/unified.js';
 import { parseTerminalOutput, styledLinesToPlainText } from '../../sanitize/terminal-output.js';
 import { sanitizeInline, sanitizeText } from '../../sanitize/sanitize-text.js';
 import { expandTabs, splitLines } from '../../text/fold.js';
@@ -172,25 +171,21 @@ export function browseLocation(
 }
 
 function diffLines(content: Extract<ToolCallContent, { type: 'diff' }>, cwd: string): BrowseLine[] {
-  const hunks = computeUnifiedHunks(content.oldText, content.newText);
-  const lines: BrowseLine[] = [
+  const styles = { header: 'muted', note: 'muted', add: 'added', remove: 'removed', context: 'text' } as const;
+  return [
     {
       text: `diff ${displayPath(content.path, cwd)}${content.oldText == null ? ' (new file)' : ''}`,
       unit: 0,
       style: 'muted',
     },
+    ...diffTextLines(content.oldText, content.newText).map(
+      (line): BrowseLine => ({
+        text: line.kind === 'header' ? line.text : expandTabs(sanitizeText(line.text)),
+        unit: 0,
+        style: styles[line.kind],
+      }),
+    ),
   ];
-  for (const hunk of hunks) {
-    lines.push({ text: hunkHeader(hunk), unit: 0, style: 'muted' });
-    for (const line of hunk.lines) {
-      const text = expandTabs(sanitizeText(line.text));
-      if (line.kind === 'add') lines.push({ text: `+ ${text}`, unit: 0, style: 'added' });
-      else if (line.kind === 'remove') lines.push({ text: `- ${text}`, unit: 0, style: 'removed' });
-      else if (line.kind === 'note') lines.push({ text: `  ${text}`, unit: 0, style: 'muted' });
-      else lines.push({ text: `  ${text}`, unit: 0, style: 'text' });
-    }
-  }
-  return lines;
 }
 
 /** The terminals a tool call's card shows: its terminal content, and those the agent runs for it. */
