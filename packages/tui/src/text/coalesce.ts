@@ -15,8 +15,8 @@ export const realScheduler: Scheduler = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-/** Default interval: two frames at 60 Hz. */
-export const DEFAULT_COALESCE_MS = 24;
+/** Default interval: one frame at the 30 frames a second Ink draws at most. */
+export const DEFAULT_COALESCE_MS = 33;
 
 /** A scheduler driven by hand, for tests: `advance(ms)` runs the timers that are due. */
 export class ManualScheduler implements Scheduler {

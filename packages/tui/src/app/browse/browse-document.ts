@@ -171,20 +171,24 @@ export function browseLocation(
 }
 
 function diffLines(content: Extract<ToolCallContent, { type: 'diff' }>, cwd: string): BrowseLine[] {
-  const styles = { header: 'muted', note: 'muted', add: 'added', remove: 'removed', context: 'text' } as const;
+  const styles = {
+    header: 'muted',
+    note: 'muted',
+    add: 'added',
+    remove: 'removed',
+    context: 'text',
+  } as const;
   return [
     {
       text: `diff ${displayPath(content.path, cwd)}${content.oldText == null ? ' (new file)' : ''}`,
       unit: 0,
       style: 'muted',
     },
-    ...diffTextLines(content.oldText, content.newText).map(
-      (line): BrowseLine => ({
-        text: line.kind === 'header' ? line.text : expandTabs(sanitizeText(line.text)),
-        unit: 0,
-        style: styles[line.kind],
-      }),
-    ),
+    ...diffTextLines(content.oldText, content.newText).map((line): BrowseLine => ({
+      text: line.kind === 'header' ? line.text : expandTabs(sanitizeText(line.text)),
+      unit: 0,
+      style: styles[line.kind],
+    })),
   ];
 }
 

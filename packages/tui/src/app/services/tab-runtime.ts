@@ -28,8 +28,6 @@ import { SessionViewStore } from '../view/session-view-store.js';
 import type { TuiMetrics } from './metrics.js';
 import { listWorkspaceFiles, promptParts } from './workspace-files.js';
 
-/** Longest wait between a session change and its frame (two frames at 60 Hz; Ink draws at most 30/s). */
-const VIEW_INTERVAL_MS = 33;
 /** Lines of a login's output shown while signing in (the newest). */
 const SIGN_IN_LINES = 3;
 
@@ -411,7 +409,7 @@ export class TabRuntime {
     this.view?.dispose();
     this.offStatus?.();
     this.session = session;
-    this.view = new SessionViewStore(session.store, { intervalMs: VIEW_INTERVAL_MS });
+    this.view = new SessionViewStore(session.store);
     this.patch({ status: session.state.status });
     this.offStatus = session.store.onEvent((event) => {
       if (STATUS_EVENTS.has(event.type)) {
