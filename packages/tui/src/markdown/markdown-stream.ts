@@ -127,6 +127,11 @@ export class MarkdownStream {
     return this.lex();
   }
 
+  /** The reference definitions (`[id]: url`) seen so far: blocks lexed again alone need them. */
+  get references(): Readonly<Links> {
+    return this.links;
+  }
+
   private lex(): Token[] {
     if (this.lexed) return this.tokens;
     this.lexed = true;
@@ -172,7 +177,13 @@ export class IncrementalMarkdown {
   }
 }
 
-/** Lexes a complete Markdown text once (no incremental state). */
-export function lexMarkdown(text: string): readonly Token[] {
-  return new IncrementalMarkdown().update(text);
+/**
+ * Lexes a complete Markdown text once (no incremental state); `references`: link definitions from
+ * elsewhere in the same document.
+ */
+export function lexMarkdown(text: string, references?: Readonly<Links>): readonly Token[] {
+  if (!references) return new IncrementalMarkdown().update(text);
+  const lexer = new Lexer({ gfm: true });
+  Object.assign(lexer.tokens.links, references);
+  return lexer.lex(new TextSanitizer().write(text));
 }

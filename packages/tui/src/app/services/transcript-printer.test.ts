@@ -72,6 +72,36 @@ describe('TranscriptPrinter', () => {
     view.dispose();
   });
 
+  it('lets printed Markdown go once written, and lexes it again alike (references too) to print it again', () => {
+    const { store, view, written, printer, write, advance } = setup();
+    // Streamed: the blocks that become final are printed as parts of their own.
+    store.dispatchMany([
+      prompt('p1', 1),
+      reply('[d]: https://example.com/docs\n\n# Title\n\nSee [the docs][d].\n\nNe'),
+    ]);
+    view.flush();
+    store.dispatchMany([reply('xt.\n'), end(1)]);
+    view.flush();
+    const parts = view
+      .getSnapshot()
+      .printed.flatMap((unit) => (unit.part?.kind === 'markdown' ? [unit.part] : []));
+    expect(parts.map((part) => part.blocks.at(-1)?.type)).toEqual(['heading', 'paragraph', 'paragraph']);
+    const before = parts.map((part) => part.blocks);
+    const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+    printer.setWriter(write);
+    printer.show(view, { historyItems: 10, fullHistory: false, menuKey: 'Ctrl+X' });
+    advance(SHOW_DELAY_MS);
+    expect(written.flat()).toHaveLength(parts.length + 1);
+    const after = parts.map((part) => part.blocks);
+    // New token objects: the printed ones were not kept.
+    after.forEach((blocks, i) => expect(blocks).not.toBe(before[i]));
+    expect(json(after)).toEqual(json(before));
+    // The link in the second part, lexed alone, still finds its definition in the first.
+    expect(JSON.stringify(after[1])).toContain('"href":"https://example.com/docs"');
+    printer.dispose();
+    view.dispose();
+  });
+
   it('prints the history in large slices without pauses, then what settles later in small paced ones', () => {
     const { store, view, written, printer, write, advance } = setup();
     store.dispatchMany(turns(1, BACKLOG_UNITS_PER_PRINT + 1));

@@ -166,6 +166,8 @@ export class TranscriptPrinter {
     this.next += taken;
     this.lastPrint = this.now();
     write(this.deps.render(batch));
+    // Written: what a reprint can make again is let go (printed Markdown keeps only its text).
+    for (const unit of batch) if (unit.part?.kind === 'markdown') unit.part.release?.();
     if (this.next >= this.backlogEnd && this.backlogEnd > 0) {
       this.backlogEnd = 0;
       this.deps.onBacklogPrinted?.();

@@ -25,7 +25,7 @@ import { splitLines } from '../../text/fold.js';
 import { displayWidth } from '../../text/width.js';
 import { noticeOf } from '../../view-model/notice.js';
 import { terminalSnapshot, type TerminalSnapshot } from '../../view-model/tool-call.js';
-import type { TranscriptUnit } from '../../view-model/transcript-unit.js';
+import { PrintedMarkdown, type TranscriptUnit } from '../../view-model/transcript-unit.js';
 
 export type { MessagePart, TranscriptUnit } from '../../view-model/transcript-unit.js';
 
@@ -244,7 +244,11 @@ export class TranscriptProjector {
 
   private printMarkdown(item: MessageItem, at: MessageCursor, groups: readonly Token[][]): void {
     for (const blocks of groups)
-      this.print({ key: `${item.key}#${at.parts++}`, item, part: { kind: 'markdown', blocks } });
+      this.print({
+        key: `${item.key}#${at.parts++}`,
+        item,
+        part: new PrintedMarkdown(blocks, at.stream.references),
+      });
   }
 
   /** The live parts of the agent's message at the cursor: its growing Markdown, and a block being written. */
