@@ -8,6 +8,7 @@
  *   scrollback) and the growing end (drawn live). It keeps only its unsettled end, so each update
  *   costs what arrived plus the growing block, however long the message.
  * - `IncrementalMarkdown`: a text re-rendered whole as it grows (a thought, a tool's content).
+ * - `PrintedMarkdown`: final blocks printed into the scrollback, kept as text once written.
  */
 import { Lexer, type Links, type Token } from 'marked';
 import { TextSanitizer } from '../sanitize/sanitize-text.js';
@@ -186,4 +187,37 @@ export function lexMarkdown(text: string, references?: Readonly<Links>): readonl
   const lexer = new Lexer({ gfm: true });
   Object.assign(lexer.tokens.links, references);
   return lexer.lex(new TextSanitizer().write(text));
+}
+
+/**
+ * Markdown blocks printed into the scrollback. Once written they are only drawn again when the
+ * session is printed again (a resize, another tab), so they keep their text and drop their tokens
+ * (several times the text's size, with the laid-out lines cached for them) when released; the
+ * blocks are lexed again from the text, with the message's link definitions, if drawn again.
+ *
+ * @example
+ * const part = new PrintedMarkdown(stream.takeFinal()[0], stream.references);
+ * write(markdownLines(part.blocks, layout).join('\n'));
+ * part.release(); // part.blocks still works: lexed again
+ */
+export class PrintedMarkdown {
+  readonly kind = 'markdown' as const;
+  private readonly source: string;
+  private tokens: readonly Token[] | undefined;
+
+  constructor(
+    tokens: readonly Token[],
+    private readonly references: Readonly<Links>,
+  ) {
+    this.tokens = tokens;
+    this.source = tokens.map((token) => token.raw).join('');
+  }
+
+  get blocks(): readonly Token[] {
+    return (this.tokens ??= lexMarkdown(this.source, this.references));
+  }
+
+  release(): void {
+    this.tokens = undefined;
+  }
 }

@@ -20,12 +20,12 @@ import { isUnknownVariant, type ContentBlock } from '@acp-kit/protocol';
 import type { Token } from 'marked';
 import { messageText } from '../../components/message-segments.js';
 import { markdownLines, type MarkdownLayout } from '../../markdown/markdown-lines.js';
-import { MarkdownStream } from '../../markdown/markdown-stream.js';
+import { MarkdownStream, PrintedMarkdown } from '../../markdown/markdown-stream.js';
 import { splitLines } from '../../text/fold.js';
 import { displayWidth } from '../../text/width.js';
 import { noticeOf } from '../../view-model/notice.js';
 import { terminalSnapshot, type TerminalSnapshot } from '../../view-model/tool-call.js';
-import { PrintedMarkdown, type TranscriptUnit } from '../../view-model/transcript-unit.js';
+import type { TranscriptUnit } from '../../view-model/transcript-unit.js';
 
 export type { MessagePart, TranscriptUnit } from '../../view-model/transcript-unit.js';
 
