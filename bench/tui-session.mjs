@@ -164,10 +164,13 @@ function updatesSession(dirs) {
   });
 }
 
-/** Whether the scrollback shows the newest turns (3 items each: prompt, reply, tool call) in order. */
+/**
+ * Whether the scrollback shows the newest turns in order: 4 items each (prompt, reply, tool call,
+ * and the turn's plan, which stays in the transcript where it was last updated).
+ */
 function printedTurns(history) {
   const turns = Math.ceil(UPDATES / 50);
-  const shown = Math.floor(HISTORY_ITEMS / 3);
+  const shown = Math.floor(HISTORY_ITEMS / 4);
   const expected = Array.from({ length: shown }, (_, i) => `Turn ${turns - shown + 1 + i}`);
   const found = [...history.matchAll(/^› (Turn \d+)$/gm)].map((m) => m[1]);
   const notice = /\d[\d,]* earlier items? not shown/.test(history);

@@ -102,6 +102,33 @@ describe('TranscriptPrinter', () => {
     view.dispose();
   });
 
+  it('counts the history shown in transcript items: a message printed in parts is one', () => {
+    const { store, view, written, printer, write, advance } = setup();
+    // Turns 1-3, each reply streamed as three blocks: printed as three parts.
+    for (let turn = 1; turn <= 3; turn++) {
+      store.dispatchMany([prompt(`p${turn}`, turn), reply(`# r${turn}\n\npara ${turn}\n\nla`)]);
+      view.flush();
+      store.dispatchMany([reply('st\n'), end(turn)]);
+      view.flush();
+    }
+    expect(view.getSnapshot().printed).toHaveLength(12);
+    printer.setWriter(write);
+    printer.show(view, { historyItems: 3, fullHistory: false, menuKey: 'Ctrl+X' });
+    advance(SHOW_DELAY_MS);
+    expect(written.flat()).toEqual([
+      '3 earlier items not shown · Ctrl+X → Show the whole history',
+      '# r2',
+      '\n\npara 2',
+      '\n\nlast\n',
+      'p3',
+      '# r3',
+      '\n\npara 3',
+      '\n\nlast\n',
+    ]);
+    printer.dispose();
+    view.dispose();
+  });
+
   it('prints the history in large slices without pauses, then what settles later in small paced ones', () => {
     const { store, view, written, printer, write, advance } = setup();
     store.dispatchMany(turns(1, BACKLOG_UNITS_PER_PRINT + 1));

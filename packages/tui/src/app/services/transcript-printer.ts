@@ -38,6 +38,22 @@ export interface PrinterDeps {
   readonly scheduler?: Scheduler;
 }
 
+/** Transcript items the units show (a message printed in several parts counts once). */
+function itemCount(units: readonly TranscriptUnit[]): number {
+  return new Set(units.map((unit) => unit.item.key)).size;
+}
+
+/** Index of the first unit of the newest `items` transcript items among `units`. */
+function newestItemsStart(units: readonly TranscriptUnit[], items: number): number {
+  const seen = new Set<string>();
+  for (let i = units.length - 1; i >= 0; i--) {
+    const key = (units[i] as TranscriptUnit).item.key;
+    if (!seen.has(key) && seen.size === items) return i + 1;
+    seen.add(key);
+  }
+  return 0;
+}
+
 /**
  * @example
  * const printer = new TranscriptPrinter({ render, notice });
@@ -73,8 +89,9 @@ export class TranscriptPrinter {
   }
 
   /**
-   * Starts printing `view` (after the screen was cleared): its newest `historyItems` units (all
-   * with `fullHistory`), then whatever settles later.
+   * Starts printing `view` (after the screen was cleared): the units of its newest `historyItems`
+   * transcript items (a message printed block by block is one item; all of them with
+   * `fullHistory`), then whatever settles later.
    */
   show(
     view: SessionViewStore | undefined,
@@ -91,11 +108,11 @@ export class TranscriptPrinter {
     if (!view) return;
     view.flush();
     const printed = view.getSnapshot().printed;
-    const from = options.fullHistory ? 0 : Math.max(0, printed.length - options.historyItems);
+    const from = options.fullHistory ? 0 : newestItemsStart(printed, options.historyItems);
     if (from > 0)
       this.pending.push(
         this.deps.notice(
-          `${plural(from, 'earlier item')} not shown · ${options.menuKey} → Show the whole history`,
+          `${plural(itemCount(printed.slice(0, from)), 'earlier item')} not shown · ${options.menuKey} → Show the whole history`,
         ),
       );
     this.next = from;
