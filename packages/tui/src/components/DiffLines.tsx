@@ -50,15 +50,22 @@ export const DiffLines = memo(function DiffLines({
         line.kind === 'add' ? theme.diff.added : line.kind === 'remove' ? theme.diff.removed : undefined;
       rows.push({
         key: `${h}:${i}`,
+        // The numbers and the mark in columns of their own: a line too long for the width
+        // continues under its text, not under the numbers.
         node: (
-          <Text>
+          <>
             {!hunk.unplaced && (
-              <Text color={theme.diff.lineNumber}>{`${pad(line.oldNumber)} ${pad(line.newNumber)} `}</Text>
+              <Box flexShrink={0}>
+                <Text color={theme.diff.lineNumber}>{`${pad(line.oldNumber)} ${pad(line.newNumber)} `}</Text>
+              </Box>
             )}
+            <Box flexShrink={0}>
+              <Text color={color} dimColor={line.kind === 'note'}>{`${MARKS[line.kind]} `}</Text>
+            </Box>
             <Text color={color} dimColor={line.kind === 'note'}>
-              {`${MARKS[line.kind]} ${expandTabs(sanitizeText(line.text).replace(/\n/g, ' '), 4)}`}
+              {expandTabs(sanitizeText(line.text).replace(/\n/g, ' '), 4)}
             </Text>
-          </Text>
+          </>
         ),
       });
     });

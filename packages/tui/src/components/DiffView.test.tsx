@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Box } from 'ink';
 import { renderInk, expectSafeFrame, flat } from '../test-support/ink.js';
 import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
 import { DiffView } from './DiffView.js';
@@ -15,6 +16,21 @@ describe('DiffView', () => {
       '3 3   c',
       '  4 + d',
     ]);
+  });
+
+  it('continues a line too long for the width under its text, not under the line numbers', () => {
+    const long = `- Read \`${'deep/'.repeat(4)}file.json\` (16 lines shown)`;
+    const { frame } = renderInk(
+      <Box width={40}>
+        <DiffView path="notes.md" oldText={null} newText={`# Notes\n${long}\n`} />
+      </Box>,
+    );
+    const rows = frame().split('\n');
+    expect(rows.slice(0, 3)).toEqual(['notes.md (new file) +2 -0', '@@ -0,0 +1,2 @@', '  1 + # Notes']);
+    expect(rows[3]).toBe('  2 + - Read');
+    // The rest of line 2 is indented to its text column (6: the numbers and the mark).
+    expect(rows.slice(4).every((row) => row.startsWith('      ') && row.trim() !== '')).toBe(true);
+    expect(flat(rows.slice(3).join(' ')).trim()).toBe(`2 + ${long}`);
   });
 
   it('shows null old text as a new file', () => {
