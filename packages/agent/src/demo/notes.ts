@@ -2,6 +2,7 @@
  * The file the demo edits: `ACP_DEMO.md` in the working directory, a log with one section per tour.
  * Created on the first tour (a new-file diff), edited on later ones (a replacement diff).
  */
+import { plural } from '../util/text.js';
 
 export const NOTES_FILE = 'ACP_DEMO.md';
 const MARKER = '<!-- acp-kit demo: the next section goes above this line -->';
@@ -15,10 +16,7 @@ export interface TourFacts {
 
 function section(turn: number, facts: TourFacts): string {
   const lines = [`## Tour ${turn}`, `- Prompt: ${JSON.stringify(facts.prompt)}`];
-  if (facts.file)
-    lines.push(
-      `- Read \`${facts.file.path}\` (${facts.file.lines} ${facts.file.lines === 1 ? 'line' : 'lines'} shown)`,
-    );
+  if (facts.file) lines.push(`- Read \`${facts.file.path}\` (${plural(facts.file.lines, 'line')} shown)`);
   if (facts.search) lines.push(`- Searched for \`${facts.search.pattern}\`: ${facts.search.matches}`);
   return `${lines.join('\n')}\n`;
 }

@@ -9,7 +9,7 @@ import type { PlanEntry, StopReason } from '@acp-kit/protocol';
 import type { Turn } from '../session/turn.js';
 import type { ToolRunResult } from '../tools/runner.js';
 import { expandFileUri } from '../tools/workspace.js';
-import { clip, countLines, firstLine } from '../util/text.js';
+import { clip, countLines, firstLine, plural } from '../util/text.js';
 import { NOTES_FILE, notesChange, type TourFacts } from './notes.js';
 import { stream } from './pacing.js';
 
@@ -132,7 +132,7 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
       facts.file = { path: session.workspace.display(resolve(session.workspace.cwd, file)), lines };
     readText =
       read.status === 'completed'
-        ? `read \`${file}\` (${lines} ${lines === 1 ? 'line' : 'lines'})`
+        ? `read \`${file}\` (${plural(lines, 'line')})`
         : `tried to read \`${file}\`: ${outcomeText(read)}`;
   } else {
     skipped.add(2);
