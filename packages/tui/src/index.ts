@@ -169,6 +169,6 @@ export {
   type FixedClockProps,
 } from './clock/ClockContext.js';
 export { DEFAULT_COALESCE_MS, ManualScheduler, realScheduler, type Scheduler } from './text/coalesce.js';
-export { foldLines, splitLines, type FoldedLines } from './text/fold.js';
+export { foldLines, plural, splitLines, type FoldedLines } from './text/fold.js';
 export { displayPath } from './text/paths.js';
 export { displayWidth } from './text/width.js';

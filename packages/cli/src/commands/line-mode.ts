@@ -6,7 +6,7 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import { resolve } from 'node:path';
-import { diffTextLines, displayPath, type TuiArguments } from '@acp-kit/tui';
+import { diffTextLines, displayPath, plural, type TuiArguments } from '@acp-kit/tui';
 import {
   INTERACTIVE_READ_PACING_MS,
   AcpClient,
@@ -122,7 +122,7 @@ function diffLines(ask: PermissionAsk, cwd: string): string[] {
     out.push(...lines.slice(0, room));
     hidden += Math.max(0, lines.length - room);
   }
-  if (hidden > 0) out.push(`… ${hidden} more line${hidden === 1 ? '' : 's'} of diff not shown`);
+  if (hidden > 0) out.push(`… ${plural(hidden, 'more line')} of diff not shown`);
   return out;
 }
 

@@ -182,11 +182,8 @@ export class IncrementalMarkdown {
  * Lexes a complete Markdown text once (no incremental state); `references`: link definitions from
  * elsewhere in the same document.
  */
-export function lexMarkdown(text: string, references?: Readonly<Links>): readonly Token[] {
-  if (!references) return new IncrementalMarkdown().update(text);
-  const lexer = new Lexer({ gfm: true });
-  Object.assign(lexer.tokens.links, references);
-  return lexer.lex(new TextSanitizer().write(text));
+export function lexMarkdown(text: string, references: Readonly<Links> = {}): readonly Token[] {
+  return relex([], new TextSanitizer().write(text), { ...references });
 }
 
 /**
