@@ -1,5 +1,5 @@
 /**
- * `node bench/client-stream.js [--chunks 5000] [--rates 250,0] [--runs 3] [--coalesce-reads 50]` (after `npm run build`)
+ * `node bench/client-stream.js [--chunks 5000] [--rates 250,0] [--runs 3] [--coalesce-reads 100]` (after `npm run build`)
  *
  * The client engine's share of a streamed answer, without any UI: `AcpClient` (transcript and
  * wire trace on, as in `acp`) against the scripted agent of the terminal UI's end-to-end tests,
