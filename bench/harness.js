@@ -1,6 +1,6 @@
 /**
  * The client-side driver shared by the three implementations, so that all of them are timed the
- * same way. Usage (run by bench/run.js): `node bench/impl/<impl>-client.js <throughput|rtt> <n>`.
+ * same way. Usage (run by bench/protocol.js): `node bench/impl/<impl>-client.js <throughput|rtt> <n>`.
  * Prints one JSON line with the result on stdout.
  */
 import { readFileSync, rmSync } from 'node:fs';
