@@ -12,7 +12,8 @@ import {
 import type { RequestContext } from '../jsonrpc/connection-types.js';
 import { AcpKitError, ProtocolError } from '../jsonrpc/errors.js';
 import type { RequestId } from '../jsonrpc/types.js';
-import type { MethodInfo } from '../schema/methods.gen.js';
+import { METHOD_TABLE, type MethodInfo } from '../schema/methods.gen.js';
+import { METHOD_TABLE as UNSTABLE_METHOD_TABLE } from '../schema/unstable/methods.gen.js';
 import { FAIL, ParseContext, type Diagnostic, type ValidationIssue } from '../schema/runtime.js';
 import type { ByteChannel } from '../transport/types.js';
 import { checkCapabilities, type CapabilityGate } from './capability-gate.js';
@@ -27,6 +28,9 @@ export interface ConnectionSpec {
   /** The peer capability each method we send needs (checked before sending). */
   readonly capabilities?: CapabilityGate<never>;
 }
+
+/** What a subclass that names no spec gets: ACP v1's tables, no capability checks (as before specs). */
+const V1_TABLES: ConnectionSpec = { methods: { stable: METHOD_TABLE, unstable: UNSTABLE_METHOD_TABLE } };
 
 /** What the application learns about a received message that needed leniency or was rejected. */
 export interface ValidationReport {
@@ -102,7 +106,7 @@ export abstract class TypedConnection {
     transport: ByteChannel | JsonRpcConnection,
     options: TypedConnectionOptions,
     peerName: string,
-    spec: ConnectionSpec,
+    spec: ConnectionSpec = V1_TABLES,
   ) {
     this.options = options;
     this.table = options.unstable ? spec.methods.unstable : spec.methods.stable;
