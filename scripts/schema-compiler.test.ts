@@ -11,7 +11,14 @@ import * as runtime from '../packages/protocol/src/schema/runtime.js';
 import { FAIL, ParseContext, type Checker, type Parser } from '../packages/protocol/src/schema/runtime.js';
 import { SchemaArbitraries } from '../packages/protocol/src/schema/test-support/arbitrary.js';
 import { Oracle, type SchemaDocument } from '../packages/protocol/src/schema/test-support/oracle.js';
-import { SchemaCompiler, collectMethods, methodsModule, type SchemaObject } from './schema-compiler.ts';
+import {
+  SchemaCompiler,
+  TypeEmitter,
+  collectMethods,
+  methodsModule,
+  type CompileOptions,
+  type SchemaObject,
+} from './schema-compiler.ts';
 
 const SEED = 4242;
 
@@ -86,6 +93,24 @@ const DOC = {
         ],
       },
     },
+    MinItems: { type: 'array', items: { type: 'integer' }, minItems: 2 },
+    AnnotatedStrings: obj({
+      when: { type: 'string', format: 'date-time' },
+      pattern: { type: 'string', format: 'regex' },
+      bytes: { type: 'string', contentEncoding: 'base64' },
+    }),
+    SkipToAtLeastOne: obj(
+      {
+        list: {
+          type: 'array',
+          items: { type: 'integer' },
+          minItems: 1,
+          'x-deserialize-default-on-error': true,
+          'x-deserialize-skip-invalid-items': true,
+        },
+      },
+      ['list'],
+    ),
     Lenient: obj(
       {
         list: {
@@ -106,8 +131,11 @@ const DOC = {
 } as unknown as SchemaDocument;
 
 /** Compiles a document and loads the generated validators, as plain JavaScript. */
-function load(doc: SchemaDocument): Record<string, unknown> {
-  const compiler = new SchemaCompiler(doc as unknown as ConstructorParameters<typeof SchemaCompiler>[0]);
+function load(doc: SchemaDocument, options: CompileOptions = {}): Record<string, unknown> {
+  const compiler = new SchemaCompiler(
+    doc as unknown as ConstructorParameters<typeof SchemaCompiler>[0],
+    options,
+  );
   compiler.runtimeImport = 'runtime';
   const js = ts.transpileModule(compiler.validatorsModule('// test'), {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
@@ -224,6 +252,116 @@ describe('compiled synthetic schemas agree with ajv', () => {
       ok: false,
       error: { path: 'names[1]' },
     });
+  });
+});
+
+describe('minItems and annotations', () => {
+  it('minItems rejects a short array in checker and parser; string formats and contentEncoding do not', () => {
+    expect((validators.checkMinItems as Checker)([1])).toBe(false);
+    expect(runtime.parseWith(validators.parseMinItems as Parser, [1])).toMatchObject({
+      ok: false,
+      error: { path: '', message: 'must have at least 2 items' },
+    });
+    const loose = { when: 'last tuesday', pattern: '([', bytes: 'not base64!' };
+    expect((validators.checkAnnotatedStrings as Checker)(loose)).toBe(true);
+    expect(oracle.valid('AnnotatedStrings', loose)).toBe(true);
+  });
+
+  it('an array left below minItems by skipped items fails instead of taking a default that breaks it', () => {
+    const parse = validators.parseSkipToAtLeastOne as Parser;
+    expect(runtime.parseWith(parse, { list: [1, 'x'] })).toMatchObject({ ok: true, value: { list: [1] } });
+    expect(runtime.parseWith(parse, { list: ['x'] })).toMatchObject({ ok: false, error: { path: 'list' } });
+  });
+});
+
+describe("otherAsUnknown: the schema's `other` branches as unknown variants and values", () => {
+  const tagged = (tag: string, extra: Record<string, unknown> = {}, required: string[] = []) =>
+    obj({ kind: { type: 'string', const: tag }, ...extra }, ['kind', ...required]);
+  const notKnown = { anyOf: [tagged('a'), tagged('b')] };
+  const DOC_OTHER = {
+    $defs: {
+      Shape: {
+        anyOf: [
+          tagged('a', { n: { type: 'integer' } }, ['n']),
+          tagged('b'),
+          {
+            title: 'other',
+            ...obj({ kind: { type: 'string' }, id: { type: 'string' } }, ['kind', 'id']),
+            not: notKnown,
+            additionalProperties: true,
+          },
+        ],
+      },
+      Status: {
+        anyOf: [
+          { type: 'string', const: 'on' },
+          { type: 'string', const: 'off' },
+          { title: 'other', type: 'string' },
+        ],
+      },
+      Kind: {
+        anyOf: [
+          { type: 'string', const: 'other' },
+          { title: 'unknown', type: 'string' },
+        ],
+      },
+    },
+  } as unknown as SchemaDocument;
+  const plain = load(DOC_OTHER);
+  const marked = load(DOC_OTHER, { otherAsUnknown: true });
+  const otherOracle = new Oracle(DOC_OTHER, 'synthetic-other');
+  const otherArbs = new SchemaArbitraries(DOC_OTHER);
+
+  it.each(Object.keys(DOC_OTHER.$defs))(
+    '%s: checkers agree with ajv, with and without the option',
+    (name) => {
+      fc.assert(
+        fc.property(otherArbs.values(name), (v) => {
+          const expected = otherOracle.valid(name, v);
+          expect((plain[`check${name}`] as Checker)(v)).toBe(expected);
+          expect((marked[`check${name}`] as Checker)(v)).toBe(expected);
+          const out = (marked[`parse${name}`] as Parser)(structuredClone(v), new ParseContext());
+          if (expected) expect(out).not.toBe(FAIL);
+        }),
+        { seed: SEED, numRuns: 300 },
+      );
+    },
+  );
+
+  it('an unknown tag is kept and marked, with the fields the other branch requires', () => {
+    const value = { kind: 'z', id: 'x', more: 1 };
+    const r = runtime.parseWith<object>(marked.parseShape as Parser, structuredClone(value));
+    expect(r.ok && runtime.isUnknownVariant(r.value)).toBe(true);
+    expect(r.diagnostics).toEqual([{ kind: 'unknown-variant', path: '', message: 'unknown kind "z"' }]);
+    expect(runtime.parseWith(marked.parseShape as Parser, { kind: 'z' })).toMatchObject({
+      ok: false,
+      error: { path: 'id' },
+    });
+    // Without the option the same value is accepted silently, unmarked.
+    const quiet = runtime.parseWith<object>(plain.parseShape as Parser, structuredClone(value));
+    expect(quiet.ok && runtime.isUnknownVariant(quiet.value)).toBe(false);
+    expect(quiet.diagnostics).toEqual([]);
+  });
+
+  it('an unknown string is reported as an unknown value (`other` and `unknown` titles alike)', () => {
+    expect(runtime.parseWith(marked.parseStatus as Parser, 'dim').diagnostics.map((d) => d.kind)).toEqual([
+      'unknown-value',
+    ]);
+    expect(runtime.parseWith(marked.parseKind as Parser, 'teleport').diagnostics.map((d) => d.kind)).toEqual([
+      'unknown-value',
+    ]);
+    expect(runtime.parseWith(plain.parseStatus as Parser, 'dim').diagnostics).toEqual([]);
+  });
+
+  it('types: UnknownVariant and UnknownValue in place of the plain-string branches', () => {
+    const types = new TypeEmitter(DOC_OTHER.$defs as Record<string, SchemaObject>, {
+      otherAsUnknown: true,
+    }).module('// test', 'runtime');
+    expect(types).toContain('(UnknownVariant<"kind"> & {\n  id: string;\n})');
+    expect(types).toContain('export type Status = ("on" | "off" | UnknownValue);');
+    expect(types).toContain('export type Kind = ("other" | UnknownValue);');
+    const plainTypes = new TypeEmitter(DOC_OTHER.$defs as Record<string, SchemaObject>).module('// t', 'r');
+    expect(plainTypes).toContain('export type Status = ("on" | "off" | (string & {}));');
   });
 });
 

@@ -3,8 +3,9 @@
  * method table. Used by `generate-schema.ts`; the output is committed as `*.gen.ts`.
  *
  * Supported keywords: $ref, type, const, enum, properties, required, additionalProperties, items,
- * allOf, anyOf, oneOf, not, minimum, maximum, minLength, format, `unevaluatedProperties: true`, plus
- * the schema's `x-deserialize-*` leniency annotations. Anything else fails generation loudly.
+ * allOf, anyOf, oneOf, not, minimum, maximum, minLength, minItems, format, `unevaluatedProperties:
+ * true`, the annotation `contentEncoding`, plus the schema's `x-deserialize-*` leniency annotations.
+ * Anything else fails generation loudly.
  *
  * The checkers are verified against ajv by `packages/protocol/src/schema/oracle.test.ts` (the real
  * schema) and `scripts/schema-compiler.test.ts` (synthetic schemas for the paths ACP does not use).
@@ -28,7 +29,10 @@ export interface SchemaObject {
   minimum?: number;
   maximum?: number;
   minLength?: number;
+  minItems?: number;
   format?: string;
+  /** An annotation in JSON Schema 2020-12 (`base64` in ACP v2): documented, never asserted. */
+  contentEncoding?: string;
   default?: unknown;
   description?: string;
   title?: string;
@@ -63,7 +67,9 @@ const KNOWN_KEYWORDS = new Set([
   'minimum',
   'maximum',
   'minLength',
+  'minItems',
   'format',
+  'contentEncoding',
   'default',
   'description',
   'title',
@@ -78,7 +84,11 @@ const KNOWN_KEYWORDS = new Set([
 ]);
 
 const NUMBER_FORMATS = new Set(['int32', 'uint16', 'uint32', 'int64', 'uint64', 'double']);
-const STRING_FORMATS = new Set(['uri']);
+/**
+ * String formats are annotations, as JSON Schema 2020-12 treats them by default: a `date-time` or a
+ * `uri` that a peer spells its own way is kept, not a reason to reject the message.
+ */
+const STRING_FORMATS = new Set(['uri', 'date-time', 'regex']);
 
 function refName(ref: string): string {
   const m = /^#\/\$defs\/([A-Za-z0-9_]+)$/.exec(ref);
@@ -173,26 +183,46 @@ function withoutTag(branch: JsonSchema, key: string): JsonSchema {
 
 const ENUM_BRANCH_KEYS = new Set(['type', 'const', 'title', 'description']);
 
+/**
+ * A union branch the schema marks as the place for custom or future values (`title: "other"`, or
+ * `"unknown"` where `other` is itself a value, as in ToolKind): a plain string next to string
+ * constants, or an object whose tag is none of the known ones.
+ */
+function isOtherBranch(branch: JsonSchema): boolean {
+  return typeof branch === 'object' && (branch.title === 'other' || branch.title === 'unknown');
+}
+
+interface StringEnum {
+  values: string[];
+  /** A plain-string branch accepts any other string. */
+  open: boolean;
+  /** That branch is the schema's `other` (custom or future values), not just "any string". */
+  other: boolean;
+}
+
 /** `oneOf`/`anyOf` of string constants, optionally with one plain-string "other" branch. */
-function stringEnum(branches: JsonSchema[]): { values: string[]; open: boolean } | undefined {
+function stringEnum(branches: JsonSchema[]): StringEnum | undefined {
   const values: string[] = [];
   let open = false;
+  let other = false;
   for (const b of branches) {
     if (typeof b !== 'object') return undefined;
     if (!Object.keys(b).every((k) => ENUM_BRANCH_KEYS.has(k))) return undefined;
     if (b.type !== undefined && b.type !== 'string') return undefined;
     if (typeof b.const === 'string') values.push(b.const);
-    else if (b.type === 'string' && !('const' in b)) open = true;
-    else return undefined;
+    else if (b.type === 'string' && !('const' in b)) {
+      open = true;
+      other = isOtherBranch(b);
+    } else return undefined;
   }
-  return values.length > 0 ? { values, open } : undefined;
+  return values.length > 0 ? { values, open, other } : undefined;
 }
 
 /**
  * The string enum a node's union is, for the lenient parser. An open `oneOf` (a constant and the plain
  * string branch both match a known value) is not one: it goes through the exact union code.
  */
-function nodeEnum(node: SchemaObject): { values: string[]; open: boolean } | undefined {
+function nodeEnum(node: SchemaObject): StringEnum | undefined {
   const union = node.oneOf ?? node.anyOf;
   const e = union ? stringEnum(union) : undefined;
   return e && !(e.open && node.oneOf) ? e : undefined;
@@ -248,6 +278,7 @@ const NON_CONSTRAINT_KEYS = new Set([
   'x-deserialize-skip-invalid-items',
   'x-acp-kit-tolerate-null',
   'unevaluatedProperties',
+  'contentEncoding',
 ]);
 
 /** The constraints of a node, with pass-through wrappers (`{allOf: [X]}`) unwrapped. */
@@ -263,8 +294,20 @@ function constraints(node: JsonSchema): JsonSchema {
   return out;
 }
 
+/** How a schema version is compiled; the strict checkers are the same either way. */
+export interface CompileOptions {
+  /**
+   * Type and parse the schema's `other` union branches (custom or future values) like a value of a
+   * closed union: `UnknownValue` / `UnknownVariant`, kept whole with an `unknown-*` diagnostic. ACP
+   * v2 gives nearly every union such a branch; typed as a plain `string` tag it would defeat
+   * narrowing. Off for v1, whose generated types predate it and stay as they are.
+   */
+  otherAsUnknown?: boolean;
+}
+
 export class SchemaCompiler {
   private readonly defs: Record<string, SchemaObject>;
+  private readonly otherAsUnknown: boolean;
   private readonly fns: string[] = [];
   private readonly consts: string[] = [];
   private readonly constCache = new Map<string, string>();
@@ -273,8 +316,9 @@ export class SchemaCompiler {
   private readonly noteCache = new Map<JsonSchema, boolean>();
   private counter = 0;
 
-  constructor(doc: SchemaDocument) {
+  constructor(doc: SchemaDocument, options: CompileOptions = {}) {
     this.defs = doc.$defs;
+    this.otherAsUnknown = options.otherAsUnknown === true;
     this.assertKnownKeywords(doc.$defs, '#/$defs');
   }
 
@@ -305,6 +349,36 @@ export class SchemaCompiler {
     return Object.keys(this.defs);
   }
 
+  /** Whether the lenient parser reports a string outside the enum's constants. */
+  private notesUnknownValue(e: StringEnum): boolean {
+    return !e.open || (this.otherAsUnknown && e.other);
+  }
+
+  /** The index (among the non-null branches) of a tagged union's `other` branch kept as an unknown variant. */
+  private otherVariant(branches: JsonSchema[], tags: TagInfo): number | undefined {
+    if (!this.otherAsUnknown) return undefined;
+    const nonNull = branches.filter((b) => !isNullSchema(b));
+    return tags.untagged.find((i) => isOtherBranch(nonNull[i]!));
+  }
+
+  /** A parser for the `other` branch that marks what it accepts as an unknown variant. */
+  private unknownVariantParser(branch: JsonSchema, key: string): string {
+    const name = this.fresh('k');
+    const k = propAccess('r', key);
+    this.fns.push(
+      [
+        `function ${name}(x: any, c: ParseContext): unknown {`,
+        `  const r: any = ${this.parser(branch)}(x, c);`,
+        '  if (r === FAIL) return FAIL;',
+        `  c.note('unknown-variant', 'unknown ${key} ' + JSON.stringify(String(${k}).slice(0, 64)));`,
+        '  r[UNKNOWN_VARIANT] = true;',
+        '  return r;',
+        '}',
+      ].join('\n'),
+    );
+    return name;
+  }
+
   private fresh(prefix: string): string {
     this.counter += 1;
     return `${prefix}${this.counter}`;
@@ -331,7 +405,7 @@ export class SchemaCompiler {
     let result = false;
     const union = node.oneOf ?? node.anyOf;
     const enumInfo = nodeEnum(node);
-    if (enumInfo) result = !enumInfo.open;
+    if (enumInfo) result = this.notesUnknownValue(enumInfo);
     else {
       const parts: JsonSchema[] = [...(node.allOf ?? [])];
       if (node.$ref) parts.push(this.defs[refName(node.$ref)]!);
@@ -348,7 +422,9 @@ export class SchemaCompiler {
       }
       if (union) {
         const tags = unionTags(union.filter((b) => !isNullSchema(b)));
-        if (tags && tags.untagged.length === 0) result = true;
+        if (tags && (tags.untagged.length === 0 || this.otherVariant(union, tags) !== undefined)) {
+          result = true;
+        }
         parts.push(...union);
       }
       result ||= parts.some((p) => this.mayNote(p));
@@ -395,6 +471,8 @@ export class SchemaCompiler {
     if (node.minLength !== undefined) {
       lines.push(`if (typeof x === 'string' && codePointLength(x) < ${node.minLength}) return false;`);
     }
+    if (node.minItems !== undefined)
+      lines.push(`if (Array.isArray(x) && x.length < ${node.minItems}) return false;`);
     if (node.format && NUMBER_FORMATS.has(node.format)) {
       lines.push(`if (typeof x === 'number' && !NUMBER_FORMATS[${lit(node.format)}]!(x)) return false;`);
     }
@@ -510,7 +588,7 @@ export class SchemaCompiler {
       if (others.length > 0) throw new Error(`unsupported string enum with ${others.join(', ')}`);
       // Open enum: a string we do not know is kept and reported, never rejected.
       lines.push(`if (typeof x !== 'string') return c.fail('expected a string');`);
-      if (!enumInfo.open) {
+      if (this.notesUnknownValue(enumInfo)) {
         lines.push(
           `if (!${this.stringSet(enumInfo.values)}.has(x)) c.note('unknown-value', 'unknown value ' + JSON.stringify(x.slice(0, 64)));`,
         );
@@ -551,6 +629,11 @@ export class SchemaCompiler {
     if (node.minLength !== undefined) {
       lines.push(
         `if (typeof x === 'string' && codePointLength(x) < ${node.minLength}) return c.fail('must have at least ${node.minLength} characters');`,
+      );
+    }
+    if (node.minItems !== undefined) {
+      lines.push(
+        `if (Array.isArray(x) && x.length < ${node.minItems}) return c.fail('must have at least ${node.minItems} item${node.minItems === 1 ? '' : 's'}');`,
       );
     }
     if (node.format && NUMBER_FORMATS.has(node.format)) {
@@ -654,21 +737,34 @@ export class SchemaCompiler {
         lines.push(`if (${acc} !== undefined) return c.fail('field not allowed', ${lit(key)});`);
       return lines;
     }
-    const onError = prop['x-deserialize-default-on-error'] === true;
-    const onNull = prop['x-deserialize-default-on-null'] === true && !allowsNull(prop);
+    const dflt = implicitDefault(prop);
+    // A default the schema itself rejects (`[]` where at least one item is required) repairs nothing.
+    const defaultValid = !(
+      Array.isArray(dflt?.value) &&
+      prop.minItems !== undefined &&
+      dflt.value.length < prop.minItems
+    );
+    const onError = prop['x-deserialize-default-on-error'] === true && defaultValid;
+    const onNull = prop['x-deserialize-default-on-null'] === true && !allowsNull(prop) && defaultValid;
     const tolerateNull = prop['x-acp-kit-tolerate-null'] === true && !allowsNull(prop);
     const skip = prop['x-deserialize-skip-invalid-items'] === true;
-    const dflt = implicitDefault(prop);
     const applyDefault = dflt ? `${acc} = ${lit(dflt.value)};` : `delete ${acc};`;
-    // A skip-invalid array: parse the element type with skipping, the rest of the node normally.
+    // A skip-invalid array: parse the element type with skipping, the rest of the node normally;
+    // `minItems` counts the items that were kept.
     let fn: string;
     if (skip && prop.items !== undefined) {
-      const { items, ...rest } = prop;
+      const { items, minItems, ...rest } = prop;
       const restFn = this.parser(rest);
       const name = this.fresh('s');
       const restLines = restFn === 'parseAny' ? [] : [`x = ${restFn}(x, c);`, 'if (x === FAIL) return FAIL;'];
+      const countLines =
+        minItems === undefined
+          ? []
+          : [
+              `if (Array.isArray(x) && x.length < ${minItems}) return c.fail('must have at least ${minItems} valid item${minItems === 1 ? '' : 's'}');`,
+            ];
       this.fns.push(
-        `function ${name}(x: any, c: ParseContext): unknown {\n  ${[...restLines, ...this.itemsLines(items, true), 'return x;'].join('\n  ')}\n}`,
+        `function ${name}(x: any, c: ParseContext): unknown {\n  ${[...restLines, ...this.itemsLines(items, true), ...countLines, 'return x;'].join('\n  ')}\n}`,
       );
       fn = name;
     } else {
@@ -743,7 +839,10 @@ export class SchemaCompiler {
         }
       }
       lines.push('}');
-      if (fallbackParse !== undefined) {
+      if (fallback !== undefined && this.otherVariant(nonNull, tags) !== undefined) {
+        // The schema's `other` branch: a newer peer's (or an extension's) variant, kept whole.
+        lines.push(`return ${this.unknownVariantParser(fallback, tags.key)}(x, c);`);
+      } else if (fallbackParse !== undefined) {
         lines.push(`return ${fallbackParse}(x, c);`);
       } else {
         // A closed union whose tag we do not know: a newer peer's variant, kept whole.
@@ -763,7 +862,10 @@ export class SchemaCompiler {
     // anyOf: the first branch that is valid as it stands wins; otherwise the first that a lenient
     // parse of a copy accepts.
     const checks = nonNull.map((b) => this.checker(b));
-    const parsers = nonNull.map((b) => this.parser(b));
+    const other = tags ? this.otherVariant(nonNull, tags) : undefined;
+    const parsers = nonNull.map((b, i) =>
+      i === other ? this.unknownVariantParser(b, tags!.key) : this.parser(b),
+    );
     checks.forEach((ck, i) => lines.push(`if (${ck}(x)) return ${parsers[i]}(x, c);`));
     lines.push('const mark = c.diagnostics.length;');
     for (const p of parsers) {
@@ -852,7 +954,14 @@ function propKey(key: string): string {
 
 /** Emits TypeScript types for schema definitions. */
 export class TypeEmitter {
-  constructor(private readonly defs: Record<string, SchemaObject>) {}
+  private readonly otherAsUnknown: boolean;
+
+  constructor(
+    private readonly defs: Record<string, SchemaObject>,
+    options: CompileOptions = {},
+  ) {
+    this.otherAsUnknown = options.otherAsUnknown === true;
+  }
 
   typeOf(node: JsonSchema, indent = ''): string {
     if (node === true) return 'unknown';
@@ -915,12 +1024,29 @@ export class TypeEmitter {
 
   private unionType(branches: JsonSchema[], indent: string): string {
     const e = stringEnum(branches);
-    if (e) return [...e.values.map(lit), e.open ? '(string & {})' : 'UnknownValue'].join(' | ');
+    if (e) {
+      const open = e.open && !(this.otherAsUnknown && e.other);
+      return [...e.values.map(lit), open ? '(string & {})' : 'UnknownValue'].join(' | ');
+    }
     const nonNull = branches.filter((b) => !isNullSchema(b));
-    const members = branches.map((b) => (isNullSchema(b) ? 'null' : this.typeOf(b, indent)));
     const tags = unionTags(nonNull);
+    const members = branches.map((b) => {
+      if (isNullSchema(b)) return 'null';
+      if (tags && this.otherAsUnknown && isOtherBranch(b) && branchTag(b) === undefined) {
+        return this.unknownVariantType(b, tags.key, indent);
+      }
+      return this.typeOf(b, indent);
+    });
     if (tags && tags.untagged.length === 0) members.push(`UnknownVariant<${lit(tags.key)}>`);
     return members.join(' | ');
+  }
+
+  /** The `other` branch of a tagged union: an unknown variant, with whatever else the branch requires. */
+  private unknownVariantType(branch: JsonSchema, key: string, indent: string): string {
+    const rest = withoutTag(branch, key);
+    const known = `UnknownVariant<${lit(key)}>`;
+    if (typeof rest !== 'object' || rest.properties === undefined) return known;
+    return `(${known} & ${this.typeOf({ properties: rest.properties, required: rest.required }, indent)})`;
   }
 
   module(header: string, runtimeImport: string): string {

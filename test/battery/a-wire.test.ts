@@ -1,6 +1,7 @@
 /**
- * A. Framing over real pipes: A3 the seeded wire fuzz into `acp agent --demo` (agent side) and
- * from a hostile agent into `acp run` (client side), A4 the 100 MB line in both directions, A6 a
+ * A. Framing over real pipes: A3 the seeded wire fuzz into `acp agent --demo` (agent side), into
+ * the v2 face of a negotiated connection (serveAgent after a v2 initialize), and from a hostile
+ * agent into `acp run` (client side), A4 the 100 MB line in both directions, A6 a
  * truncated last frame, and A7/A8 through the client engine's store and records.
  */
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import {
   pollUntil,
   spawnAcp,
   spawnDemoAgent,
+  spawnNegotiatingAgent,
   within,
 } from './support/procs.js';
 import {
@@ -38,8 +40,10 @@ const CRASH =
 const DEFAULT_LIMIT = 64 * 1024 * 1024;
 
 /** What one fuzz run into a real process found. */
+type Side = 'agent' | 'agent-v2' | 'client';
+
 interface FuzzOutcome {
-  side: 'agent' | 'client';
+  side: Side;
   seed: number;
   frames: number;
   crashed: boolean;
@@ -51,24 +55,46 @@ interface FuzzOutcome {
   detail: string;
 }
 
-/** A3 agent side: frames into `acp agent --demo`, read back by a raw peer that keeps the ledger. */
-async function fuzzAgent(): Promise<FuzzOutcome> {
-  const seed = seedOf(301);
+/** An agent-side target of the fuzz: the process and the handshake that opens a session on it. */
+interface AgentTarget {
+  side: 'agent' | 'agent-v2';
+  seed: number;
+  spawn(home: ReturnType<typeof makeHome>): ReturnType<typeof spawnDemoAgent>;
+  initialize: Record<string, unknown>;
+  newSession(cwd: string): Record<string, unknown>;
+}
+
+const DEMO_AGENT: AgentTarget = {
+  side: 'agent',
+  seed: seedOf(301),
+  spawn: spawnDemoAgent,
+  initialize: { protocolVersion: 1, clientCapabilities: {} },
+  newSession: (cwd) => ({ cwd, mcpServers: [] }),
+};
+
+/** The same fuzz (v1-shaped methods included) into a connection negotiated in v2: the v2 face's turn. */
+const V2_FACE: AgentTarget = {
+  side: 'agent-v2',
+  seed: seedOf(302),
+  spawn: spawnNegotiatingAgent,
+  initialize: { protocolVersion: 2, info: { name: 'battery', version: '1' } },
+  newSession: (cwd) => ({ cwd }),
+};
+
+/** A3 agent side: frames into an agent process, read back by a raw peer that keeps the ledger. */
+async function fuzzAgent(target: AgentTarget): Promise<FuzzOutcome> {
+  const { seed, side } = target;
   const frames = COUNTS.fuzzFrames;
-  const home = makeHome('a3-agent');
-  const child = spawnDemoAgent(home);
+  const home = makeHome(`a3-${side}`);
+  const child = target.spawn(home);
   const stderr = new Collected(child.stderr);
   const canary = watch.contentCanary();
   const ledger = new ReplyLedger(seed, canary);
   const peer = new LinePeer(child, (line, frame) => ledger.reply(line, frame));
   try {
-    await within(
-      peer.request('init', 'initialize', { protocolVersion: 1, clientCapabilities: {} }),
-      60_000,
-      'initialize',
-    );
+    await within(peer.request('init', 'initialize', target.initialize), 60_000, 'initialize');
     const created = await within(
-      peer.request('new', 'session/new', { cwd: home.work, mcpServers: [] }),
+      peer.request('new', 'session/new', target.newSession(home.work)),
       30_000,
       'session/new',
     );
@@ -82,7 +108,7 @@ async function fuzzAgent(): Promise<FuzzOutcome> {
       await peer.write(frame.text + '\n');
     }
     const live = await within(
-      peer.request('live', 'session/new', { cwd: home.work, mcpServers: [] }),
+      peer.request('live', 'session/new', target.newSession(home.work)),
       120_000,
       'liveness',
     ).catch(() => undefined);
@@ -92,17 +118,17 @@ async function fuzzAgent(): Promise<FuzzOutcome> {
     const crashed = child.exitCode !== null || child.signalCode !== null || CRASH.test(stderr.text);
     child.stdin?.end();
     const exit = await exitOf(child, 30_000).catch(() => undefined);
-    watch.see('demo agent stderr (fuzz)', stderr.text);
-    figure({ case: 'A3', name: 'agent side: wall time', value: Math.round(wallMs), unit: 'ms', seed });
+    watch.see(`${side} stderr (fuzz)`, stderr.text);
+    figure({ case: 'A3', name: `${side} side: wall time`, value: Math.round(wallMs), unit: 'ms', seed });
     figure({
       case: 'A3',
-      name: 'agent side: agent peak RSS over idle',
+      name: `${side} side: agent peak RSS over idle`,
       value: mib(memory.delta),
       unit: 'MiB',
       seed,
     });
     return {
-      side: 'agent',
+      side,
       seed,
       frames,
       crashed,
@@ -171,16 +197,19 @@ async function fuzzClient(): Promise<FuzzOutcome> {
 }
 
 describe('A3 wire fuzz into real processes', () => {
-  const runs = {
-    agent: undefined as Promise<FuzzOutcome> | undefined,
-    client: undefined as Promise<FuzzOutcome> | undefined,
-  };
-  const outcome = (side: 'agent' | 'client') =>
-    (runs[side] ??= side === 'agent' ? fuzzAgent() : fuzzClient());
+  const runs: Partial<Record<Side, Promise<FuzzOutcome>>> = {};
+  const outcome = (side: Side) =>
+    (runs[side] ??=
+      side === 'agent' ? fuzzAgent(DEMO_AGENT) : side === 'agent-v2' ? fuzzAgent(V2_FACE) : fuzzClient());
   const RUN_TIMEOUT = timeoutMs(180_000, 3_600_000);
 
-  for (const side of ['agent', 'client'] as const) {
-    const who = side === 'agent' ? 'acp agent --demo' : 'acp run (reading a hostile agent)';
+  const WHO: Record<Side, string> = {
+    agent: 'acp agent --demo',
+    'agent-v2': 'serveAgent, negotiated in v2',
+    client: 'acp run (reading a hostile agent)',
+  };
+  for (const side of ['agent', 'agent-v2', 'client'] as const) {
+    const who = WHO[side];
     it(
       `${side} side: ${who} does not crash and answers a liveness request afterwards`,
       async () => {

@@ -3,132 +3,57 @@
  * schema), duplicate in-flight ids, responses that match nothing, and handlers that throw or return
  * what cannot be serialised. B1–B4 are in b-envelope.test.ts.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import fc from 'fast-check';
 import { AgentSideConnection, ClientSideConnection, PROTOCOL_VERSION, type Logger } from '@acp-kit/protocol';
 import { describe, expect, it } from 'vitest';
 import { fileWatch, safeJson } from './support/canary.js';
 import { eventually, ScriptedChannel } from './support/channel.js';
-import { figure, holds, zero } from './support/figures.js';
+import { holds, zero } from './support/figures.js';
 import { type Frame } from './support/line-peer.js';
 import { within } from './support/procs.js';
-import { READERS, clientReader, demoAgentReader, errorCode as code, exchange } from './support/readers.js';
-import { COUNTS, seedOf, timeoutMs } from './support/size.js';
+import { READERS, clientReader, demoAgentReader, errorCode as code } from './support/readers.js';
+import { v2AgentReader, v2ClientReader } from './support/readers-v2.js';
+import { SchemaCases, schemaInvalidParams } from './support/schema-invalid.js';
+import { seedOf, timeoutMs } from './support/size.js';
 
 const watch = fileWatch('b-semantics');
 
 // ---- B5: schema-invalid params, generated from the schema ----
 
-type SchemaNode = Record<string, unknown>;
-const schemaPath = createRequire(import.meta.url).resolve('@agentclientprotocol/sdk/schema/v1/schema.json');
-const SCHEMA = JSON.parse(readFileSync(schemaPath, 'utf8')) as { $defs: Record<string, SchemaNode> };
-const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-ajv.addSchema({ $id: 'acp', $defs: SCHEMA.$defs });
-
-/** Inbound methods of one side: requests and notifications with their params definition. */
-function inboundMethods(side: 'client' | 'agent'): { method: string; def: string; request: boolean }[] {
-  return Object.entries(SCHEMA.$defs)
-    .filter(
-      ([name, def]) =>
-        def['x-side'] === side && /(Request|Notification)$/.test(name) && typeof def['x-method'] === 'string',
-    )
-    .map(([name, def]) => ({
-      method: def['x-method'] as string,
-      def: name,
-      request: name.endsWith('Request'),
-    }));
-}
-
-/** Required fields of a definition that a wrong value can never be repaired for. */
-function strictRequired(def: string): string[] {
-  const node = SCHEMA.$defs[def] as { required?: string[]; properties?: Record<string, SchemaNode> };
-  return (node.required ?? []).filter(
-    (field) => !node.properties?.[field]?.['x-deserialize-default-on-error'],
-  );
-}
-
-const fieldValidators = new Map<string, (value: unknown) => boolean>();
-function fieldAccepts(def: string, field: string, value: unknown): boolean {
-  const key = `${def}.${field}`;
-  let validate = fieldValidators.get(key);
-  if (!validate) {
-    const node = (SCHEMA.$defs[def] as { properties: Record<string, SchemaNode> }).properties[
-      field
-    ] as SchemaNode;
-    validate = ajv.compile({ $ref: `acp#/$defs/${def}/properties/${field}`, ...(node ? {} : {}) }) as (
-      value: unknown,
-    ) => boolean;
-    fieldValidators.set(key, validate);
-  }
-  return validate(value);
-}
-
 describe('B5 schema-invalid params for every inbound method', () => {
+  const v1 = new SchemaCases('v1');
   for (const side of ['client', 'agent'] as const) {
     const make = side === 'client' ? clientReader : READERS[1].make;
-    const methods = inboundMethods(side).filter((m) => m.method !== '$/cancel_request');
     it(
       `${side} reader: -32602 with the id (no reply to a notification), handler never invoked`,
       async () => {
-        const seed = seedOf(501 + (side === 'client' ? 0 : 1));
-        const covered = new Set<string>();
-        let cases = 0;
         const reader = make();
-        const wrong = fc.oneof(
-          fc.constant(null),
-          fc.integer(),
-          fc.string({ maxLength: 8 }),
-          fc.boolean(),
-          fc.array(fc.integer(), { maxLength: 2 }),
-          fc.constant({}),
+        await schemaInvalidParams(
+          v1,
+          side,
+          reader,
+          seedOf(501 + (side === 'client' ? 0 : 1)),
+          `${side} reader`,
         );
-        const scenario = fc.constantFrom(...methods).chain((m) => {
-          const fields = strictRequired(m.def);
-          const params =
-            fields.length === 0
-              ? fc.constantFrom<unknown>([], [1], ['x'])
-              : fc
-                  .constantFrom(...fields)
-                  .chain((field) =>
-                    wrong
-                      .filter((v) => !fieldAccepts(m.def, field, v))
-                      .map((v) => ({ [field]: v }) as unknown),
-                  );
-          return fc.tuple(fc.constant(m), fc.oneof(params, fields.length > 0 ? fc.constant({}) : params));
-        });
-        await fc.assert(
-          fc.asyncProperty(scenario, async ([m, params]) => {
-            cases++;
-            covered.add(m.method);
-            const id = `b5-${cases}`;
-            const frame = m.request
-              ? { jsonrpc: '2.0', id, method: m.method, params }
-              : { jsonrpc: '2.0', method: m.method, params };
-            const before = { handled: reader.handled.length, received: reader.received.length };
-            const out = await exchange(reader, [JSON.stringify(frame)]);
-            expect(reader.handled.length, `${m.method} ${safeJson(params)}`).toBe(before.handled);
-            expect(reader.received.length, `${m.method} ${safeJson(params)}`).toBe(before.received);
-            if (m.request)
-              expect(
-                out.map((f) => [f.id, code(f)]),
-                `${m.method} ${safeJson(params)}`,
-              ).toEqual([[id, -32602]]);
-            else expect(out, `${m.method} ${safeJson(params)}`).toEqual([]);
-          }),
-          { seed, numRuns: COUNTS.propertyRuns },
+        await reader.close();
+      },
+      timeoutMs(120_000, 600_000),
+    );
+  }
+
+  // The same over connections negotiated in v2, against the v2 schema.
+  const v2 = new SchemaCases('v2');
+  for (const side of ['client', 'agent'] as const) {
+    it(
+      `v2 ${side} reader (negotiated): -32602 with the id (no reply to a notification), handler never invoked`,
+      async () => {
+        const reader = side === 'client' ? await v2ClientReader() : v2AgentReader();
+        await schemaInvalidParams(
+          v2,
+          side,
+          reader,
+          seedOf(503 + (side === 'client' ? 0 : 1)),
+          `v2 ${side} reader`,
         );
-        figure({
-          case: 'B5',
-          name: `${side} reader: methods covered ${covered.size} of ${methods.length}`,
-          value: cases,
-          unit: 'cases',
-          target: `all ${methods.length} methods`,
-          pass: covered.size === methods.length,
-          seed,
-        });
-        expect(covered.size).toBe(methods.length);
         await reader.close();
       },
       timeoutMs(120_000, 600_000),

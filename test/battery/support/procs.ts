@@ -282,3 +282,13 @@ export function killQuietly(pid: number | undefined, signal: NodeJS.Signals = 'S
 export function tempDir(prefix: string): string {
   return realpathSync(mkdtempSync(join(tmpdir(), `acp-battery-${prefix}-`)));
 }
+
+/** acp-kit's negotiating protocol-level agent (serveAgent, v1 and v2 faces) from source. */
+export function spawnNegotiatingAgent(home: BatteryHome): ChildProcess {
+  const main = join(REPO_ROOT, 'packages/protocol/test/interop/fixtures/acp-kit-v2-agent-main.ts');
+  return spawn(process.execPath, ['--conditions=@acp-kit/source', `--import=${TSX}`, main, 'both'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: home.work,
+    env: home.env,
+  });
+}

@@ -1,12 +1,19 @@
 /**
- * The agent's end of an ACP connection: handles the client's requests and calls the client.
+ * The agent's end of an ACP v1 connection: handles the client's requests and calls the client.
  */
-import type { RequestOptions } from '../jsonrpc/connection.js';
-import { ErrorCodes, ProtocolError } from '../jsonrpc/errors.js';
+import type { JsonRpcConnection, RequestOptions } from '../jsonrpc/connection.js';
+import { METHOD_TABLE } from '../schema/methods.gen.js';
 import type * as T from '../schema/types.gen.js';
+import { METHOD_TABLE as UNSTABLE_METHOD_TABLE } from '../schema/unstable/methods.gen.js';
 import type { ByteChannel } from '../transport/types.js';
-import { assertClientSupports } from './capabilities.js';
-import { TypedConnection, type HandlerContext, type TypedConnectionOptions } from './typed-connection.js';
+import { V1_CLIENT_CAPABILITY_GATE } from './capabilities.js';
+import { InitializeGate } from './initialize-gate.js';
+import {
+  TypedConnection,
+  type ConnectionSpec,
+  type HandlerContext,
+  type TypedConnectionOptions,
+} from './typed-connection.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -41,8 +48,13 @@ export interface AgentHandlers {
   cancelSession(params: T.CancelNotification): MaybePromise<void>;
 }
 
-/** The message of the -32600 answer to a request that arrives before `initialize`. */
-export const NOT_INITIALIZED_MESSAGE = 'Not initialized: send initialize first';
+export { NOT_INITIALIZED_MESSAGE } from './initialize-gate.js';
+
+/** ACP v1, agent side: the schema and the client capabilities what we send needs. */
+const V1_AGENT_SIDE: ConnectionSpec = {
+  methods: { stable: METHOD_TABLE, unstable: UNSTABLE_METHOD_TABLE },
+  capabilities: V1_CLIENT_CAPABILITY_GATE,
+};
 
 /**
  * The agent side of ACP over a byte channel.
@@ -68,22 +80,23 @@ export class AgentSideConnection extends TypedConnection {
   clientCapabilities: T.ClientCapabilities | undefined;
   /** Who the client said it is in `initialize`. */
   clientInfo: T.Implementation | null | undefined;
-  /** Whether an `initialize` succeeded. */
-  private initialized = false;
-  /** The `initialize` being handled, when none has succeeded yet. */
-  private initializing: Promise<unknown> | undefined;
+  private readonly initializeGate = new InitializeGate();
 
+  /**
+   * @param transport the channel to the client, or (from {@link serveAgent}) the engine that read
+   *   the client's first `initialize`.
+   */
   constructor(
-    channel: ByteChannel,
+    transport: ByteChannel | JsonRpcConnection,
     handlers: AgentHandlers | ((connection: AgentSideConnection) => AgentHandlers),
     options: TypedConnectionOptions = {},
   ) {
-    super(channel, options, options.peerName ?? 'client');
+    super(transport, options, options.peerName ?? 'client', V1_AGENT_SIDE);
     const h = typeof handlers === 'function' ? handlers(this) : handlers;
     this.handleRequest('initialize', (params: T.InitializeRequest, ctx: HandlerContext) => {
       this.clientCapabilities = params.clientCapabilities ?? {};
       this.clientInfo = params.clientInfo;
-      return this.trackInitialize(() => h.initialize(params, ctx));
+      return this.initializeGate.track(() => h.initialize(params, ctx));
     });
     this.handleRequest('authenticate', h.authenticate?.bind(h));
     this.handleRequest('logout', h.logout?.bind(h));
@@ -99,38 +112,18 @@ export class AgentSideConnection extends TypedConnection {
     // Not ordered: a cancel handler may wait for the turn to end, which needs later messages.
     this.handleNotification(
       'session/cancel',
-      (params: T.CancelNotification) => (this.initialized ? h.cancelSession(params) : undefined),
+      (params: T.CancelNotification) =>
+        this.initializeGate.isInitialized ? h.cancelSession(params) : undefined,
       false,
     );
   }
 
-  /** Runs the `initialize` handler, opening the gate when it succeeds. */
-  private trackInitialize(run: () => MaybePromise<T.InitializeResponse>): MaybePromise<T.InitializeResponse> {
-    const result = run();
-    if (!(result instanceof Promise)) {
-      this.initialized = true;
-      return result;
-    }
-    if (this.initialized) return result;
-    const attempt = result.then(
-      () => {
-        this.initialized = true;
-      },
-      () => undefined,
-    );
-    this.initializing = attempt;
-    void attempt.then(() => {
-      if (this.initializing === attempt) this.initializing = undefined;
-    });
-    return result;
+  protected override admitRequest(method: string): Promise<void> | undefined {
+    return this.initializeGate.admit(method);
   }
 
-  protected override admitRequest(method: string): Promise<void> | undefined {
-    if (this.initialized || method === 'initialize') return undefined;
-    if (!this.initializing) throw notInitialized(method);
-    return this.initializing.then(() => {
-      if (!this.initialized) throw notInitialized(method);
-    });
+  protected override peerCapabilities(): unknown {
+    return this.clientCapabilities;
   }
 
   /** Starts reading from the channel. Call once, after construction. */
@@ -139,19 +132,11 @@ export class AgentSideConnection extends TypedConnection {
     return this;
   }
 
-  private guard(method: string, params: unknown): void {
-    assertClientSupports(this.clientCapabilities, method, params);
-  }
-
   /**
    * Streams a `session/update` to the client. Await it: it resolves once the frame is written and
    * waits while the client reads slowly. `notice` and compaction updates need the client's capability.
    */
-  async sessionUpdate(params: T.SessionNotification): Promise<void> {
-    const kind = params.update.sessionUpdate;
-    if (kind === 'notice' || kind === 'compaction_update' || kind === 'compaction_summary_chunk') {
-      this.guard('session/update', params);
-    }
+  sessionUpdate(params: T.SessionNotification): Promise<void> {
     return this.send('session/update', params);
   }
 
@@ -168,7 +153,6 @@ export class AgentSideConnection extends TypedConnection {
     params: T.ReadTextFileRequest,
     options?: RequestOptions,
   ): Promise<T.ReadTextFileResponse> {
-    this.guard('fs/read_text_file', params);
     return this.call('fs/read_text_file', params, options);
   }
 
@@ -177,7 +161,6 @@ export class AgentSideConnection extends TypedConnection {
     params: T.WriteTextFileRequest,
     options?: RequestOptions,
   ): Promise<T.WriteTextFileResponse> {
-    this.guard('fs/write_text_file', params);
     return this.call('fs/write_text_file', params, options);
   }
 
@@ -189,7 +172,6 @@ export class AgentSideConnection extends TypedConnection {
    * try { await term.waitForExit(); return (await term.output()).output; } finally { await term.release(); }
    */
   async createTerminal(params: T.CreateTerminalRequest, options?: RequestOptions): Promise<TerminalHandle> {
-    this.guard('terminal/create', params);
     const res = await this.call<T.CreateTerminalResponse>('terminal/create', params, options);
     return new TerminalHandle(this, params.sessionId, res.terminalId);
   }
@@ -199,7 +181,6 @@ export class AgentSideConnection extends TypedConnection {
     params: T.TerminalOutputRequest,
     options?: RequestOptions,
   ): Promise<T.TerminalOutputResponse> {
-    this.guard('terminal/output', params);
     return this.call('terminal/output', params, options);
   }
 
@@ -208,7 +189,6 @@ export class AgentSideConnection extends TypedConnection {
     params: T.WaitForTerminalExitRequest,
     options?: RequestOptions,
   ): Promise<T.WaitForTerminalExitResponse> {
-    this.guard('terminal/wait_for_exit', params);
     return this.call('terminal/wait_for_exit', params, options);
   }
 
@@ -217,7 +197,6 @@ export class AgentSideConnection extends TypedConnection {
     params: T.KillTerminalRequest,
     options?: RequestOptions,
   ): Promise<T.KillTerminalResponse> {
-    this.guard('terminal/kill', params);
     return this.call('terminal/kill', params, options);
   }
 
@@ -226,7 +205,6 @@ export class AgentSideConnection extends TypedConnection {
     params: T.ReleaseTerminalRequest,
     options?: RequestOptions,
   ): Promise<T.ReleaseTerminalResponse> {
-    this.guard('terminal/release', params);
     return this.call('terminal/release', params, options);
   }
 
@@ -235,7 +213,6 @@ export class AgentSideConnection extends TypedConnection {
     params: T.CreateElicitationRequest,
     options?: RequestOptions,
   ): Promise<T.CreateElicitationResponse> {
-    this.guard('elicitation/create', params);
     return this.call('elicitation/create', params, options);
   }
 
@@ -265,10 +242,4 @@ export class TerminalHandle {
   release(): Promise<T.ReleaseTerminalResponse> {
     return this.connection.releaseTerminal({ sessionId: this.sessionId, terminalId: this.id });
   }
-}
-
-function notInitialized(method: string): ProtocolError {
-  return new ProtocolError(ErrorCodes.InvalidRequest, NOT_INITIALIZED_MESSAGE, {
-    method: method.slice(0, 64),
-  });
 }

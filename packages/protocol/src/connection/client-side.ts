@@ -1,18 +1,32 @@
 /**
- * The client's end of an ACP connection: calls the agent and serves its fs, terminal and
+ * The client's end of an ACP v1 connection: calls the agent and serves its fs, terminal and
  * permission requests.
  */
-import type { RequestOptions } from '../jsonrpc/connection.js';
-import { AcpKitError } from '../jsonrpc/errors.js';
+import type { JsonRpcConnection, RequestOptions } from '../jsonrpc/connection.js';
+import { METHOD_TABLE } from '../schema/methods.gen.js';
 import type * as T from '../schema/types.gen.js';
+import { METHOD_TABLE as UNSTABLE_METHOD_TABLE } from '../schema/unstable/methods.gen.js';
 import type { ByteChannel } from '../transport/types.js';
-import { assertAgentSupports } from './capabilities.js';
-import { TypedConnection, type HandlerContext, type TypedConnectionOptions } from './typed-connection.js';
+import { V1_AGENT_CAPABILITY_GATE } from './capabilities.js';
+import { unsupportedAnswer } from './protocol-version.js';
+import {
+  ADOPT_INITIALIZE,
+  TypedConnection,
+  type ConnectionSpec,
+  type HandlerContext,
+  type TypedConnectionOptions,
+} from './typed-connection.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** The ACP major version this library speaks. */
+/** The ACP major version of this face (v1; `@acp-kit/protocol/v2` has the v2 draft). */
 export const PROTOCOL_VERSION = 1;
+
+/** ACP v1, client side: the schema and the agent capabilities what we send needs. */
+const V1_CLIENT_SIDE: ConnectionSpec = {
+  methods: { stable: METHOD_TABLE, unstable: UNSTABLE_METHOD_TABLE },
+  capabilities: V1_AGENT_CAPABILITY_GATE,
+};
 
 /**
  * What a client implements. Required: `sessionUpdate` and `requestPermission`. Optional methods
@@ -68,12 +82,16 @@ export class ClientSideConnection extends TypedConnection {
   /** The agent's answer to `initialize` (undefined before it). */
   initializeResponse: T.InitializeResponse | undefined;
 
+  /**
+   * @param transport the channel to the agent, or (from {@link connectAgent}) the engine that
+   *   already carried the `initialize` exchange.
+   */
   constructor(
-    channel: ByteChannel,
+    transport: ByteChannel | JsonRpcConnection,
     handlers: ClientHandlers | ((connection: ClientSideConnection) => ClientHandlers),
     options: TypedConnectionOptions = {},
   ) {
-    super(channel, options, options.peerName ?? 'agent');
+    super(transport, options, options.peerName ?? 'agent', V1_CLIENT_SIDE);
     const h = typeof handlers === 'function' ? handlers(this) : handlers;
     this.handleNotification('session/update', h.sessionUpdate.bind(h));
     this.handleRequest('session/request_permission', h.requestPermission.bind(h));
@@ -99,8 +117,8 @@ export class ClientSideConnection extends TypedConnection {
     return this.initializeResponse?.agentCapabilities ?? {};
   }
 
-  private guard(method: string, params: unknown): void {
-    assertAgentSupports(this.initializeResponse?.agentCapabilities, method, params);
+  protected override peerCapabilities(): unknown {
+    return this.initializeResponse?.agentCapabilities;
   }
 
   /**
@@ -108,14 +126,17 @@ export class ClientSideConnection extends TypedConnection {
    * speak; the caller should then disconnect and tell the user.
    */
   async initialize(params: T.InitializeRequest, options?: RequestOptions): Promise<T.InitializeResponse> {
-    const res = await this.call<T.InitializeResponse>('initialize', params, options);
-    if (res.protocolVersion !== PROTOCOL_VERSION) {
-      throw new AcpKitError(
-        'UNSUPPORTED_PROTOCOL_VERSION',
-        `The agent speaks ACP version ${String(res.protocolVersion)}; this client speaks version ${PROTOCOL_VERSION}`,
-        { agentVersion: res.protocolVersion, clientVersion: PROTOCOL_VERSION },
-      );
-    }
+    return this.accept(await this.call<T.InitializeResponse>('initialize', params, options));
+  }
+
+  /** @internal Takes the agent's answer to an `initialize` sent before this connection existed. */
+  [ADOPT_INITIALIZE](result: unknown): T.InitializeResponse {
+    return this.accept(this.parseIncoming('initialize', 'result', result) as T.InitializeResponse);
+  }
+
+  private accept(res: T.InitializeResponse): T.InitializeResponse {
+    if (res.protocolVersion !== PROTOCOL_VERSION)
+      throw unsupportedAnswer(res.protocolVersion, PROTOCOL_VERSION);
     this.initializeResponse = res;
     return res;
   }
@@ -129,19 +150,16 @@ export class ClientSideConnection extends TypedConnection {
 
   /** Needs `auth.logout`. */
   async logout(params: T.LogoutRequest, options?: RequestOptions): Promise<T.LogoutResponse> {
-    this.guard('logout', params);
     return this.call('logout', params, options);
   }
 
   /** HTTP/SSE MCP servers and additional directories need the matching capabilities. */
   async newSession(params: T.NewSessionRequest, options?: RequestOptions): Promise<T.NewSessionResponse> {
-    this.guard('session/new', params);
     return this.call('session/new', params, options);
   }
 
   /** Needs `loadSession`. The agent replays the history as `session/update`s before answering. */
   async loadSession(params: T.LoadSessionRequest, options?: RequestOptions): Promise<T.LoadSessionResponse> {
-    this.guard('session/load', params);
     return this.call('session/load', params, options);
   }
 
@@ -150,7 +168,6 @@ export class ClientSideConnection extends TypedConnection {
     params: T.ListSessionsRequest,
     options?: RequestOptions,
   ): Promise<T.ListSessionsResponse> {
-    this.guard('session/list', params);
     return this.call('session/list', params, options);
   }
 
@@ -159,7 +176,6 @@ export class ClientSideConnection extends TypedConnection {
     params: T.ResumeSessionRequest,
     options?: RequestOptions,
   ): Promise<T.ResumeSessionResponse> {
-    this.guard('session/resume', params);
     return this.call('session/resume', params, options);
   }
 
@@ -168,7 +184,6 @@ export class ClientSideConnection extends TypedConnection {
     params: T.CloseSessionRequest,
     options?: RequestOptions,
   ): Promise<T.CloseSessionResponse> {
-    this.guard('session/close', params);
     return this.call('session/close', params, options);
   }
 
@@ -177,7 +192,6 @@ export class ClientSideConnection extends TypedConnection {
     params: T.DeleteSessionRequest,
     options?: RequestOptions,
   ): Promise<T.DeleteSessionResponse> {
-    this.guard('session/delete', params);
     return this.call('session/delete', params, options);
   }
 
@@ -197,7 +211,6 @@ export class ClientSideConnection extends TypedConnection {
 
   /** `session/prompt`. Images, audio and embedded resources need the matching prompt capabilities. */
   async promptSession(params: T.PromptRequest, options?: RequestOptions): Promise<T.PromptResponse> {
-    this.guard('session/prompt', params);
     return this.call('session/prompt', params, options);
   }
 

@@ -1,6 +1,8 @@
 /**
- * The part both typed connections share: schema validation of everything received, typed
- * registration of handlers, extension methods and the opt-in unstable surface.
+ * The part every typed connection shares, whatever the protocol version and side: schema
+ * validation of everything received, capability checks of everything sent, typed registration of
+ * handlers, extension methods and the opt-in unstable surface. A face (v1 or v2, agent or client)
+ * is a thin class that gives it its method tables and capability gate as data ({@link ConnectionSpec}).
  */
 import {
   JsonRpcConnection,
@@ -14,6 +16,21 @@ import { METHOD_TABLE, type MethodInfo } from '../schema/methods.gen.js';
 import { METHOD_TABLE as UNSTABLE_METHOD_TABLE } from '../schema/unstable/methods.gen.js';
 import { FAIL, ParseContext, type Diagnostic, type ValidationIssue } from '../schema/runtime.js';
 import type { ByteChannel } from '../transport/types.js';
+import { checkCapabilities, type CapabilityGate } from './capability-gate.js';
+
+/** What makes a face: the schema it speaks and what it must check before sending. */
+export interface ConnectionSpec {
+  /** The schema version's method table, and its unstable superset (used with `{ unstable: true }`). */
+  readonly methods: {
+    readonly stable: ReadonlyMap<string, MethodInfo>;
+    readonly unstable: ReadonlyMap<string, MethodInfo>;
+  };
+  /** The peer capability each method we send needs (checked before sending). */
+  readonly capabilities?: CapabilityGate<never>;
+}
+
+/** What a subclass that names no spec gets: ACP v1's tables, no capability checks (as before specs). */
+const V1_TABLES: ConnectionSpec = { methods: { stable: METHOD_TABLE, unstable: UNSTABLE_METHOD_TABLE } };
 
 /** What the application learns about a received message that needed leniency or was rejected. */
 export interface ValidationReport {
@@ -51,18 +68,83 @@ export interface HandlerContext {
 export type ExtensionMethod = `_${string}`;
 
 type Handler = (params: never, ctx: HandlerContext) => unknown;
+type RawHandler = (params: unknown, ctx: RequestContext) => unknown;
 
-/** Base of {@link AgentSideConnection} and {@link ClientSideConnection}. */
+/**
+ * Runs the request handler a connection registered for `method` on a request that reached the
+ * engine before the connection existed: how a negotiated connection takes over the very
+ * `initialize` that chose it. Module-private: not exported from the package.
+ */
+export const HANDLE_REQUEST: unique symbol = Symbol('acp-kit.handleRequest');
+
+/** Like {@link HANDLE_REQUEST}, for a notification the engine held until the connection existed. */
+export const HANDLE_NOTIFICATION: unique symbol = Symbol('acp-kit.handleNotification');
+
+/** A client face takes the answer to an `initialize` sent before it existed (negotiation). */
+export const ADOPT_INITIALIZE: unique symbol = Symbol('acp-kit.adoptInitialize');
+
+/**
+ * Base of every typed connection ({@link AgentSideConnection} and {@link ClientSideConnection} of
+ * each protocol version).
+ */
 export abstract class TypedConnection {
   /** The JSON-RPC engine underneath, for tracing or advanced use. */
   readonly rpc: JsonRpcConnection;
   protected readonly options: TypedConnectionOptions;
   private readonly table: ReadonlyMap<string, MethodInfo>;
+  private readonly unstableTable: ReadonlyMap<string, MethodInfo>;
+  private readonly capabilityGate: CapabilityGate<unknown> | undefined;
+  /** What `HANDLE_REQUEST` and `HANDLE_NOTIFICATION` run: the handlers this connection registered. */
+  private readonly requestHandlers = new Map<string, RawHandler>();
+  private readonly notificationHandlers = new Map<string, (params: unknown) => unknown>();
 
-  protected constructor(channel: ByteChannel, options: TypedConnectionOptions, peerName: string) {
+  /**
+   * @param transport a channel (a new engine is made over it), or an engine already reading, whose
+   *   handlers this connection replaces (a negotiated connection: nothing read so far is lost).
+   */
+  protected constructor(
+    transport: ByteChannel | JsonRpcConnection,
+    options: TypedConnectionOptions,
+    peerName: string,
+    spec: ConnectionSpec = V1_TABLES,
+  ) {
     this.options = options;
-    this.table = options.unstable ? UNSTABLE_METHOD_TABLE : METHOD_TABLE;
-    this.rpc = new JsonRpcConnection(channel, { peerName, ...options });
+    this.table = options.unstable ? spec.methods.unstable : spec.methods.stable;
+    this.unstableTable = spec.methods.unstable;
+    this.capabilityGate = spec.capabilities as CapabilityGate<unknown> | undefined;
+    this.rpc =
+      transport instanceof JsonRpcConnection
+        ? transport
+        : new JsonRpcConnection(transport, { peerName, ...options });
+  }
+
+  /** What the peer advertised, for the capability gate (undefined: nothing yet). */
+  protected peerCapabilities(): unknown {
+    return undefined;
+  }
+
+  /** Throws CAPABILITY_NOT_SUPPORTED unless the peer advertised what `method` with `params` needs. */
+  protected guard(method: string, params: unknown): void {
+    if (this.capabilityGate) {
+      checkCapabilities(this.capabilityGate, this.peerCapabilities() ?? {}, method, params);
+    }
+  }
+
+  /** @internal See {@link HANDLE_REQUEST}. */
+  [HANDLE_REQUEST](method: string, params: unknown, ctx: RequestContext): unknown {
+    const handler = this.requestHandlers.get(method);
+    if (!handler) throw ProtocolError.methodNotFound(method);
+    return handler(params, ctx);
+  }
+
+  /** @internal See {@link HANDLE_NOTIFICATION}. */
+  [HANDLE_NOTIFICATION](method: string, params: unknown): unknown {
+    return this.notificationHandlers.get(method)?.(params);
+  }
+
+  private onRawNotification(method: string, handler: (params: unknown) => unknown): void {
+    this.notificationHandlers.set(method, handler);
+    this.rpc.onNotification(method, handler);
   }
 
   /** Resolves with the reason when the connection ends (the peer exited, or {@link close} was called). */
@@ -140,18 +222,34 @@ export abstract class TypedConnection {
    * Runs before a received request's params are validated: throw a `ProtocolError` to refuse it,
    * or return a promise to hold it back until it settles (see the agent side's `initialize` gate).
    */
-  protected admitRequest(_method: string): Promise<void> | undefined {
+  protected admitRequest(_method: string, _id: RequestId): Promise<void> | undefined {
     return undefined;
   }
 
-  /** Registers a handler for a request we receive; params are validated before it runs. */
-  protected handleRequest(method: string, handler: Handler | undefined): void {
+  /**
+   * Registers a handler for a request we receive; params are validated before it runs. `prepare`
+   * sees the params first (as received) and may refuse them or give what is to be validated.
+   */
+  protected handleRequest(
+    method: string,
+    handler: Handler | undefined,
+    prepare?: (params: unknown) => unknown,
+  ): void {
     if (!handler) return;
-    this.rpc.onRequest(method, (params, ctx) => {
-      const admitted = this.admitRequest(method);
-      if (admitted) return admitted.then(() => this.runRequest(method, handler, params, ctx));
-      return this.runRequest(method, handler, params, ctx);
-    });
+    this.onRawRequest(method, (params, ctx) =>
+      this.runRequest(method, handler, prepare ? prepare(params) : params, ctx),
+    );
+  }
+
+  /** Registers a request handler behind {@link admitRequest}. */
+  private onRawRequest(method: string, run: RawHandler): void {
+    const admitted: RawHandler = (params, ctx) => {
+      const held = this.admitRequest(method, ctx.id);
+      if (held) return held.then(() => run(params, ctx));
+      return run(params, ctx);
+    };
+    this.requestHandlers.set(method, admitted);
+    this.rpc.onRequest(method, admitted);
   }
 
   private runRequest(method: string, handler: Handler, params: unknown, ctx: RequestContext): unknown {
@@ -175,7 +273,7 @@ export abstract class TypedConnection {
     ordered = true,
   ): void {
     if (!handler) return;
-    this.rpc.onNotification(method, (params) => {
+    this.onRawNotification(method, (params) => {
       let parsed: unknown;
       try {
         parsed = this.parseIncoming(method, 'params', params, true);
@@ -194,16 +292,22 @@ export abstract class TypedConnection {
     });
   }
 
-  /** Sends a request of the schema, validating what comes back. */
+  /** Sends a request of the schema once the peer's capabilities allow it, validating what comes back. */
   protected async call<R>(method: string, params: unknown, options?: RequestOptions): Promise<R> {
+    this.guard(method, params);
     this.checkOutgoing(method, params);
     const result = await this.rpc.request(method, params, options);
     return this.parseIncoming(method, 'result', result) as R;
   }
 
-  /** Sends a notification of the schema. */
+  /** Sends a notification of the schema once the peer's capabilities allow it. */
   protected send(method: string, params: unknown): Promise<void> {
-    this.checkOutgoing(method, params, 'params', true);
+    try {
+      this.guard(method, params);
+      this.checkOutgoing(method, params, 'params', true);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.rpc.notify(method, params);
   }
 
@@ -229,17 +333,13 @@ export abstract class TypedConnection {
   /** Handles an extension request (`_`-prefixed method). */
   onExtRequest(method: ExtensionMethod, handler: (params: unknown, ctx: HandlerContext) => unknown): void {
     assertExtension(method);
-    this.rpc.onRequest(method, (params, ctx) => {
-      const admitted = this.admitRequest(method);
-      if (admitted) return admitted.then(() => handler(params, handlerContext(ctx)));
-      return handler(params, handlerContext(ctx));
-    });
+    this.onRawRequest(method, (params, ctx) => handler(params, handlerContext(ctx)));
   }
 
   /** Handles an extension notification (`_`-prefixed method). */
   onExtNotification(method: ExtensionMethod, handler: (params: unknown) => unknown): void {
     assertExtension(method);
-    this.rpc.onNotification(method, (params) => handler(params));
+    this.onRawNotification(method, (params) => handler(params));
   }
 
   // ------------------------------------------------------------ unstable surface
@@ -254,7 +354,7 @@ export abstract class TypedConnection {
         },
       );
     }
-    if (!UNSTABLE_METHOD_TABLE.has(method)) {
+    if (!this.unstableTable.has(method)) {
       throw new AcpKitError('INVALID_ARGUMENT', `${method} is not a method of the unstable schema`, {
         method,
       });

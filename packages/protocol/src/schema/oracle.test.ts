@@ -1,203 +1,51 @@
 /**
- * Oracle tests: the generated strict checkers must agree with ajv (JSON Schema 2020-12) on every
- * definition, and the lenient parsers must only ever be more permissive in the documented ways.
+ * Oracle tests of the v1 modules: the generated strict checkers must agree with ajv (JSON Schema
+ * 2020-12) on every definition, and the lenient parsers must only ever be more permissive in the
+ * documented ways (the shared suite, `test-support/oracle-suite.ts`), plus the leniency rules one by one.
  */
-import { isDeepStrictEqual } from 'node:util';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { METHOD_TABLE } from './methods.gen.js';
-import { FAIL, ParseContext, UNKNOWN_VARIANT, isUnknownVariant, parseWith } from './runtime.js';
-import type { MethodInfo } from './methods.gen.js';
-import type { Checker, Diagnostic, Parser } from './runtime.js';
+import { UNKNOWN_VARIANT, isUnknownVariant, parseWith } from './runtime.js';
 import { METHOD_TABLE as UNSTABLE_METHOD_TABLE } from './unstable/methods.gen.js';
 import * as UV from './unstable/validators.gen.js';
 import * as V from './validators.gen.js';
-import { SchemaArbitraries } from './test-support/arbitrary.js';
 import { INVALID_DEFS, METHOD_EXAMPLES, SESSION_UPDATES, VALID_DEFS } from './test-support/corpus.js';
-import type { Oracle } from './test-support/oracle.js';
+import {
+  describeAgreement,
+  describeCorpus,
+  describeCoverage,
+  describeLeniency,
+  runs,
+  branchTags as unionTags,
+  tagsOf,
+  type GeneratedSchema,
+} from './test-support/oracle-suite.js';
 import { stableOracle, unstableOracle } from './test-support/oracle.js';
 
-/**
- * Fixed, so a failure is reproducible; fast-check prints it with the counterexample. For a longer
- * search: `ACP_ORACLE_SEED=<n> ACP_ORACLE_SCALE=<k> npx vitest run packages/protocol/src/schema`.
- */
-const SEED = Number(process.env.ACP_ORACLE_SEED ?? 20_250_601);
-const SCALE = Number(process.env.ACP_ORACLE_SCALE ?? 1);
-const RUNS = {
-  agreement: Math.round(150 * SCALE),
-  lenient: Math.round(150 * SCALE),
-  methods: Math.round(30 * SCALE),
-  unstable: Math.round(40 * SCALE),
-};
-
 const oracle = stableOracle();
-const arbs = new SchemaArbitraries(oracle.doc);
-const defNames = oracle.defNames;
-
-function fns(module: object, name: string): { check: Checker; parse: Parser } {
-  const m = module as Record<string, unknown>;
-  const check = m[`check${name}`];
-  const parse = m[`parse${name}`];
-  if (typeof check !== 'function' || typeof parse !== 'function')
-    throw new Error(`no validators for ${name}`);
-  return { check: check as Checker, parse: parse as Parser };
-}
-
-/** A per-definition seed: stable across runs, different between definitions. */
-function seedFor(name: string): number {
-  let h = SEED;
-  for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
-  return h;
-}
-
-function show(v: unknown): string {
-  return JSON.stringify(v)?.slice(0, 600) ?? String(v);
-}
-
-interface ParseOutcome {
-  out: unknown;
-  ctx: ParseContext;
-  threw?: unknown;
-}
-
-function lenient(parse: Parser, value: unknown): ParseOutcome {
-  const ctx = new ParseContext();
-  try {
-    return { out: parse(value, ctx), ctx };
-  } catch (threw) {
-    return { out: FAIL, ctx, threw };
-  }
-}
-
-const isUnknownKind = (d: Diagnostic) =>
-  d.kind === 'unknown-variant' || d.kind === 'unknown-value' || d.kind === 'tolerated';
+const stable: GeneratedSchema = { label: 'stable', oracle, validators: V, table: METHOD_TABLE };
+const unstable: GeneratedSchema = {
+  label: 'unstable',
+  oracle: unstableOracle(),
+  validators: UV,
+  table: UNSTABLE_METHOD_TABLE,
+};
 
 // ------------------------------------------------------------------ coverage of the generated code
 
 describe('generated modules cover the schema', () => {
-  it('every stable definition has a checker and a parser', () => {
-    for (const name of defNames) expect(() => fns(V, name), name).not.toThrow();
-  });
-
-  it('every unstable definition has a checker and a parser', () => {
-    for (const name of unstableOracle().defNames) expect(() => fns(UV, name), name).not.toThrow();
-  });
-
-  for (const [label, table, o, module] of [
-    ['stable', METHOD_TABLE, oracle, V],
-    ['unstable', UNSTABLE_METHOD_TABLE, unstableOracle(), UV],
-  ] as const) {
-    it(`${label} METHOD_TABLE has exactly the schema's methods, wired to their own definitions`, () => {
-      const fromSchema = new Set(
-        Object.values(o.doc.$defs)
-          .map((d) => d['x-method'])
-          .filter((m) => m !== undefined),
-      );
-      expect(new Set(table.keys())).toEqual(fromSchema);
-      const wired = new Set<string>();
-      const expectWired = (info: MethodInfo) => {
-        const method = info.method;
-        const params = o.doc.$defs[info.paramsType]!;
-        expect(params['x-method'], method).toBe(method);
-        expect(params['x-side'], method).toBe(info.side);
-        expect(info.paramsType.endsWith(info.kind === 'request' ? 'Request' : 'Notification'), method).toBe(
-          true,
-        );
-        expect(info.checkParams).toBe(fns(module, info.paramsType).check);
-        expect(info.parseParams).toBe(fns(module, info.paramsType).parse);
-        wired.add(info.paramsType);
-        if (info.kind === 'request') {
-          expect(info.resultType, method).toBeDefined();
-          const result = o.doc.$defs[info.resultType!]!;
-          expect(result['x-method'], method).toBe(method);
-          expect(info.checkResult).toBe(fns(module, info.resultType!).check);
-          expect(info.parseResult).toBe(fns(module, info.resultType!).parse);
-          wired.add(info.resultType!);
-        } else {
-          expect(info.resultType, method).toBeUndefined();
-        }
-      };
-      for (const [method, info] of table) {
-        expect(info.method).toBe(method);
-        expectWired(info);
-        if (info.notification) {
-          expect(info.kind).toBe('request');
-          expect(info.notification.kind).toBe('notification');
-          expectWired(info.notification);
-        }
-      }
-      // Every definition that names a method is reachable from the table.
-      const withMethod = Object.entries(o.doc.$defs).filter(([, d]) => d['x-method'] !== undefined);
-      expect(new Set(withMethod.map(([name]) => name))).toEqual(wired);
-    });
-  }
+  describeCoverage(stable);
+  describeCoverage(unstable);
 });
 
 // ------------------------------------------------------------------ corpus
 
-/** A valid example: ajv, the checker and the lenient parser all accept it, and the parser leaves it alone. */
-function expectValid(
-  o: Oracle,
-  name: string,
-  check: Checker,
-  parse: Parser,
-  value: unknown,
-  label: string,
-): void {
-  expect(o.valid(name, value), `${label}: ajv rejects the corpus example: ${o.explain(name, value)}`).toBe(
-    true,
-  );
-  expect(check(value), `${label}: check${name}`).toBe(true);
-  const input = structuredClone(value);
-  const { out, ctx, threw } = lenient(parse, input);
-  expect(threw, label).toBeUndefined();
-  expect(ctx.error, label).toBeUndefined();
-  expect(out, label).not.toBe(FAIL);
-  expect(ctx.diagnostics, label).toEqual([]);
-  expect(isDeepStrictEqual(out, value), `${label}: parse changed a valid value`).toBe(true);
-}
-
-/** An invalid example: ajv and the checker reject it; the parser fails with a path or reports why it kept it. */
-function expectInvalid(
-  o: Oracle,
-  name: string,
-  check: Checker,
-  parse: Parser,
-  value: unknown,
-  label: string,
-): void {
-  expect(o.valid(name, value), `${label}: ajv accepts the invalid corpus example`).toBe(false);
-  expect(check(value), `${label}: check${name}`).toBe(false);
-  const { out, ctx, threw } = lenient(parse, structuredClone(value));
-  expect(threw, label).toBeUndefined();
-  if (out === FAIL) expect(ctx.error, label).toBeDefined();
-  else expect(ctx.diagnostics.length, `${label}: repaired silently`).toBeGreaterThan(0);
-}
-
 describe('corpus of documented examples', () => {
-  it('covers every stable method, params and result', () => {
-    for (const [method, info] of METHOD_TABLE) {
-      const ex = METHOD_EXAMPLES[method];
-      expect(ex, method).toBeDefined();
-      expect(ex!.params.length, method).toBeGreaterThan(0);
-      if (info.kind === 'request') expect(ex!.result?.length ?? 0, method).toBeGreaterThan(0);
-    }
-    expect(Object.keys(METHOD_EXAMPLES).filter((m) => !METHOD_TABLE.has(m))).toEqual([]);
-  });
+  describeCorpus(stable, METHOD_EXAMPLES, VALID_DEFS, INVALID_DEFS);
 
   it('covers every session/update variant, content type, tool call content, outcome and config option shape', () => {
-    const tags = (values: unknown[], key: string) =>
-      new Set(values.map((v) => (v as Record<string, unknown>)[key]).filter((t) => typeof t === 'string'));
-    const branchTags = (def: string, key: string) =>
-      new Set(
-        (
-          (oracle.doc.$defs[def]!.oneOf ?? oracle.doc.$defs[def]!.anyOf)! as {
-            properties?: Record<string, { const?: unknown }>;
-          }[]
-        )
-          .map((b) => b.properties?.[key]?.const)
-          .filter((t) => typeof t === 'string'),
-      );
+    const tags = tagsOf;
+    const branchTags = (def: string, key: string) => unionTags(oracle, def, key);
     expect(tags(SESSION_UPDATES, 'sessionUpdate')).toEqual(branchTags('SessionUpdate', 'sessionUpdate'));
     expect(tags(VALID_DEFS.ContentBlock!, 'type')).toEqual(branchTags('ContentBlock', 'type'));
     expect(tags(VALID_DEFS.ToolCallContent!, 'type')).toEqual(branchTags('ToolCallContent', 'type'));
@@ -220,145 +68,13 @@ describe('corpus of documented examples', () => {
       new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
     );
   });
-
-  for (const [method, ex] of Object.entries(METHOD_EXAMPLES)) {
-    it(`${method}: params and result examples`, () => {
-      const info = METHOD_TABLE.get(method)!;
-      ex.params.forEach((v, i) =>
-        expectValid(oracle, info.paramsType, info.checkParams, info.parseParams, v, `${method} params[${i}]`),
-      );
-      ex.invalidParams?.forEach((v, i) =>
-        expectInvalid(
-          oracle,
-          info.paramsType,
-          info.checkParams,
-          info.parseParams,
-          v,
-          `${method} invalidParams[${i}]`,
-        ),
-      );
-      ex.result?.forEach((v, i) =>
-        expectValid(
-          oracle,
-          info.resultType!,
-          info.checkResult!,
-          info.parseResult!,
-          v,
-          `${method} result[${i}]`,
-        ),
-      );
-      ex.invalidResult?.forEach((v, i) =>
-        expectInvalid(
-          oracle,
-          info.resultType!,
-          info.checkResult!,
-          info.parseResult!,
-          v,
-          `${method} invalidResult[${i}]`,
-        ),
-      );
-    });
-  }
-
-  for (const name of new Set([...Object.keys(VALID_DEFS), ...Object.keys(INVALID_DEFS)])) {
-    it(`${name}: valid and invalid examples`, () => {
-      const { check, parse } = fns(V, name);
-      VALID_DEFS[name]?.forEach((v, i) => expectValid(oracle, name, check, parse, v, `${name} valid[${i}]`));
-      INVALID_DEFS[name]?.forEach((v, i) =>
-        expectInvalid(oracle, name, check, parse, v, `${name} invalid[${i}]`),
-      );
-    });
-  }
 });
 
 // ------------------------------------------------------------------ properties
 
-describe('property 1: checkX agrees with ajv on generated values', () => {
-  it.each(defNames)('%s', (name) => {
-    const { check } = fns(V, name);
-    let valid = 0;
-    fc.assert(
-      fc.property(arbs.values(name), (v) => {
-        const expected = oracle.valid(name, v);
-        if (expected) valid++;
-        if (check(v) !== expected) {
-          throw new Error(
-            `check${name} says ${!expected} but ajv says ${expected} (${oracle.explain(name, v)}) for ${show(v)}`,
-          );
-        }
-      }),
-      { seed: seedFor(name), numRuns: RUNS.agreement },
-    );
-    // The generator must reach the valid side of every definition, or the property proves little.
-    expect(valid, `${name}: no generated value was valid`).toBeGreaterThan(0);
-  });
-
-  it.each([...METHOD_TABLE.values()].map((m) => [m.method, m] as const))('method %s', (_method, info) => {
-    for (const [type, check] of [
-      [info.paramsType, info.checkParams],
-      [info.resultType, info.checkResult],
-    ] as const) {
-      if (type === undefined || check === undefined) continue;
-      fc.assert(
-        fc.property(arbs.values(type), (v) => check(v) === oracle.valid(type, v)),
-        { seed: seedFor(type), numRuns: RUNS.methods },
-      );
-    }
-  });
-});
-
-describe('lenient parse properties on generated values', () => {
-  it.each(defNames)('%s', (name) => {
-    const { parse } = fns(V, name);
-    fc.assert(
-      fc.property(arbs.values(name), (v) => {
-        const valid = oracle.valid(name, v);
-        const input = structuredClone(v);
-        const { out, ctx, threw } = lenient(parse, input);
-        // Property 4: never throws.
-        if (threw !== undefined) throw new Error(`parse${name} threw ${String(threw)} on ${show(v)}`);
-        if (valid) {
-          // Property 2: a valid value is accepted as is, silently.
-          if (out === FAIL)
-            throw new Error(`parse${name} rejects a valid value at ${show(ctx.error)}: ${show(v)}`);
-          if (ctx.diagnostics.length > 0)
-            throw new Error(`parse${name} reports ${show(ctx.diagnostics)} on valid ${show(v)}`);
-          if (!isDeepStrictEqual(out, v) || !isDeepStrictEqual(input, v)) {
-            throw new Error(`parse${name} changed a valid value: ${show(v)} became ${show(out)}`);
-          }
-        }
-        if (out === FAIL) {
-          if (ctx.error === undefined) throw new Error(`parse${name} failed without an error on ${show(v)}`);
-        } else if (!oracle.valid(name, out) && !ctx.diagnostics.some(isUnknownKind)) {
-          // Property 3: a repaired value is valid, unless it keeps something this schema does not know.
-          throw new Error(
-            `parse${name} accepted ${show(v)} as ${show(out)} (${show(ctx.diagnostics)}) but ajv rejects it: ${oracle.explain(name, out)}`,
-          );
-        }
-        if (out !== FAIL && ctx.error !== undefined)
-          throw new Error(`parse${name} succeeded with a stale error`);
-      }),
-      { seed: seedFor(name) ^ 0x5a5a, numRuns: RUNS.lenient },
-    );
-  });
-});
-
-describe('property 1 on the unstable schema', () => {
-  const unstable = unstableOracle();
-  const unstableArbs = new SchemaArbitraries(unstable.doc);
-  it.each(unstable.defNames)('%s', (name) => {
-    const { check } = fns(UV, name);
-    fc.assert(
-      fc.property(unstableArbs.values(name), (v) => {
-        const expected = unstable.valid(name, v);
-        if (check(v) !== expected) {
-          throw new Error(`unstable check${name} says ${!expected} but ajv says ${expected} for ${show(v)}`);
-        }
-      }),
-      { seed: seedFor(name), numRuns: RUNS.unstable },
-    );
-  });
-});
+describeAgreement(stable, runs(150), true);
+describeLeniency(stable, runs(150));
+describeAgreement(unstable, runs(40), false);
 
 // ------------------------------------------------------------------ leniency rules, one by one
 

@@ -157,6 +157,16 @@ export class SchemaArbitraries {
     return this.merged(atoms);
   }
 
+  /** Arrays mostly at least `minItems` long and sometimes shorter, so both sides of the bound are seen. */
+  private array(item: fc.Arbitrary<unknown>, minItems: number): fc.Arbitrary<unknown[]> {
+    const long = fc.array(item, { minLength: minItems, maxLength: Math.max(this.maxItems, minItems) });
+    if (minItems === 0) return long;
+    return fc.oneof(
+      { weight: 4, arbitrary: long },
+      { weight: 1, arbitrary: fc.array(item, { maxLength: minItems - 1 }) },
+    );
+  }
+
   /** Values for a union-free conjunction of atoms. */
   private merged(atoms: SchemaNode[]): fc.Arbitrary<unknown> {
     let types: string[] | undefined;
@@ -167,6 +177,7 @@ export class SchemaArbitraries {
     let minimum = -Infinity;
     let maximum = Infinity;
     let minLength = 0;
+    let minItems = 0;
     const formats: string[] = [];
     for (const a of atoms) {
       if ('const' in a) return fc.constant(a.const);
@@ -183,6 +194,7 @@ export class SchemaArbitraries {
       if (a.minimum !== undefined) minimum = Math.max(minimum, a.minimum);
       if (a.maximum !== undefined) maximum = Math.min(maximum, a.maximum);
       if (a.minLength !== undefined) minLength = Math.max(minLength, a.minLength);
+      if (a.minItems !== undefined) minItems = Math.max(minItems, a.minItems);
       if (a.format) formats.push(a.format);
     }
     if (!types) {
@@ -195,7 +207,7 @@ export class SchemaArbitraries {
         case 'object':
           return this.object(props, required, additional);
         case 'array':
-          return fc.array(items.length > 0 ? this.conj(items) : anyJson, { maxLength: this.maxItems });
+          return this.array(items.length > 0 ? this.conj(items) : anyJson, minItems);
         case 'string':
           return stringArb(minLength);
         case 'integer':

@@ -27,6 +27,7 @@ export interface SchemaNode {
   minimum?: number;
   maximum?: number;
   minLength?: number;
+  minItems?: number;
   format?: string;
   default?: unknown;
   'x-method'?: string;
@@ -43,9 +44,9 @@ export interface SchemaDocument {
 
 const require = createRequire(import.meta.url);
 
-function loadSchema(file: string): SchemaDocument {
+function loadSchema(file: string, version: 'v1' | 'v2' = 'v1'): SchemaDocument {
   return JSON.parse(
-    readFileSync(require.resolve(`@agentclientprotocol/sdk/schema/v1/${file}`), 'utf8'),
+    readFileSync(require.resolve(`@agentclientprotocol/sdk/schema/${version}/${file}`), 'utf8'),
   ) as SchemaDocument;
 }
 
@@ -64,8 +65,10 @@ export class Oracle {
     for (const [format, test] of Object.entries(NUMBER_FORMATS)) {
       this.ajv.addFormat(format, { type: 'number', validate: test });
     }
-    // `uri` is documentation for us: any string is accepted.
-    this.ajv.addFormat('uri', { type: 'string', validate: () => true });
+    // String formats are documentation for us (annotations, as 2020-12 has them): any string is accepted.
+    for (const format of ['uri', 'date-time', 'regex']) {
+      this.ajv.addFormat(format, { type: 'string', validate: () => true });
+    }
     this.ajv.addSchema({ ...doc, $id: this.id });
   }
 
@@ -99,6 +102,8 @@ export class Oracle {
 
 let stable: Oracle | undefined;
 let unstable: Oracle | undefined;
+let v2: Oracle | undefined;
+let v2Unstable: Oracle | undefined;
 
 /** The oracle for `schema.json`. */
 export function stableOracle(): Oracle {
@@ -110,4 +115,16 @@ export function stableOracle(): Oracle {
 export function unstableOracle(): Oracle {
   unstable ??= new Oracle(loadSchema('schema.unstable.json'), 'unstable');
   return unstable;
+}
+
+/** The oracle for the v2 draft's `schema.json`. */
+export function v2Oracle(): Oracle {
+  v2 ??= new Oracle(loadSchema('schema.json', 'v2'), 'v2');
+  return v2;
+}
+
+/** The oracle for the v2 draft's `schema.unstable.json`. */
+export function v2UnstableOracle(): Oracle {
+  v2Unstable ??= new Oracle(loadSchema('schema.unstable.json', 'v2'), 'v2-unstable');
+  return v2Unstable;
 }
