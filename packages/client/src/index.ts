@@ -220,6 +220,7 @@ export { Emitter, type Unsubscribe } from './util/emitter.js';
 
 // Safe display text
 export { TextSanitizer, sanitizeInline, sanitizeText } from './text/sanitize-text.js';
+export { visiblePath, visibleText } from './text/visible-text.js';
 export {
   EscapeScanner,
   isBidiControl,
