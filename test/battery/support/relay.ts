@@ -43,6 +43,8 @@ export interface RelayOptions {
   script?: unknown[];
   /** Steps run right after answering `session/new` (close stdin, close stdout…). */
   afterNew?: unknown[];
+  /** Steps run right after answering a `session/prompt` (requests after the turn's end). */
+  afterPrompt?: unknown[];
 }
 
 /** A catalog entry that runs the relay agent with `options`. */
