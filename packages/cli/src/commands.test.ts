@@ -153,6 +153,19 @@ describe('acp rules', () => {
     // The help names the whole allow list.
     for (const { name } of ENV_ALLOW_LIST) expect(RULES_ADD_HELP).toMatch(new RegExp(`\\b${name}\\b`));
   });
+  it('lists a remembered command, path and variable with their invisible characters escaped', async () => {
+    const added = await runCli(
+      [
+        ...['rules', 'add', '--allow', '--kind', 'execute', '--command', 'git stat\u200bus', '--exact'],
+        ...['--path', 'a\nb', '--env', 'GIT_DIR=/tmp/x\u202ey'],
+      ],
+      home,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const list = (await runCli(['rules'], home)).stdout;
+    expect(list.split('\n')).toHaveLength(3);
+    expect(list).toContain(`  execute  a\\nb  git stat\\u{200b}us  GIT_DIR=/tmp/x\\u{202e}y\n`);
+  });
 });
 
 describe('--format json and --json', () => {

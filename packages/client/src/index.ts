@@ -127,6 +127,7 @@ export {
   isInside,
   parseRule,
   ruleAllowsEnv,
+  ruleEnvText,
   ruleMatches,
   TOOL_KINDS,
   type EnvValues,

@@ -9,6 +9,9 @@ import {
   type EnvValues,
   type PermissionRule,
   type RuleAction,
+  ruleEnvText,
+  visiblePath,
+  visibleText,
 } from '@acp-kit/client';
 import { UsageError } from '../exit-codes.js';
 import { table } from '../format.js';
@@ -36,8 +39,9 @@ export async function listRules(options: { format: OutputFormat }, io: CliIo): P
     r.project ? `project ${r.project}` : 'always',
     r.agent ?? '*',
     r.kinds?.join(',') ?? '*',
-    r.path ?? '-',
-    r.command ? `${r.command}${r.exact ? '' : ' …'}` : '-',
+    // A remembered rule holds the agent's command as it was: invisible characters shown as escapes.
+    r.path ? visiblePath(r.path) : '-',
+    r.command ? `${visibleText(r.command)}${r.exact ? '' : ' …'}` : '-',
     envText(r.env),
   ]);
   io.stdout.write(table([['ID', 'ACTION', 'SCOPE', 'AGENT', 'KINDS', 'PATH', 'COMMAND', 'ENV'], ...rows]));
@@ -47,9 +51,7 @@ export async function listRules(options: { format: OutputFormat }, io: CliIo): P
 /** A rule's `env` in one cell: `NAME=VALUE`, `NAME=V1|V2`, `NAME=*` (any value). */
 function envText(env: PermissionRule['env']): string {
   if (!env) return '-';
-  return Object.entries(env)
-    .map(([name, values]) => `${name}=${values === true ? '*' : [values].flat().join('|')}`)
-    .join(' ');
+  return ruleEnvText(env, { any: '*', or: '|' }).join(' ');
 }
 
 /**

@@ -7,6 +7,7 @@
 import picomatch from 'picomatch';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ClientError } from '../errors.js';
+import { visibleText } from '../text/visible-text.js';
 import { isRecord, isStringArray } from '../util/json-file.js';
 import { isValidEnvName, type EnvVariable } from './env-allow-list.js';
 import { parseSimpleCommand, simpleArgv, startsWithWords, type CommandSpec } from './shell-words.js';
@@ -230,6 +231,24 @@ function parseRuleEnv(
     Object.defineProperty(env, name, { value: values, enumerable: true, writable: true, configurable: true });
   }
   return env;
+}
+
+/**
+ * A rule's variables for display, `NAME=VALUE` each, invisible characters escaped (a remembered
+ * rule holds what the agent sent): `words.any` stands for any value, `words.or` joins the values.
+ */
+export function ruleEnvText(env: PermissionRule['env'], words: { any: string; or: string }): string[] {
+  return Object.entries(env ?? {}).map(
+    ([name, values]) =>
+      `${visibleText(name)}=${
+        values === true
+          ? words.any
+          : [values]
+              .flat()
+              .map((value) => visibleText(value))
+              .join(words.or)
+      }`,
+  );
 }
 
 /** The scope a saved or session rule has. */

@@ -2,7 +2,7 @@
  * Permission rules in words, for the rules screen and for the rule a remembered answer would
  * create (shown in the permission modal).
  */
-import { visibleText, type PermissionRule, type RememberedRule } from '@acp-kit/client';
+import { ruleEnvText, visibleText, type PermissionRule, type RememberedRule } from '@acp-kit/client';
 import { displayPath } from '../../text/paths.js';
 
 /**
@@ -13,17 +13,7 @@ export function ruleSummary(rule: RememberedRule, cwd?: string): string {
   const kinds = rule.kinds ? rule.kinds.join(', ') : 'anything';
   const command = rule.command ? visibleText(rule.command) + (rule.exact ? '' : ' …') : undefined;
   const what = command ? ` \`${command}\`` : rule.path ? ` ${displayPath(rule.path, cwd)}` : '';
-  const env = Object.entries(rule.env ?? {}).map(
-    ([name, values]) =>
-      `${visibleText(name)}=${
-        values === true
-          ? '(any value)'
-          : [values]
-              .flat()
-              .map((v) => visibleText(v))
-              .join(' or ')
-      }`,
-  );
+  const env = ruleEnvText(rule.env, { any: '(any value)', or: ' or ' });
   return `${rule.action} ${kinds}${what}${env.length > 0 ? ` with ${env.join(', ')}` : ''}`;
 }
 
