@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BEGIN, END, renderSection, replaceSection } from './battery.js';
+import { BEGIN, END, previousFigures, renderSection, replaceSection } from './battery.js';
 
 describe('battery runner: docs/reliability.md', () => {
   it('replaces only the generated section and keeps hand-written ones', () => {
@@ -47,5 +47,39 @@ describe('battery runner: docs/reliability.md', () => {
     expect(section).toContain('| C1 | kill→error p50 | 12 ms | ≤ 100 ms | met |');
     expect(section).toContain('| F3 | escapes \\| writes | 3 | 0 | **not met** |');
     expect(section).toContain('F3 race: escaped');
+  });
+
+  it('a partial run (--only) replaces the figures it measured again and keeps the others', () => {
+    const figure = (name: string, value: number) => ({
+      case: 'L1',
+      name,
+      value,
+      target: '0',
+      pass: value === 0,
+      size: 'full',
+      at: '',
+    });
+    const meta = { size: 'full', seed: '1', commit: 'abc', date: 'monday' };
+    const first = renderSection(
+      [figure('escapes | kept', 0), figure('ran', 5), { ...figure('old', 1), case: 'A3' }],
+      { numPassedTests: 3, numFailedTests: 0 },
+      meta,
+    );
+    const previous = previousFigures(`# Doc\n\n${first}\n`);
+    expect(previous?.rows).toHaveLength(3);
+    const second = renderSection(
+      [figure('ran', 0), figure('new', 0)],
+      { numPassedTests: 2, numFailedTests: 0 },
+      { ...meta, date: 'tuesday', commit: 'def', only: 'l-' },
+      previous,
+    );
+    expect(second).toContain('| L1 | escapes \\| kept | 0 | 0 | met |');
+    expect(second).toContain('| L1 | ran | 0 | 0 | met |');
+    expect(second).not.toContain('| L1 | ran | 5 |');
+    expect(second).toContain('| L1 | new | 0 | 0 | met |');
+    expect(second).toContain('| A3 | old | 1 | 0 | **not met** |');
+    expect(second).toMatch(
+      /on monday: .*commit abc.* The figures of `test\/battery\/l-\*` were measured again .* on tuesday: .*commit def/,
+    );
   });
 });

@@ -17,6 +17,7 @@ import {
   batteryClient,
   relayCall,
   relayEntry,
+  relayTerminal,
   type BatteryClient,
   type RelayAnswer,
 } from './support/relay.js';
@@ -61,15 +62,7 @@ async function terminals(
     session,
     asks,
     call,
-    run: async (params) => {
-      const created = await call('terminal/create', params);
-      const terminalId = (created.result as { terminalId?: string } | undefined)?.terminalId;
-      if (!terminalId) return { created };
-      await call('terminal/wait_for_exit', { terminalId });
-      const output = await call('terminal/output', { terminalId });
-      await call('terminal/release', { terminalId });
-      return { created, output };
-    },
+    run: (params) => relayTerminal(agent, sessionId, params),
   };
 }
 
@@ -137,7 +130,10 @@ describe('G3 the environment of terminals', () => {
     try {
       const printEnv = {
         command: process.execPath,
-        args: ['-e', 'process.stdout.write(String(process.env.DUP) + ":" + String(process.env.LD_PRELOAD))'],
+        args: [
+          '-e',
+          'process.stdout.write(String(process.env.COLUMNS) + ":" + String(process.env.LD_PRELOAD))',
+        ],
       };
       const dangerous = ['LD_PRELOAD', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'PATH'];
       let ran = 0;
@@ -148,11 +144,12 @@ describe('G3 the environment of terminals', () => {
         });
         if (created.result !== undefined) ran++;
       }
+      // A variable of the allow list, so that it runs under --approve all.
       const dup = {
         ...printEnv,
         env: [
-          { name: 'DUP', value: 'first' },
-          { name: 'DUP', value: 'second' },
+          { name: 'COLUMNS', value: '80' },
+          { name: 'COLUMNS', value: '132' },
         ],
       };
       const outputs = new Set<string>();

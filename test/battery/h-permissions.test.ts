@@ -10,11 +10,13 @@ import type { AgentConnection, ClientSession, PermissionAnswer, PermissionAsk } 
 import { describe, expect, it } from 'vitest';
 import { fileWatch } from './support/canary.js';
 import { figure, holds, zero } from './support/figures.js';
-import { pollUntil, within } from './support/procs.js';
+import { Collected, exitOf, makeHome, pollUntil, spawnAcp, within } from './support/procs.js';
 import {
   assertUsable,
   batteryClient,
+  readStatus,
   relayCall,
+  relayCommand,
   relayEntry,
   script,
   statusFile,
@@ -332,4 +334,49 @@ describe('H4 questions for unknown sessions, in their thousands, or left open', 
       await s.battery.close();
     }
   });
+
+  it('acp run --approve all: a session whose turn ended serves no more writes, terminals or questions', async () => {
+    const home = makeHome('h4-ended');
+    const status = join(home.root, 'status.jsonl');
+    const written = join(home.work, 'after-the-turn.txt');
+    const marker = join(home.work, 'after-the-turn-marker');
+    const afterPrompt = [
+      { request: 'fs/write_text_file', params: { path: written, content: 'late' }, label: 'write' },
+      {
+        request: 'terminal/create',
+        params: { command: '/usr/bin/touch', args: [marker] },
+        label: 'terminal',
+      },
+      {
+        request: 'session/request_permission',
+        params: {
+          toolCall: { toolCallId: 'late', title: 'late question', kind: 'edit' },
+          options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }],
+        },
+        label: 'question',
+      },
+      { status: 'after-prompt-done' },
+    ];
+    try {
+      const child = spawnAcp(
+        ['run', '--approve', 'all', 'hello', '--', ...relayCommand({ status, afterPrompt })],
+        { cwd: home.work, env: home.env },
+      );
+      const err = new Collected(child.stderr);
+      expect((await exitOf(child, 60_000)).code, err.text).toBe(0);
+      const served = readStatus(status).filter(
+        (r) => r.event === 'answer' && (r.answer as { result?: unknown } | undefined)?.result !== undefined,
+      );
+      const leaked = served.length + (existsSync(written) ? 1 : 0) + (existsSync(marker) ? 1 : 0);
+      zero(
+        { case: 'H4', name: 'requests served for a session after its turn ended (acp run, --approve all)' },
+        leaked,
+      );
+      expect(existsSync(written), 'the late write landed').toBe(false);
+      expect(existsSync(marker), 'the late terminal ran').toBe(false);
+      expect(served.map((r) => r.label)).toEqual([]);
+    } finally {
+      home.cleanup();
+    }
+  }, 90_000);
 });

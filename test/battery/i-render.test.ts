@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { sanitizeTerminalText } from '@acp-kit/protocol/node';
+import { visibleText } from '@acp-kit/client';
 import { sanitizeInline, sanitizeText } from '@acp-kit/tui';
 import { describe, expect, it } from 'vitest';
 import { TuiHarness } from '../../packages/tui/src/e2e/tmux-harness.js';
@@ -250,4 +251,46 @@ describe('I2 the sanitizers, on any string', () => {
       timeoutMs(60_000, 300_000),
     );
   }
+
+  it(
+    'visibleText (paths, commands, variables): nothing a terminal acts on, nothing invisible, every character kept',
+    () => {
+      const seed = seedOf(9002);
+      const invisible = /[\n\t\u00a0\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|\u034f|\ufe0f/u;
+      const zeroWidth = fc.constantFrom(
+        '\u200b',
+        '\u200c',
+        '\u200d',
+        '\u2060',
+        '\ufeff',
+        '\u00ad',
+        '\n',
+        '\t',
+      );
+      let runs = 0;
+      fc.assert(
+        fc.property(
+          fc.array(fc.oneof(hostile, zeroWidth, printable), { maxLength: 6 }).map((parts) => parts.join('')),
+          (s) => {
+            runs++;
+            const shown = visibleText(s);
+            expect(findUnsafe(shown)).toEqual([]);
+            expect(invisible.test(shown)).toBe(false);
+            // Escapes only add characters: nothing was dropped.
+            expect(shown.length).toBeGreaterThanOrEqual(s.length);
+          },
+        ),
+        { seed, numRuns: COUNTS.propertyRuns },
+      );
+      figure({
+        case: 'I2',
+        name: 'visibleText (paths, commands, variables): runs',
+        value: runs,
+        target: `${COUNTS.propertyRuns}, property holds`,
+        pass: runs === COUNTS.propertyRuns,
+        seed,
+      });
+    },
+    timeoutMs(60_000, 300_000),
+  );
 });

@@ -1,7 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ENV_ALLOW_LIST } from '@acp-kit/client';
 import { completionTree } from './commands/completion.js';
+import { RULES_ADD_HELP } from './help-text.js';
 import { buildProgram } from './main.js';
 import { fakeCommand, jsonLines, runCli, SELF, testHome, type TestHome } from './test-support/cli-harness.js';
 
@@ -117,13 +119,52 @@ describe('acp rules', () => {
     expect(added.code).toBe(0);
     const id = added.stdout.trim();
     const list = await runCli(['rules'], home);
-    expect(list.stdout).toContain(`${id}  deny    project ${home.work}  *      execute  -     git push`);
+    expect(list.stdout).toContain(`${id}  deny    project ${home.work}  *      execute  -     git push …  -`);
     const bad = await runCli(['rules', 'add', '--allow', '--command', 'git status; rm -rf /'], home);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('simple command');
     expect((await runCli(['rules', 'add', '--allow', '--deny'], home)).code).toBe(2);
     expect((await runCli(['rules', 'remove', id.slice(0, 10)], home)).code).toBe(0);
     expect(JSON.parse((await runCli(['rules', 'list', '--json'], home)).stdout)).toEqual([]);
+  });
+
+  it('adds an exact command rule naming the variables it may set, and lists it', async () => {
+    const added = await runCli(
+      [
+        ...['rules', 'add', '--allow', '--kind', 'execute', '--command', 'make', '--exact'],
+        ...['--env', 'MAKEFLAGS=-j4', '--env', 'MAKEFLAGS=-j8', '--env', 'NODE_ENV'],
+      ],
+      home,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const [rule] = JSON.parse((await runCli(['rules', 'list', '--json'], home)).stdout) as unknown[];
+    expect(rule).toMatchObject({
+      action: 'allow',
+      command: 'make',
+      exact: true,
+      env: { MAKEFLAGS: ['-j4', '-j8'], NODE_ENV: true },
+    });
+    expect((await runCli(['rules'], home)).stdout).toMatch(/ make +MAKEFLAGS=-j4\|-j8 NODE_ENV=\*\n/);
+    const deny = await runCli(['rules', 'add', '--deny', '--command', 'make', '--env', 'HOME'], home);
+    expect(deny.code).toBe(2);
+    expect(deny.stderr).toContain('"env" is for allow rules only');
+    const exact = await runCli(['rules', 'add', '--allow', '--exact'], home);
+    expect(exact.stderr).toContain('"exact" needs a "command"');
+    // The help names the whole allow list.
+    for (const { name } of ENV_ALLOW_LIST) expect(RULES_ADD_HELP).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+  it('lists a remembered command, path and variable with their invisible characters escaped', async () => {
+    const added = await runCli(
+      [
+        ...['rules', 'add', '--allow', '--kind', 'execute', '--command', 'git stat\u200bus', '--exact'],
+        ...['--path', 'a\nb', '--env', 'GIT_DIR=/tmp/x\u202ey'],
+      ],
+      home,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const list = (await runCli(['rules'], home)).stdout;
+    expect(list.split('\n')).toHaveLength(3);
+    expect(list).toContain(`  execute  a\\nb  git stat\\u{200b}us  GIT_DIR=/tmp/x\\u{202e}y\n`);
   });
 });
 

@@ -31,9 +31,11 @@ Permissions: nobody can answer a prompt, so what the policy does not allow is de
   --approve reads  (default) reads inside the working directory are allowed, the rest denied
   --approve all    everything the agent asks inside the working directory is allowed
   --approve none   every permission request is denied
-Secret-looking files, paths outside the working directory and loader variables (LD_PRELOAD…) are
-denied unless a rule names them. Saved rules (\`acp rules\`) and --policy FILE apply on top: their
-deny rules always win, their allow rules apply except under --approve none.
+Secret-looking files, paths outside the working directory, and commands setting environment
+variables other than the few that only change how output looks (NO_COLOR, TERM, LANG, COLUMNS…)
+are denied unless a rule names them. Saved rules (\`acp rules\`) and --policy FILE apply on top:
+their deny rules always win, their allow rules apply except under --approve none. Requests the
+agent sends after the turn has ended are refused.
 
 Output: text puts the agent's message on stdout and tool calls, plans and permission decisions on
 stderr (lines starting with ▸); errors are an "acp:" line and a "hint:" line. json prints one object
@@ -137,15 +139,27 @@ export const RULES_HELP = examples([
 ]);
 
 export const RULES_LIST_HELP = examples([
-  ['acp rules list', 'id, action, scope, agent, kinds, path, command'],
+  ['acp rules list', 'id, action, scope, agent, kinds, path, command (… = and longer), env'],
   ['acp rules list --json', 'the rules as JSON'],
 ]);
 
-export const RULES_ADD_HELP = examples([
+export const RULES_ADD_HELP = `
+A command rule is a prefix: --command "git status" also covers "git status --short"; --exact
+covers that command only (what allowing with "remember" in a question saves). A command setting an
+environment variable beyond the built-in allow list (CI, NO_COLOR, FORCE_COLOR, CLICOLOR,
+CLICOLOR_FORCE, COLORTERM, TERM, COLUMNS, LINES, LANG, LC_ALL, LC_CTYPE, LC_MESSAGES, PAGER=cat,
+GIT_PAGER=cat) is covered by an allow rule only when the rule names it: --env NAME for any value,
+--env NAME=VALUE for that value (repeat for more). HOME, GIT_DIR or MAKEFLAGS can make the command
+run code of the agent's choice: name them only with values you know.
+${examples([
   ['acp rules add --deny --kind execute --command "git push"', 'never let an agent push'],
   ['acp rules add --allow --kind edit --path "src/**" --project', 'edits under src/ of this project'],
   ['acp rules add --ask --agent codex --kind fetch', 'always ask before Codex fetches'],
-]);
+  [
+    'acp rules add --allow --command "npm test" --exact --env NODE_ENV=test',
+    '`npm test`, NODE_ENV=test allowed',
+  ],
+])}`;
 
 export const RULES_REMOVE_HELP = examples([['acp rules remove 3f2a9c', 'by id or unique id prefix']]);
 

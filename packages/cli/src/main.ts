@@ -410,6 +410,12 @@ function registerRules(program: Command, noTail: () => void, done: (code: number
       '--command <prefix>',
       'command prefix, a simple command such as "git status" (never matches ; | && $() …)',
     )
+    .option('--exact', 'with --command: that command only, no further arguments')
+    .option(
+      '--env <NAME[=VALUE]>',
+      'allow rules: the command may set NAME (to VALUE; repeat for more values), beyond the built-in allow list (repeatable)',
+      collect,
+    )
     .option('--project [dir]', 'only in this project directory (default: the current one)')
     .option('--note <text>', 'a note for yourself')
     .addHelpText('after', help.RULES_ADD_HELP)

@@ -126,8 +126,11 @@ export {
 export {
   isInside,
   parseRule,
+  ruleAllowsEnv,
+  ruleEnvText,
   ruleMatches,
   TOOL_KINDS,
+  type EnvValues,
   type PermissionRule,
   type PermissionScope,
   type PermissionSubject,
@@ -135,9 +138,18 @@ export {
 } from './permissions/rules.js';
 export { RuleStore, loadRulesFile, parseRulesDocument } from './permissions/rule-store.js';
 export {
+  ENV_ALLOW_LIST,
+  effectiveEnv,
+  envNeedingApproval,
+  isAllowedEnv,
+  type AllowedVariable,
+  type EnvVariable,
+} from './permissions/env-allow-list.js';
+export {
   parseSimpleCommand,
   quoteArgv,
   quoteWord,
+  shellScript,
   simpleArgv,
   type CommandSpec,
 } from './permissions/shell-words.js';
@@ -175,7 +187,6 @@ export {
   type TerminalServiceOptions,
 } from './terminal/terminal-service.js';
 export { OutputBuffer, utf8StartBoundary } from './terminal/output-buffer.js';
-export { isSensitiveEnvName } from './terminal/env-policy.js';
 export type { ExitStatus } from './terminal/managed-terminal.js';
 
 export {
@@ -210,6 +221,7 @@ export { Emitter, type Unsubscribe } from './util/emitter.js';
 
 // Safe display text
 export { TextSanitizer, sanitizeInline, sanitizeText } from './text/sanitize-text.js';
+export { visiblePath, visibleText } from './text/visible-text.js';
 export {
   EscapeScanner,
   isBidiControl,

@@ -43,6 +43,8 @@ export interface RelayOptions {
   script?: unknown[];
   /** Steps run right after answering `session/new` (close stdin, close stdout…). */
   afterNew?: unknown[];
+  /** Steps run right after answering a `session/prompt` (requests after the turn's end). */
+  afterPrompt?: unknown[];
 }
 
 /** A catalog entry that runs the relay agent with `options`. */
@@ -134,6 +136,26 @@ export async function relayCall(
 ): Promise<RelayAnswer> {
   const body = { method, params, ...(fill ? { fill } : {}) };
   return (await connection.connection.extRequest('_battery/call', body)) as RelayAnswer;
+}
+
+/**
+ * Makes the agent create a terminal and, when it was created, wait for its exit, read its output
+ * and release it; returns the answers to the creation and to the output request.
+ */
+export async function relayTerminal(
+  connection: AgentConnection,
+  sessionId: string,
+  params: Record<string, unknown>,
+): Promise<{ created: RelayAnswer; output?: RelayAnswer }> {
+  const call = (method: string, more: Record<string, unknown>) =>
+    relayCall(connection, method, { sessionId, ...more });
+  const created = await call('terminal/create', params);
+  const terminalId = (created.result as { terminalId?: string } | undefined)?.terminalId;
+  if (!terminalId) return { created };
+  await call('terminal/wait_for_exit', { terminalId });
+  const output = await call('terminal/output', { terminalId });
+  await call('terminal/release', { terminalId });
+  return { created, output };
 }
 
 /** Makes the agent send many requests (with `concurrency` in flight) and returns the answers in order. */

@@ -1,7 +1,9 @@
 /** `TERM=dumb acp`: the line-mode conversation, in-process with the fake and demo agents. */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeCommand, runCli, testHome, type TestHome } from '../test-support/cli-harness.js';
+import { fakeCommand, runCli, testHome, type CliResult, type TestHome } from '../test-support/cli-harness.js';
 import { MAX_QUESTION_DIFF_LINES } from './line-mode.js';
 
 let home: TestHome;
@@ -24,6 +26,26 @@ const permission = {
 
 /** Counts how often `needle` occurs in `text`. */
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
+
+/** One turn of the demo agent on `prompt`, every question answered `y`; the input ends after it. */
+async function demoTurn(prompt: string): Promise<{ result: CliResult; answers: number }> {
+  const input = new PassThrough();
+  input.write(`${prompt}\n`);
+  let answers = 0;
+  const result = await runCli(['--agent', 'demo'], home, {
+    input,
+    onStderr: (stderr) => {
+      while (count(stderr, 'answer 1-') > answers) {
+        answers++;
+        input.write('y\n');
+      }
+    },
+    onStdout: (stdout) => {
+      if (count(stdout, '> ') === 2) input.end();
+    },
+  });
+  return { result, answers };
+}
 
 describe('acp on a dumb terminal', () => {
   it('talks in plain lines: prompts, streamed answers, permissions answered by number', async () => {
@@ -130,21 +152,7 @@ describe('acp on a dumb terminal', () => {
   });
 
   it('runs the demo agent, answering its questions with y, and ends with the input', async () => {
-    const input = new PassThrough();
-    input.write('hello\n');
-    let answers = 0;
-    const result = await runCli(['--agent', 'demo'], home, {
-      input,
-      onStderr: (stderr) => {
-        while (count(stderr, 'answer 1-') > answers) {
-          answers++;
-          input.write('y\n');
-        }
-      },
-      onStdout: (stdout) => {
-        if (count(stdout, '> ') === 2) input.end();
-      },
-    });
+    const { result, answers } = await demoTurn('hello');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('demo agent');
     expect(answers).toBeGreaterThan(0);
@@ -178,5 +186,66 @@ describe('acp on a dumb terminal', () => {
     expect(missing.stderr).toBe(
       'acp: no recorded session matches nope\nhint: `acp sessions list` shows the recorded sessions and their ids\n',
     );
+  }, 30_000);
+
+  it('shows the working directory and environment a command asks for, invisible characters escaped', async () => {
+    await mkdir(join(home.work, 'sub'));
+    const create = {
+      request: 'terminal/create',
+      params: {
+        command: 'git',
+        args: ['status\u200b'],
+        cwd: join(home.work, 'sub'),
+        env: [
+          { name: 'GIT_DIR', value: '/tmp/evil\nrepo' },
+          { name: 'NO_COLOR', value: '1' },
+        ],
+      },
+    };
+    const edit = {
+      request: 'session/request_permission',
+      params: {
+        toolCall: {
+          toolCallId: 'p1',
+          kind: 'edit',
+          title: 'Edit the notes',
+          locations: [{ path: 'notes\u200b.md' }, { path: 'a\nb.md' }],
+        },
+        options: permission.params.options,
+      },
+    };
+    const input = new PassThrough();
+    input.write(`${JSON.stringify([edit, create])}\n`);
+    let answers = 0;
+    const result = await runCli(['--', ...fakeCommand()], home, {
+      input,
+      onStderr: (stderr) => {
+        while (count(stderr, 'answer 1-') > answers) {
+          answers++;
+          input.write('n\n');
+        }
+        if (answers === 2) input.end();
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      '▸ permission: Edit the notes (File edits need your approval)\n' +
+        '▸   path notes\\u{200b}.md\n' +
+        '▸   path a\\nb.md\n',
+    );
+    expect(result.stderr).toContain(
+      "▸ permission: git 'status\\u{200b}' (sets GIT_DIR (off the environment allow list))\n" +
+        '▸   in sub\n' +
+        '▸   env GIT_DIR=/tmp/evil\\nrepo (off the allow list)\n' +
+        '▸   env NO_COLOR=1\n',
+    );
+  });
+
+  it('asks once about a compound command: the agent’s question covers the terminal that runs it', async () => {
+    const { result, answers } = await demoTurn('run echo one; echo two');
+    expect(result.code, result.stderr).toBe(0);
+    expect(answers, result.stderr).toBe(1);
+    expect(result.stderr).toContain('▸ permission: echo one; echo two');
+    expect(result.stderr).toContain('▸ permission allowed: /bin/sh -c');
   }, 30_000);
 });

@@ -24,6 +24,7 @@ import { EXIT_CODES, UsageError } from '../exit-codes.js';
 import { oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
 import { chooseAgent } from './run.js';
+import { questionDetails, questionPaths, questionWhat } from './permission-text.js';
 import { RunOutput } from './run-output.js';
 import { TextRenderer } from './run-render.js';
 import { RunStop, STOP_GRACE_MS } from './run-stop.js';
@@ -139,9 +140,11 @@ function asker(
 ): (ask: PermissionAsk) => Promise<PermissionAnswer> {
   return async (ask) => {
     const say = (text: string): void => renderer()?.info(text);
-    const what = ask.command ?? ask.title ?? `${ask.kind} ${ask.paths.join(', ')}`;
     const choices = choicesFor(ask);
-    say(`permission: ${oneLine(what)}${ask.reason ? ` (${oneLine(ask.reason, 120)})` : ''}`);
+    say(`permission: ${questionWhat(ask, cwd)}${ask.reason ? ` (${oneLine(ask.reason, 120)})` : ''}`);
+    for (const line of questionDetails(ask, cwd, 'whole')) say(`  ${line}`);
+    const diffed = (ask.diffs ?? []).map((diff) => diff.path);
+    for (const line of questionPaths(ask, cwd, diffed)) say(`  ${line}`);
     for (const line of diffLines(ask, cwd)) say(`  ${line}`);
     for (const [i, choice] of choices.entries()) say(`  ${i + 1}) ${choice.label}`);
     for (;;) {

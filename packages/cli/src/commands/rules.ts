@@ -6,8 +6,12 @@ import {
   ClientError,
   RuleStore,
   resolveClientPaths,
+  type EnvValues,
   type PermissionRule,
   type RuleAction,
+  ruleEnvText,
+  visiblePath,
+  visibleText,
 } from '@acp-kit/client';
 import { UsageError } from '../exit-codes.js';
 import { table } from '../format.js';
@@ -35,11 +39,37 @@ export async function listRules(options: { format: OutputFormat }, io: CliIo): P
     r.project ? `project ${r.project}` : 'always',
     r.agent ?? '*',
     r.kinds?.join(',') ?? '*',
-    r.path ?? '-',
-    r.command ?? '-',
+    // A remembered rule holds the agent's command as it was: invisible characters shown as escapes.
+    r.path ? visiblePath(r.path) : '-',
+    r.command ? `${visibleText(r.command)}${r.exact ? '' : ' …'}` : '-',
+    envText(r.env),
   ]);
-  io.stdout.write(table([['ID', 'ACTION', 'SCOPE', 'AGENT', 'KINDS', 'PATH', 'COMMAND'], ...rows]));
+  io.stdout.write(table([['ID', 'ACTION', 'SCOPE', 'AGENT', 'KINDS', 'PATH', 'COMMAND', 'ENV'], ...rows]));
   return 0;
+}
+
+/** A rule's `env` in one cell: `NAME=VALUE`, `NAME=V1|V2`, `NAME=*` (any value). */
+function envText(env: PermissionRule['env']): string {
+  if (!env) return '-';
+  return ruleEnvText(env, { any: '*', or: '|' }).join(' ');
+}
+
+/**
+ * `--env NAME` (any value) and `--env NAME=VALUE` (repeated: any of the values) as a rule's `env`.
+ * A name given both ways allows any value.
+ */
+export function envOption(given: readonly string[]): Record<string, EnvValues> {
+  const env: Record<string, EnvValues> = {};
+  for (const item of given) {
+    const at = item.indexOf('=');
+    const name = at < 0 ? item : item.slice(0, at);
+    const previous = Object.hasOwn(env, name) ? env[name] : undefined;
+    let values: EnvValues;
+    if (at < 0 || previous === true) values = true;
+    else values = [...(previous === undefined ? [] : [previous].flat()), item.slice(at + 1)];
+    Object.defineProperty(env, name, { value: values, enumerable: true, writable: true, configurable: true });
+  }
+  return env;
 }
 
 /** Options of `acp rules add`. */
@@ -51,6 +81,8 @@ export interface AddRuleOptions {
   kind?: string;
   path?: string;
   command?: string;
+  exact?: boolean;
+  env?: string[];
   project?: string | boolean;
   note?: string;
 }
@@ -68,6 +100,8 @@ export async function addRule(options: AddRuleOptions, io: CliIo): Promise<numbe
       .filter(Boolean);
   if (options.path) rule.path = options.path;
   if (options.command) rule.command = options.command;
+  if (options.exact) rule.exact = true;
+  if (options.env && options.env.length > 0) rule.env = envOption(options.env);
   if (options.project) rule.project = resolve(io.cwd, options.project === true ? '.' : options.project);
   if (options.note) rule.note = options.note;
   const store = await load(io);

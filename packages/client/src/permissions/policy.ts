@@ -3,25 +3,27 @@
  * permission requests, and the base mode's defaults.
  *
  * Evaluation order: a matching deny rule wins, then a matching ask rule, then a matching allow
- * rule (for secrets and loader variables only rules that name the path explicitly; never under
- * `none`), then a grant (an allowed permission request of the turn, or, for a read, the agent
- * having written the file in this session, unchanged since), then the base mode:
+ * rule (for secrets only rules that name the path, for environment variables off the allow list
+ * only rules that name them with their values; never under `none`), then a grant (an allowed
+ * permission request of the turn, or, for a read, the agent having written the file in this
+ * session, unchanged since), then the base mode:
  *
- * | base mode | reads¹ inside the roots | everything else inside the roots | outside the roots, secrets, loader env |
- * |-----------|-------------------------|----------------------------------|----------------------------------------|
- * | `ask`     | allow                   | ask                              | ask                                    |
- * | `reads`   | allow                   | deny                             | deny                                   |
- * | `all`     | allow                   | allow                            | deny                                   |
- * | `none`    | deny                    | deny                             | deny                                   |
+ * | base mode | reads¹ inside the roots | everything else inside the roots | outside the roots, secrets, env off the allow list |
+ * |-----------|-------------------------|----------------------------------|----------------------------------------------------|
+ * | `ask`     | allow                   | ask                              | ask                                                |
+ * | `reads`   | allow                   | deny                             | deny                                               |
+ * | `all`     | allow                   | allow                            | deny                                               |
+ * | `none`    | deny                    | deny                             | deny                                               |
  *
  * ¹ `read`, `search` and `think` tool kinds, and `fs/read_text_file`. A file with several hard
  * links counts as outside the roots.
  */
 import { newId } from '../util/ids.js';
 import { approvedContent, type ApprovedDiff } from './approved-writes.js';
+import type { EnvVariable } from './env-allow-list.js';
 import type { PermissionRule, PermissionSubject, RuleAction } from './rules.js';
 import { needsExplicitApproval, ruleIsExplicitFor, ruleMatches } from './rules.js';
-import { simpleArgv } from './shell-words.js';
+import { shellScript, simpleArgv } from './shell-words.js';
 
 /** The base behaviour: interactive (`ask`), or one of the headless modes of `acp run --approve`. */
 export type BaseMode = 'ask' | 'reads' | 'all' | 'none';
@@ -48,6 +50,13 @@ export interface Grant {
   shownPaths: string[];
   /** argv of the allowed command, when it was a simple command. */
   argv?: string[];
+  /**
+   * The shell script of the allowed command, exactly as shown (a compound line such as
+   * `npm test && npm run lint`): the terminal that runs this very script is covered, nothing else.
+   */
+  script?: string;
+  /** The environment variables the question showed: only these, with these values, are covered. */
+  env?: EnvVariable[];
   /** The turn it was granted in; grants end with their turn. */
   turn: number;
 }
@@ -157,15 +166,30 @@ function grantCovers(grant: Grant, subject: PermissionSubject): boolean {
       : subject.paths.some((path) => grant.paths.includes(path));
   }
   if (subject.source === 'terminal') {
-    if (grant.kind !== 'execute' || !grant.argv || needsExplicitApproval(subject)) return false;
-    const argv = subject.command ? simpleArgv(subject.command) : undefined;
-    return (
-      argv !== undefined &&
+    if (grant.kind !== 'execute' || !subject.command || !grantCoversEnv(grant, subject)) return false;
+    const argv = simpleArgv(subject.command);
+    if (
+      argv &&
+      grant.argv &&
       argv.length === grant.argv.length &&
-      argv.every((word, i) => word === grant.argv?.[i])
-    );
+      argv.every((w, i) => w === grant.argv?.[i])
+    )
+      return true;
+    // A compound command: the same script, word for word (never one that merely starts like it).
+    const script = shellScript(subject.command);
+    return script !== undefined && script === grant.script;
   }
   return false;
+}
+
+/** Whether every variable off the allow list the command sets was shown with the question, with its value. */
+function grantCoversEnv(grant: Grant, subject: PermissionSubject): boolean {
+  return (subject.sensitiveEnv ?? []).every((name) => {
+    const value = subject.env?.find((variable) => variable.name === name)?.value;
+    return (
+      value !== undefined && grant.env?.some((shown) => shown.name === name && shown.value === value) === true
+    );
+  });
 }
 
 /** Options of {@link PermissionPolicy}. */
@@ -243,7 +267,7 @@ export class PermissionPolicy {
         : subject.secret
           ? 'looks like a secret file'
           : (subject.sensitiveEnv?.length ?? 0) > 0
-            ? `sets ${subject.sensitiveEnv?.join(', ')}`
+            ? `sets ${subject.sensitiveEnv?.join(', ')} (off the environment allow list)`
             : '';
     if (mode === 'none')
       return { action: 'deny', reason: 'every permission request is denied (--approve none)', by: 'default' };

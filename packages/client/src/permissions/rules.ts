@@ -1,12 +1,15 @@
 /**
  * Permission rules: what the user allowed, denied or wants to be asked about, by agent, tool
- * kind, path glob and command prefix. A rule matches an operation when every condition it sets
- * matches; a rule without conditions matches everything.
+ * kind, path glob and command (a prefix, or exact words). A rule matches an operation when every
+ * condition it sets matches; a rule without conditions matches everything. An allow rule covers
+ * environment variables off the allow list only when it names them (`env`).
  */
 import picomatch from 'picomatch';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ClientError } from '../errors.js';
+import { visibleText } from '../text/visible-text.js';
 import { isRecord, isStringArray } from '../util/json-file.js';
+import { isValidEnvName, type EnvVariable } from './env-allow-list.js';
 import { parseSimpleCommand, simpleArgv, startsWithWords, type CommandSpec } from './shell-words.js';
 
 /** What a rule does. */
@@ -32,6 +35,9 @@ export const TOOL_KINDS = [
   'other',
 ];
 
+/** The values a rule lets an environment variable take: any (`true`), this one, or one of these. */
+export type EnvValues = true | string | string[];
+
 /** A permission rule (saved in `rules.json`, or kept for one session). */
 export interface PermissionRule {
   id: string;
@@ -44,6 +50,13 @@ export interface PermissionRule {
   path?: string;
   /** Command prefix, a simple command (`git status`); matches simple commands starting with its words. */
   command?: string;
+  /** With `command`: the command must be exactly its words, no more (a remembered answer's rule). */
+  exact?: boolean;
+  /**
+   * Allow rules only: environment variables off the allow list that the command may set, each
+   * with the values it may take. Without it, a command setting such a variable is not covered.
+   */
+  env?: Record<string, EnvValues>;
   /** Absolute project directory: the rule applies only to sessions whose cwd is inside it. */
   project?: string;
   createdAt?: string;
@@ -79,8 +92,15 @@ export interface PermissionSubject {
    * be outside the roots, so it is treated as outside them.
    */
   hardLinked?: boolean;
-  /** Environment variables that change how programs load (need explicit approval). */
+  /**
+   * Of a command: the environment variables it sets (that change something), with their values,
+   * as the request gives them (the terminal's, or those in a tool call's raw input).
+   */
+  env?: EnvVariable[];
+  /** The names among {@link env} that are off the allow list: they need explicit approval. */
   sensitiveEnv?: string[];
+  /** Of a command: the working directory it asks for (absolute), when it names one. */
+  commandCwd?: string;
   /** The tool call's title, for display. */
   title?: string;
   toolCallId?: string;
@@ -115,17 +135,32 @@ export function ruleMatches(rule: PermissionRule, subject: PermissionSubject): b
     if (!subject.paths.every((path) => match(path))) return false;
   }
   if (rule.command !== undefined) {
-    const prefix = parseSimpleCommand(rule.command);
+    const words = parseSimpleCommand(rule.command);
     const argv = subject.command ? simpleArgv(subject.command) : undefined;
-    if (!prefix || !argv || !startsWithWords(argv, prefix)) return false;
+    if (!words || !argv || !startsWithWords(argv, words)) return false;
+    if (rule.exact === true && argv.length !== words.length) return false;
   }
   return true;
 }
 
-/** Whether an allowing `rule` is explicit enough for a subject that needs explicit approval. */
+/**
+ * Whether an allowing `rule` is explicit enough for a subject that needs explicit approval: it
+ * names every variable off the allow list the command sets, with its value, and it names the path
+ * of a secret.
+ */
 export function ruleIsExplicitFor(rule: PermissionRule, subject: PermissionSubject): boolean {
-  if ((subject.sensitiveEnv?.length ?? 0) > 0) return false;
+  for (const name of subject.sensitiveEnv ?? []) {
+    const value = subject.env?.find((variable) => variable.name === name)?.value;
+    if (value === undefined || !ruleAllowsEnv(rule, name, value)) return false;
+  }
   return !subject.secret || rule.path !== undefined;
+}
+
+/** Whether `rule` names the variable `name` with `value` among the values it allows. */
+export function ruleAllowsEnv(rule: Pick<PermissionRule, 'env'>, name: string, value: string): boolean {
+  if (!rule.env || !Object.hasOwn(rule.env, name)) return false;
+  const allowed = rule.env[name];
+  return allowed === true || allowed === value || (Array.isArray(allowed) && allowed.includes(value));
 }
 
 /**
@@ -160,6 +195,12 @@ export function parseRule(raw: unknown, where: string): PermissionRule {
     }
     rule.command = raw.command as string;
   }
+  if (raw.exact !== undefined) {
+    if (typeof raw.exact !== 'boolean') fail('"exact" must be true or false');
+    if (raw.command === undefined) fail('"exact" needs a "command"');
+    if (raw.exact === true) rule.exact = true;
+  }
+  if (raw.env !== undefined) rule.env = parseRuleEnv(raw.env, rule.action, fail);
   if (raw.project !== undefined) {
     if (typeof raw.project !== 'string' || !isAbsolute(raw.project))
       fail('"project" must be an absolute path');
@@ -168,6 +209,46 @@ export function parseRule(raw: unknown, where: string): PermissionRule {
   if (typeof raw.createdAt === 'string') rule.createdAt = raw.createdAt;
   if (typeof raw.note === 'string') rule.note = raw.note;
   return rule;
+}
+
+/** Validates the `env` of a rule: names, and for each `true`, a value or a non-empty list of values. */
+function parseRuleEnv(
+  raw: unknown,
+  action: RuleAction,
+  fail: (message: string) => never,
+): Record<string, EnvValues> {
+  if (action !== 'allow') fail('"env" is for allow rules only (it names what an allowed command may set)');
+  if (!isRecord(raw) || Object.keys(raw).length === 0)
+    fail('"env" must be an object: {"NAME": true | "value" | ["value", …]}');
+  const env: Record<string, EnvValues> = {};
+  for (const [name, values] of Object.entries(raw as Record<string, unknown>)) {
+    if (!isValidEnvName(name)) fail(`"env": ${JSON.stringify(name).slice(0, 80)} is not a variable name`);
+    const valid =
+      values === true ||
+      (typeof values === 'string' && !values.includes('\0')) ||
+      (isStringArray(values) && values.length > 0 && values.every((value) => !value.includes('\0')));
+    if (!valid) fail(`"env": ${name} must be true (any value), a value or a list of values`);
+    Object.defineProperty(env, name, { value: values, enumerable: true, writable: true, configurable: true });
+  }
+  return env;
+}
+
+/**
+ * A rule's variables for display, `NAME=VALUE` each, invisible characters escaped (a remembered
+ * rule holds what the agent sent): `words.any` stands for any value, `words.or` joins the values.
+ */
+export function ruleEnvText(env: PermissionRule['env'], words: { any: string; or: string }): string[] {
+  return Object.entries(env ?? {}).map(
+    ([name, values]) =>
+      `${visibleText(name)}=${
+        values === true
+          ? words.any
+          : [values]
+              .flat()
+              .map((value) => visibleText(value))
+              .join(words.or)
+      }`,
+  );
 }
 
 /** The scope a saved or session rule has. */

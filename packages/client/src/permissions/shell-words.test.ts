@@ -1,6 +1,6 @@
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
-import { parseSimpleCommand, simpleArgv, startsWithWords } from './shell-words.js';
+import { parseSimpleCommand, shellScript, simpleArgv, startsWithWords } from './shell-words.js';
 
 describe('parseSimpleCommand', () => {
   it.each([
@@ -64,6 +64,37 @@ describe('simpleArgv', () => {
   });
   it('parses lines', () => {
     expect(simpleArgv({ line: 'git log -1' })).toEqual(['git', 'log', '-1']);
+  });
+  it('unwraps only a system shell running just its script', () => {
+    expect(simpleArgv({ argv: ['/usr/bin/bash', '-l', '-c', 'git status'] })).toEqual(['git', 'status']);
+    expect(simpleArgv({ argv: ['busybox', 'sh', '-c', 'git status'] })).toEqual(['git', 'status']);
+    // A `sh` the agent wrote is a program of its own: its words are the command.
+    expect(simpleArgv({ argv: ['/work/p/sh', '-c', 'git status'] })).toEqual([
+      '/work/p/sh',
+      '-c',
+      'git status',
+    ]);
+    expect(simpleArgv({ argv: ['./sh', '-c', 'git status'] })).toEqual(['./sh', '-c', 'git status']);
+    // Options that run more than the script: not simple at all.
+    for (const argv of [
+      ['bash', '-i', '-c', 'git status'],
+      ['bash', '--rcfile', '/tmp/rc', '-i', '-c', 'git status'],
+      ['fish', '-C', 'id', '-c', 'git status'],
+      ['sh', '-o', 'x', '-c', 'git status'],
+      ['sh', '-c', 'git status', 'arg0'],
+    ])
+      expect(simpleArgv({ argv }), argv.join(' ')).toBeUndefined();
+  });
+});
+
+describe('shellScript', () => {
+  it('reads the script a shell runs, or the line itself', () => {
+    expect(shellScript({ line: 'echo a; echo b' })).toBe('echo a; echo b');
+    expect(shellScript({ argv: ['/bin/sh', '-c', 'echo a; echo b'] })).toBe('echo a; echo b');
+    expect(shellScript({ argv: ['bash', '--login', '-ec', 'x'] })).toBe('x');
+    expect(shellScript({ argv: ['sh', 'script.sh'] })).toBeUndefined();
+    expect(shellScript({ argv: ['echo', '-c', 'x'] })).toBeUndefined();
+    expect(shellScript({ argv: ['/opt/evil/bash', '-c', 'x'] })).toBeUndefined();
   });
 });
 

@@ -10,7 +10,19 @@ import { parse as shellParse } from 'shell-quote';
 export type CommandSpec = { line: string } | { argv: readonly string[] };
 
 /** Programs that run their `-c` argument as a shell script. */
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish', 'busybox']);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish']);
+/**
+ * Where a shell given by path is trusted to be a shell: system directories. A `sh` anywhere else
+ * (in the workspace, say) is a program of its own, not a wrapper around its script.
+ */
+const SYSTEM_BIN =
+  /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$|^\/run\/current-system\/sw\/bin\/[^/]+$/;
+/**
+ * Options that may come before `-c SCRIPT` without changing what runs: login (`-l`, `--login`),
+ * errexit, nounset, xtrace, and not reading start-up files. Anything else (`-i` reads an rc file,
+ * `--rcfile FILE`, `-o OPTION`, fish's `-C COMMAND`) makes it a command of its own.
+ */
+const HARMLESS_OPTION = /^-[lcuex]+$|^--(?:login|noprofile|norc)$/;
 /** Characters with a meaning to the shell outside quotes (control operators, expansions, subshells). */
 const SPECIAL = new Set([';', '&', '|', '<', '>', '(', ')', '$', '`', '\n', '\r']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
@@ -129,25 +141,60 @@ function readDoubleQuoted(line: string, start: number): { text: string; end: num
 }
 
 /**
+ * The script of a command that runs one through a shell: a bare line itself, or the `SCRIPT` of
+ * `SHELL [OPTIONS] -c SCRIPT` where the shell is a bare name or in a system directory, the options
+ * are harmless ones, and nothing follows the script. Undefined for anything else.
+ *
+ * @example
+ * shellScript({ argv: ['/bin/sh', '-c', 'echo a; echo b'] }); // 'echo a; echo b'
+ * shellScript({ argv: ['bash', '--rcfile', 'x', '-i', '-c', 'ls'] }); // undefined
+ */
+export function shellScript(command: CommandSpec): string | undefined {
+  if ('line' in command) return command.line;
+  const [program, ...rest] = command.argv;
+  if (program === undefined || !isShell(program)) return undefined;
+  // `busybox sh -c …` runs its applet.
+  if (basename(program) === 'busybox') return shellScript({ argv: rest });
+  // With -c, the first argument after the options is the script.
+  const options = rest.slice(0, -1);
+  const script = rest.at(-1);
+  if (script === undefined || !options.some(isScriptFlag) || !options.every((o) => HARMLESS_OPTION.test(o)))
+    return undefined;
+  return script;
+}
+
+/** `-c`, or a cluster of short options with `c` in it (`-lc`). */
+function isScriptFlag(arg: string): boolean {
+  return /^-[a-z]*c[a-z]*$/.test(arg);
+}
+
+function basename(program: string): string {
+  return program.split('/').pop() ?? '';
+}
+
+function isShell(program: string): boolean {
+  const name = basename(program);
+  if (!SHELLS.has(name) && name !== 'busybox') return false;
+  return !program.includes('/') || SYSTEM_BIN.test(program);
+}
+
+/**
  * The argv a command really runs when it is a simple command: a shell line is parsed, an argv
- * is taken as is, and an argv that runs a shell script (`bash -lc '…'`) is unwrapped and parsed.
- * Undefined when the command is not simple.
+ * is taken as is, and an argv that runs a shell script (`bash -lc '…'`, see {@link shellScript})
+ * is unwrapped and parsed. Undefined when the command is not simple.
  *
  * @example
  * simpleArgv({ argv: ['bash', '-lc', 'npm test'] }); // ['npm', 'test']
  */
 export function simpleArgv(command: CommandSpec): string[] | undefined {
-  if ('line' in command) return parseSimpleCommand(command.line);
+  const script = shellScript(command);
+  if (script !== undefined) return parseSimpleCommand(script);
+  if ('line' in command) return undefined;
   const argv = command.argv;
   if (argv.length === 0 || argv.some((arg) => arg.includes('\0'))) return undefined;
-  const program = (argv[0] as string).split('/').pop() ?? '';
-  if (SHELLS.has(program)) {
-    const flagIndex = argv.findIndex((arg, index) => index > 0 && /^-[a-z]*c[a-z]*$/.test(arg));
-    if (flagIndex > 0) {
-      const script = argv[flagIndex + 1];
-      return script === undefined ? undefined : parseSimpleCommand(script);
-    }
-  }
+  // A shell running a script in a way not read above (`bash -i -c …`, `sh -c SCRIPT ARG`) is no
+  // simple command: what it runs depends on more than its words.
+  if (isShell(argv[0] as string) && argv.some(isScriptFlag)) return undefined;
   return [...argv];
 }
 

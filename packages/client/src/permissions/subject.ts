@@ -7,6 +7,7 @@ import type { ToolCallContent, ToolCallUpdate } from '@acp-kit/protocol';
 import { isAbsolute, resolve } from 'node:path';
 import { isSecretPath } from '../fs/secrets.js';
 import { isRecord, isStringArray } from '../util/json-file.js';
+import { effectiveEnv, envNeedingApproval, isValidEnvName, type EnvVariable } from './env-allow-list.js';
 import { isInside, type PermissionRule, type PermissionScope, type PermissionSubject } from './rules.js';
 import { parseSimpleCommand, quoteArgv, simpleArgv, type CommandSpec } from './shell-words.js';
 
@@ -27,6 +28,7 @@ const PATH_KEYS = [
 ];
 const PATHS_KEYS = ['paths', 'files', 'file_paths'];
 const COMMAND_KEYS = ['command', 'cmd', 'commandLine', 'command_line', 'script', 'argv'];
+const CWD_KEYS = ['cwd', 'workdir', 'working_directory'];
 
 /** Context needed to resolve a request into a subject. */
 export interface SubjectContext {
@@ -71,10 +73,10 @@ export function subjectFromToolCall(
   }
   const paths = [...found];
   const command = kind === 'execute' ? commandFromInput(rawInput) : undefined;
-  let commandCwd: string | undefined;
-  if (isRecord(rawInput) && typeof rawInput.cwd === 'string' && rawInput.cwd !== '') {
-    commandCwd = resolve(context.cwd, rawInput.cwd);
-  }
+  const cwdInput = isRecord(rawInput) ? CWD_KEYS.map((key) => rawInput[key]).find(isPath) : undefined;
+  const commandCwd = cwdInput !== undefined ? resolve(context.cwd, cwdInput) : undefined;
+  const env = command && isRecord(rawInput) ? envFromInput(rawInput.env) : [];
+  const sensitive = envNeedingApproval(env);
   const title = toolCall.title ?? known?.title ?? undefined;
   const subject: PermissionSubject = {
     source: 'permission_request',
@@ -94,7 +96,31 @@ export function subjectFromToolCall(
     subject.command = command;
     subject.commandText = commandText(command);
   }
+  if (commandCwd !== undefined) subject.commandCwd = commandCwd;
+  if (env.length > 0) subject.env = env;
+  if (sensitive.length > 0) subject.sensitiveEnv = sensitive;
   return subject;
+}
+
+function isPath(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && !value.includes('\0');
+}
+
+/**
+ * The environment a command's raw input sets, in either shape agents use (`{NAME: value}` or
+ * `[{name, value}]`); entries that are not a valid name with a string value are left out.
+ */
+function envFromInput(raw: unknown): EnvVariable[] {
+  const pairs: [unknown, unknown][] = Array.isArray(raw)
+    ? raw.filter(isRecord).map((item) => [item.name, item.value])
+    : isRecord(raw)
+      ? Object.entries(raw)
+      : [];
+  const valid = pairs.filter(
+    (pair): pair is [string, string] =>
+      typeof pair[0] === 'string' && isValidEnvName(pair[0]) && typeof pair[1] === 'string',
+  );
+  return effectiveEnv(valid.map(([name, value]) => ({ name, value })));
 }
 
 function addPath(into: Set<string>, value: unknown, cwd: string): void {
@@ -125,9 +151,10 @@ export function commandText(command: CommandSpec): string {
 }
 
 /**
- * The rule to remember an answer with, for scopes beyond `once`: the exact command (when simple),
- * the exact paths, or else the tool kind. Undefined when nothing safe can be remembered (a
- * compound shell command: remembering it would allow any command sharing its first words).
+ * The rule to remember an answer with, for scopes beyond `once`: the exact command (when simple;
+ * allowing it names the variables off the allow list it sets, with their values), the exact paths,
+ * or else the tool kind. Undefined when nothing safe can be remembered (a compound shell command:
+ * remembering it would allow any command sharing its first words).
  */
 export function suggestRule(
   subject: PermissionSubject,
@@ -142,6 +169,12 @@ export function suggestRule(
     const line = quoteArgv(argv);
     if (!parseSimpleCommand(line)) return undefined;
     rule.command = line;
+    // A deny stays a prefix (it covers more); an allow covers this command, as it was shown.
+    if (action === 'allow') {
+      rule.exact = true;
+      const named = (subject.env ?? []).filter((variable) => subject.sensitiveEnv?.includes(variable.name));
+      if (named.length > 0) rule.env = Object.fromEntries(named.map(({ name, value }) => [name, value]));
+    }
     return rule;
   }
   if (subject.paths.length === 1) {

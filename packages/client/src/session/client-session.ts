@@ -77,6 +77,11 @@ export class ClientSession {
   /** Settles once the files of a session whose agent exited are written and let go. */
   private detaching: Promise<void> | undefined;
   /**
+   * The session ended on our side (closed, or its last turn is over): the agent's requests for it
+   * are refused from then on, whatever the policy would allow.
+   */
+  private ended = false;
+  /**
    * @internal Where the connection's trace router delivers this session's frames: to the trace
    * file and the live feed.
    */
@@ -160,11 +165,13 @@ export class ClientSession {
   /**
    * Sends a prompt and resolves when the turn ends. Rejects with AUTH_REQUIRED (its `details`
    * carry `authOptions`), AGENT_EXITED (exit code, signal, stderr tail), SESSION_BUSY, or the
-   * agent's error; everything received until then stays in the store.
+   * agent's error; everything received until then stays in the store. With `last`, the session
+   * ends with the turn (`acp run`): from the moment the turn ends, the agent's requests for it
+   * (files, terminals, questions) are refused, as after {@link close}.
    */
   async prompt(
     parts: string | readonly PromptPart[],
-    options: { signal?: AbortSignal } = {},
+    options: { signal?: AbortSignal; last?: boolean } = {},
   ): Promise<TurnResult> {
     const link = this.requireLink();
     const status = this.state.status;
@@ -208,6 +215,8 @@ export class ClientSession {
       this.store.dispatch({ type: 'turn_failed', at: Date.now(), turn, error: toErrorInfo(failure) });
       throw failure;
     } finally {
+      // Before anything is awaited: a request right behind the turn's answer is already refused.
+      if (options.last === true) this.ended = true;
       this.cancelDeadline.clear();
       options.signal?.removeEventListener('abort', onAbort);
       link.turnEnded(this.localId);
@@ -269,6 +278,7 @@ export class ClientSession {
    * (`session/close`), and flushes the transcript.
    */
   async close(): Promise<void> {
+    this.ended = true;
     const link = this.link;
     const sessionId = this.currentAgentSessionId;
     if (link && sessionId) {
@@ -290,6 +300,7 @@ export class ClientSession {
   /** @internal Binds to an agent session (before `session/load` replays into it). */
   bind(link: SessionLink, agentSessionId: string, trace?: TraceWriter): void {
     this.link = link;
+    this.ended = false;
     this.currentAgentSessionId = agentSessionId;
     this.writer?.resume();
     this.detaching = undefined;
@@ -424,8 +435,9 @@ export class ClientSession {
       agentId: link.agent.id,
       cwd: state.cwd,
       roots: [state.cwd, ...state.additionalDirectories],
-      authorize: (subject: PermissionSubject, write?: PendingWrite) =>
-        this.broker.authorize(link, subject, write),
+      // Checked again when the policy runs: the session may have ended while the request waited.
+      authorize: async (subject: PermissionSubject, write?: PendingWrite) =>
+        !this.ended && (await this.broker.authorize(link, subject, write)),
       // Without a host nobody reviews or approves writes: no need to read the file being replaced.
       ...(link.host.reviewWrite || link.host.askPermission
         ? { reviewWrite: (write) => this.broker.reviewWrite(link, write, signal) }
@@ -469,6 +481,7 @@ export class ClientSession {
 
   private requireLink(): SessionLink {
     const link = this.link;
+    if (this.ended) throw new ClientError('SESSION_NOT_FOUND', 'the session has ended');
     if (!link || link.connection.isClosed || !this.currentAgentSessionId) {
       throw new ClientError('SESSION_NOT_FOUND', 'the session is not attached to a running agent; reopen it');
     }

@@ -14,6 +14,7 @@ import type {
   ToolCallUpdate,
 } from '@acp-kit/protocol';
 import type { ErrorInfo } from '../errors.js';
+import type { EnvVariable } from '../permissions/env-allow-list.js';
 import type { PermissionScope } from '../permissions/rules.js';
 import type { ExitStatus } from '../terminal/managed-terminal.js';
 import type { DiffPlacement } from './diff-placement.js';
@@ -34,10 +35,18 @@ export interface PermissionRequestView {
   paths: string[];
   /** The command line, whole. */
   command?: string;
+  /** The working directory the command asks for (absolute), when it names one. */
+  commandCwd?: string;
+  /**
+   * The environment variables the command sets, with their values (records at rest keep the
+   * names only: values are redacted like every `env`).
+   */
+  env?: EnvVariable[];
   outsideRoots: boolean;
   secret: boolean;
   /** The file has other hard links, which may be outside the roots (treated as outside). */
   hardLinked?: boolean;
+  /** The names among {@link env} off the allow list: what needs an explicit answer. */
   sensitiveEnv?: string[];
   /** Why the policy asks (or decided). */
   reason: string;

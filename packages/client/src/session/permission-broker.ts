@@ -14,7 +14,7 @@ import { decisionOfOption, normalizeOptions, outcomeFor } from '../permissions/o
 import { SessionPermissions } from '../permissions/policy.js';
 import { answerDecision, rememberedRule } from '../permissions/remember.js';
 import type { PermissionScope, PermissionSubject } from '../permissions/rules.js';
-import { simpleArgv } from '../permissions/shell-words.js';
+import { shellScript, simpleArgv } from '../permissions/shell-words.js';
 import { subjectFromToolCall } from '../permissions/subject.js';
 import type { PermissionRequestView, SessionEvent } from './events.js';
 import { QuestionQueue } from './question-queue.js';
@@ -102,12 +102,15 @@ export class PermissionBroker {
     }
     if (decision === 'allow') {
       const argv = subject.command ? simpleArgv(subject.command) : undefined;
+      const script = subject.command ? shellScript(subject.command) : undefined;
       this.permissions.addGrant({
         kind: subject.kind,
         paths: subject.paths,
         shownPaths: subject.shownPaths ?? subject.paths,
         turn: state.turn,
         ...(argv ? { argv } : {}),
+        ...(script !== undefined ? { script } : {}),
+        ...(subject.env ? { env: subject.env } : {}),
       });
       this.approve(final, shown, state.turn);
     }
@@ -294,6 +297,8 @@ export class PermissionBroker {
       ...(subject.toolCallId ? { toolCallId: subject.toolCallId } : {}),
       ...(options ? { options } : {}),
       ...(subject.commandText ? { command: subject.commandText } : {}),
+      ...(subject.commandCwd !== undefined ? { commandCwd: subject.commandCwd } : {}),
+      ...(subject.env ? { env: subject.env } : {}),
       ...(subject.sensitiveEnv ? { sensitiveEnv: subject.sensitiveEnv } : {}),
     };
     this.dispatch({

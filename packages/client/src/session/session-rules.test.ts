@@ -115,6 +115,7 @@ describe('session rules', () => {
       action: 'allow',
       kinds: ['execute'],
       command: 'ls',
+      exact: true,
     });
   });
 });

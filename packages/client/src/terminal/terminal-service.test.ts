@@ -122,14 +122,39 @@ describe('TerminalService', () => {
     ).toBe('PERMISSION_DENIED');
   });
 
-  it('passes env, and needs approval for loader and interpreter variables', async () => {
+  it('passes env; every variable off the allow list needs approval, shown with its value and the cwd', async () => {
     const r = await run({
       command: 'sh',
-      args: ['-c', 'printf %s "$GREETING"'],
-      env: [{ name: 'GREETING', value: 'hi there' }],
+      args: ['-c', 'printf %s "$GREETING $NO_COLOR"'],
+      env: [
+        { name: 'GREETING', value: 'hi there' },
+        { name: 'NO_COLOR', value: '1' },
+      ],
+      cwd: root,
     });
-    expect(r.output).toBe('hi there');
-    expect(asked[0]?.sensitiveEnv).toBeUndefined();
+    expect(r.output).toBe('hi there 1');
+    expect(asked[0]).toMatchObject({
+      env: [
+        { name: 'GREETING', value: 'hi there' },
+        { name: 'NO_COLOR', value: '1' },
+      ],
+      sensitiveEnv: ['GREETING'],
+      commandCwd: root,
+    });
+    // Duplicates: the last value wins; a value the command inherits anyway changes nothing.
+    await run({
+      command: 'true',
+      env: [
+        { name: 'GREETING', value: 'a' },
+        { name: 'GREETING', value: 'b' },
+        { name: 'PATH', value: process.env.PATH ?? '' },
+      ],
+    });
+    expect(asked.at(-1)).toMatchObject({
+      env: [{ name: 'GREETING', value: 'b' }],
+      sensitiveEnv: ['GREETING'],
+    });
+    expect(asked.at(-1)?.commandCwd).toBeUndefined();
     const denied = ctx('s1', (s) => (s.sensitiveEnv?.length ?? 0) === 0);
     expect(
       await code(

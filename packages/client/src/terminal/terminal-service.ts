@@ -4,7 +4,9 @@
  *
  * A `command` with `args` runs as that argv: metacharacters in it stay literal. A bare command
  * line (no `args`) that contains blanks or shell syntax runs through `/bin/sh -c` — the only time a
- * shell is involved — and the permission prompt shows the line whole.
+ * shell is involved — and the permission prompt shows the line whole. The policy decides on the
+ * real request: the command, the variables it sets (off the allow list, they need explicit
+ * approval) and its working directory (refused outside the roots).
  */
 import type {
   CreateTerminalRequest,
@@ -18,9 +20,9 @@ import type {
 import { ClientError } from '../errors.js';
 import { realRoots, truncatePath, validateAgentPath, withinRoots } from '../fs/path-guard.js';
 import type { PermissionSubject } from '../permissions/rules.js';
+import { effectiveEnv, envNeedingApproval, isValidEnvName } from '../permissions/env-allow-list.js';
 import { quoteArgv, type CommandSpec } from '../permissions/shell-words.js';
 import { newId } from '../util/ids.js';
-import { isSensitiveEnvName, isValidEnvName } from './env-policy.js';
 import { ManagedTerminal, type ExitStatus } from './managed-terminal.js';
 import { realpath } from 'node:fs/promises';
 
@@ -102,8 +104,7 @@ export class TerminalService {
     const commandText = bare ? params.command : quoteArgv([params.command, ...args]);
 
     const cwd = await this.resolveCwd(params.cwd, context);
-    const env: NodeJS.ProcessEnv = { ...(this.options.baseEnv ?? process.env) };
-    const sensitive: string[] = [];
+    const inherited = this.options.baseEnv ?? process.env;
     for (const variable of params.env ?? []) {
       if (
         !isValidEnvName(variable.name) ||
@@ -115,9 +116,11 @@ export class TerminalService {
           `invalid environment variable ${JSON.stringify(variable.name).slice(0, 80)}`,
         );
       }
-      if (isSensitiveEnvName(variable.name)) sensitive.push(variable.name);
-      env[variable.name] = variable.value;
     }
+    const set = effectiveEnv(params.env ?? [], inherited);
+    const env: NodeJS.ProcessEnv = { ...inherited };
+    for (const { name, value } of set) env[name] = value;
+    const sensitive = envNeedingApproval(set);
 
     const mine = [...this.terminals.values()].filter((entry) => entry.sessionId === context.sessionId);
     if (mine.length >= (this.options.maxOpenPerSession ?? 32)) {
@@ -140,7 +143,9 @@ export class TerminalService {
       cwd: context.cwd,
       outsideRoots: false,
       secret: false,
+      ...(set.length > 0 ? { env: set } : {}),
       ...(sensitive.length > 0 ? { sensitiveEnv: sensitive } : {}),
+      ...(params.cwd !== undefined && params.cwd !== null && params.cwd !== '' ? { commandCwd: cwd } : {}),
     };
     if (!(await context.authorize(subject))) {
       throw new ClientError('PERMISSION_DENIED', `running \`${commandText.slice(0, 200)}\` was refused`);

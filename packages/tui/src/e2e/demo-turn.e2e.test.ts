@@ -7,17 +7,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { permissionBox } from './tmux-harness.js';
 import { tmuxPerTest } from './tmux-per-test.js';
 
 const tmux = tmuxPerTest();
-
-/** The permission prompt's box on `screen`: from its title to its bottom border. */
-function permissionBox(screen: string): string {
-  const lines = screen.split('\n');
-  const start = lines.findIndex((line) => line.includes('Permission requested'));
-  const end = lines.findIndex((line, i) => i > start && line.includes('╰'));
-  return lines.slice(start, end + 1).join('\n');
-}
 
 describe('the demo agent, by keyboard', () => {
   it('runs a full turn: plan, tool calls, a write reviewed in its permission, terminal; then reject and cancel', async () => {

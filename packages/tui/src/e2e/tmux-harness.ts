@@ -97,6 +97,14 @@ export function makeScenarioDirs(options: ScenarioDirsOptions = {}): HarnessDirs
   return dirs;
 }
 
+/** The permission prompt's box on `screen`: from its title to its bottom border. */
+export function permissionBox(screen: string): string {
+  const lines = screen.split('\n');
+  const start = lines.findIndex((line) => line.includes('Permission requested'));
+  const end = lines.findIndex((line, i) => i > start && line.includes('╰'));
+  return lines.slice(start, end + 1).join('\n');
+}
+
 /** The scripted agent's environment in a run: its sessions kept in the run's directory. */
 export function scenarioEnv(dirs: HarnessDirs): Readonly<Record<string, string>> {
   return { SCENARIO_STATE: join(dirs.root, 'agent-state') };

@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
-import { sanitizeInline, sanitizeText } from '../sanitize/sanitize-text.js';
+import { visibleText } from '@acp-kit/client';
+import { sanitizeText } from '../sanitize/sanitize-text.js';
 import { foldLines, plural, splitLines } from '../text/fold.js';
 import { displayPath } from '../text/paths.js';
 import type { PermissionOperation } from '../view-model/permission.js';
@@ -43,8 +44,10 @@ function Folded({
 
 /**
  * The exact operation a permission request is about: the whole command line (never shortened,
- * multi-line scripts included) once, as a command, its working directory, every path, every diff,
- * and text content (Markdown); the raw input when nothing else could be read from it.
+ * multi-line scripts included) once, as a command, its working directory and every environment
+ * variable it sets (with its value), every path, every diff, and text content (Markdown); the raw
+ * input when nothing else could be read from it. Commands, paths and variables show their
+ * invisible characters as escapes (`\u{200b}`, `\r`): they are part of what is approved.
  */
 export const OperationView = memo(function OperationView({
   operation,
@@ -61,12 +64,18 @@ export const OperationView = memo(function OperationView({
       {operation.command !== undefined && (
         <Text>
           <Text color={theme.text.accent}>$ </Text>
-          <Text bold>{sanitizeText(operation.command)}</Text>
+          <Text bold>{visibleText(operation.command, { keepNewlines: true })}</Text>
         </Text>
       )}
       {operation.cwd !== undefined && (
-        <Text color={theme.text.muted}>{`in ${sanitizeInline(operation.cwd)}`}</Text>
+        <Text color={theme.text.muted}>{`in ${displayPath(operation.cwd, cwd)}`}</Text>
       )}
+      {operation.env?.map((variable, i) => (
+        <Text key={`env-${i}`}>
+          <Text color={theme.text.muted}>{'env '}</Text>
+          {`${visibleText(variable.name)}=${visibleText(variable.value)}`}
+        </Text>
+      ))}
       {operation.paths.map((p, i) => (
         <Text key={i}>
           <Text color={theme.text.muted}>{'path '}</Text>

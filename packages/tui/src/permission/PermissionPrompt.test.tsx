@@ -194,4 +194,33 @@ describe('PermissionPrompt', () => {
       unmount();
     }
   });
+
+  it('shows the cwd and every variable a command sets, with invisible characters escaped', () => {
+    const operation = {
+      command: 'git status\u200b\recho hidden',
+      cwd: '/w/sub\ndir',
+      env: [
+        { name: 'GIT_DIR', value: '/tmp/evil\u202e/repo' },
+        { name: 'HOME', value: '/w/.agent/home' },
+      ],
+      paths: [{ path: '/w/notes\u200b.md' }],
+      diffs: [],
+      text: [],
+    };
+    const { frame } = renderInk(
+      <PermissionPrompt
+        request={{ ...request, operation }}
+        onSelect={() => undefined}
+        cwd="/w"
+        armDelayMs={0}
+      />,
+    );
+    const shown = flat(frame());
+    expect(shown).toContain('$ git status\\u{200b}\\recho hidden');
+    expect(shown).toContain('in sub\\ndir');
+    expect(shown).toContain('env GIT_DIR=/tmp/evil\\u{202e}/repo');
+    expect(shown).toContain('env HOME=/w/.agent/home');
+    expect(shown).toContain('path notes\\u{200b}.md');
+    expectSafeFrame(frame());
+  });
 });

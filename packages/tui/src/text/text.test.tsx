@@ -26,7 +26,9 @@ describe('folding and text helpers', () => {
   it('shows paths relative to the cwd, sanitized', () => {
     expect(displayPath('/w/src/a.ts', '/w', 3)).toBe('src/a.ts:3');
     expect(displayPath('/other/a.ts', '/w')).toBe('/other/a.ts');
-    expect(displayPath('/w/x\x1b]0;t\x07y\n', '/w/')).toBe('xy ');
+    // A file name's invisible characters are part of it: shown escaped, never dropped.
+    expect(displayPath('/w/x\x1b]0;t\x07y\n', '/w/')).toBe('x\\x1b]0;t\\x07y\\n');
+    expect(displayPath('/w/main.ts\u200b', '/w')).toBe('main.ts\\u{200b}');
   });
 
   it('measures display width', () => {

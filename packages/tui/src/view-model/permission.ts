@@ -3,6 +3,7 @@
  * command line, every path, every diff. Derived from the request's tool call and the raw input
  * shapes real agents send; the client engine may supply its own (already resolved) version.
  */
+import type { EnvVariable } from '@acp-kit/client';
 import type { Diff, PermissionOption, ToolCallContent } from '@acp-kit/protocol';
 import { isUnknownVariant } from '@acp-kit/protocol';
 import type { DiffPlacementView, ToolCallView } from './tool-call.js';
@@ -11,7 +12,10 @@ import type { DiffPlacementView, ToolCallView } from './tool-call.js';
 export interface PermissionOperation {
   /** The command line, exactly as it will run (never shortened). */
   readonly command?: string;
+  /** The working directory the command asks for. */
   readonly cwd?: string;
+  /** The environment variables the command sets, with their values (never shortened). */
+  readonly env?: readonly EnvVariable[];
   /** Paths touched, with a line when known. */
   readonly paths: readonly { readonly path: string; readonly line?: number | null }[];
   readonly diffs: readonly Diff[];

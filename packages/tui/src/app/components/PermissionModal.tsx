@@ -76,10 +76,17 @@ function Question({
   const request = useMemo(() => permissionRequestView(ask, state), [ask, state]);
   const warnings = permissionWarnings(ask);
   const rule = useMemo(() => rememberPreview(ask, scope, state?.cwd), [ask, scope, state?.cwd]);
-  // Everything but the operation's diff or text: borders, title, paths, options by group, hints.
+  // Everything but the operation's diff or text: borders, title, cwd, env, paths, options by group, hints.
   const groups = new Set(request.options.map((option) => option.kind.split('_')[0])).size;
+  const operation = request.operation;
   const fixed =
-    12 + warnings.length + (request.operation?.paths.length ?? 0) + request.options.length + 2 * groups;
+    12 +
+    warnings.length +
+    (operation?.cwd !== undefined ? 1 : 0) +
+    (operation?.env?.length ?? 0) +
+    (operation?.paths.length ?? 0) +
+    request.options.length +
+    2 * groups;
   const maxOperationLines = Math.max(3, rows - fixed);
   useInput(
     (input, key) => {

@@ -242,7 +242,22 @@ describe('rememberPreview', () => {
       subject: subject({ command: { line: 'npm test' }, commandText: 'npm test' }),
     });
     expect(rememberPreview(command, 'once')).toBeUndefined();
-    expect(rememberPreview(command, 'session')).toBe('Rule: allow execute `npm test` (deny if you reject)');
+    // Allowing covers exactly this command; a deny also covers longer ones (`…`).
+    expect(rememberPreview(command, 'session')).toBe(
+      'Rule — if you allow: allow execute `npm test` · if you reject: deny execute `npm test …`',
+    );
+    const withEnv = ask({
+      options,
+      subject: subject({
+        command: { argv: ['make'] },
+        commandText: 'make',
+        env: [{ name: 'MAKEFLAGS', value: '-j4\u200b' }],
+        sensitiveEnv: ['MAKEFLAGS'],
+      }),
+    });
+    expect(rememberPreview(withEnv, 'always')).toBe(
+      'Rule — if you allow: allow execute `make` with MAKEFLAGS=-j4\\u{200b} · if you reject: deny execute `make …`',
+    );
     const edit = ask({ subject: subject({ source: 'fs_write', kind: 'edit', paths: ['/w/src/a.ts'] }) });
     expect(rememberPreview(edit, 'project', '/w')).toBe('Rule: allow edit src/a.ts (deny if you reject)');
   });

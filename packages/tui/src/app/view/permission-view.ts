@@ -4,6 +4,7 @@
  */
 import {
   rememberedRule,
+  visibleText,
   type PermissionAnswer,
   type PermissionAsk,
   type PermissionScope,
@@ -119,21 +120,28 @@ export function permissionRequestView(
     else if (existing.line == null && entry.line != null) existing.line = entry.line;
   }
   const placements = diffPlacementsOf(diffs, known(ask, state));
+  // What the engine read from the real request (a terminal's own cwd and env) wins over the raw input.
+  const cwdAsked = ask.commandCwd ?? described.cwd;
   const operation: PermissionOperation = {
     ...described,
     diffs,
     paths,
+    ...(cwdAsked !== undefined ? { cwd: cwdAsked } : {}),
+    ...(ask.env && ask.env.length > 0 ? { env: ask.env } : {}),
     ...(placements ? { diffPlacements: placements } : {}),
   };
   return { toolCall, options: ask.options ?? LOCAL_OPTIONS, operation };
 }
 
-/** Warnings about what makes the question special (outside the roots, a secret, loader variables). */
+/** Warnings about what makes the question special (outside the roots, a secret, variables off the allow list). */
 export function permissionWarnings(ask: PermissionAsk): string[] {
   const warnings: string[] = [];
   if (ask.outsideRoots) warnings.push('Outside the session’s directories');
   if (ask.secret) warnings.push('Looks like a secret file');
-  if (ask.sensitiveEnv && ask.sensitiveEnv.length > 0) warnings.push(`Sets ${ask.sensitiveEnv.join(', ')}`);
+  if (ask.sensitiveEnv && ask.sensitiveEnv.length > 0)
+    warnings.push(
+      `Sets ${ask.sensitiveEnv.map((name) => visibleText(name)).join(', ')}: they can change what the command runs`,
+    );
   return warnings;
 }
 

@@ -69,7 +69,11 @@ describe('permission views', () => {
     ).toBe(LOCAL_OPTIONS);
     expect(
       permissionWarnings(ask({ outsideRoots: true, secret: true, sensitiveEnv: ['LD_PRELOAD'] })),
-    ).toEqual(['Outside the session’s directories', 'Looks like a secret file', 'Sets LD_PRELOAD']);
+    ).toEqual([
+      'Outside the session’s directories',
+      'Looks like a secret file',
+      'Sets LD_PRELOAD: they can change what the command runs',
+    ]);
   });
 });
 
