@@ -97,6 +97,18 @@ describe('authentication and origins', () => {
     expect((error as AcpKitError).code).toBe('REMOTE_REFUSED');
     expect(await raw(url, { Host: 'attacker.example', Accept: 'text/event-stream' })).toBe(403);
   });
+
+  it('takes loopback Host names in any case (host names are case-insensitive)', async () => {
+    harness = await startHarness();
+    const url = harness.listener.url;
+    const port = harness.listener.port;
+    // Past the gate, a GET without Acp-Connection-Id is 400: the Host was accepted.
+    for (const host of [`LOCALHOST:${port}`, `LocalHost:${port}`, 'localhost', `[::1]:${port}`])
+      expect(await raw(url, { Host: host, Accept: 'text/event-stream' }), host).toBe(400);
+    expect(await raw(url, { Host: `LOCALHOST.attacker.example:${port}`, Accept: 'text/event-stream' })).toBe(
+      403,
+    );
+  });
 });
 
 describe('the RFD status codes', () => {

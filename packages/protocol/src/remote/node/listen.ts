@@ -57,9 +57,9 @@ const CORS_HEADERS = [
   HEADER_MESSAGE_SEQ,
 ].join(', ');
 
-/** Whether an address is on the loopback interface. */
+/** Whether an address is on the loopback interface (host names are case-insensitive: `LOCALHOST` too). */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   return LOOPBACK.has(bare) || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }
 
