@@ -68,7 +68,8 @@ class HttpChannel implements RemoteChannel {
   private wroteFirst = false;
   private posting = false;
   private resumable = false;
-  private readonly inbox = new Inbox();
+  /** Events received, for the sink; stream bodies are not read while it holds enough. */
+  private readonly inbox = new Inbox({ stop: () => undefined, go: () => this.releaseResumeWaiters() });
   private resumeWaiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
   /** Open SSE streams: '' is the connection's, the others are sessions'. */
@@ -122,6 +123,9 @@ class HttpChannel implements RemoteChannel {
 
   resume(): void {
     this.inbox.resume();
+  }
+
+  private releaseResumeWaiters(): void {
     const waiters = this.resumeWaiters;
     this.resumeWaiters = [];
     for (const resolve of waiters) resolve();
@@ -413,7 +417,7 @@ class HttpChannel implements RemoteChannel {
     );
     try {
       for (;;) {
-        while (this.inbox.isPaused && !this.ended)
+        while (!this.inbox.wantsMore && !this.ended)
           await new Promise<void>((resolve) => this.resumeWaiters.push(resolve));
         if (this.ended) return 'fatal';
         const { value, done } = await reader.read();
@@ -501,9 +505,7 @@ class HttpChannel implements RemoteChannel {
     for (const controller of this.inflight) controller.abort();
     this.inflight.clear();
     this.releaseDrainWaiters();
-    const waiters = this.resumeWaiters;
-    this.resumeWaiters = [];
-    for (const resolve of waiters) resolve();
+    this.releaseResumeWaiters();
     if (details?.cause instanceof AcpKitError)
       this.options.onEvent?.({ type: 'failed', profile: 'http', reason: details.cause.message });
     this.inbox.end(details);

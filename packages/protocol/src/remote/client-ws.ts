@@ -79,8 +79,11 @@ class WebSocketChannel implements RemoteChannel {
   private socket: WebSocketLike | undefined;
   private receiver: StreamReceiver | undefined;
   private unflushed = 0;
-  /** Frames received, for the sink (held before start() and while paused). */
-  private readonly inbox = new Inbox();
+  /** Frames received, for the sink (held before start() and while paused; the socket is paused once it holds enough). */
+  private readonly inbox = new Inbox({
+    stop: () => this.socket?.pause(),
+    go: () => this.socket?.resume(),
+  });
   private received = 0;
   private resumable = false;
   private state: 'open' | 'resuming' | 'ended' = 'open';
@@ -137,11 +140,9 @@ class WebSocketChannel implements RemoteChannel {
 
   pause(): void {
     this.inbox.pause();
-    this.socket?.pause();
   }
 
   resume(): void {
-    this.socket?.resume();
     this.inbox.resume();
   }
 
@@ -177,7 +178,7 @@ class WebSocketChannel implements RemoteChannel {
   private useSocket(socket: WebSocketLike, serverReceived: number | undefined): boolean {
     this.socket = socket;
     this.unflushed = 0;
-    if (this.inbox.isPaused) socket.pause();
+    if (!this.inbox.wantsMore) socket.pause();
     const receiver: StreamReceiver = {
       send: (_id, data) => {
         this.unflushed += data.length;
