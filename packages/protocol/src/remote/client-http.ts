@@ -24,6 +24,7 @@ import {
   type RemoteChannel,
   type RemoteClientOptions,
 } from './client-types.js';
+import { BusyRetry } from './busy-retry.js';
 import { CookieJar } from './cookies.js';
 import { Inbox } from './inbox.js';
 import { SseParser } from './sse.js';
@@ -215,19 +216,30 @@ class HttpChannel implements RemoteChannel {
       });
       return false;
     }
+    const busy = new BusyRetry(this.url, this.options, 'http', this.stop.signal);
     let response: Response;
-    try {
-      response = await this.request({
-        method: 'POST',
-        headers: { ...this.headers(), 'Content-Type': JSON_MEDIA_TYPE, Accept: JSON_MEDIA_TYPE },
-        body: line,
-      });
-    } catch (error) {
-      this.finish({ cause: connectFailed(this.url, error) });
-      return false;
+    let text: string | undefined;
+    for (;;) {
+      try {
+        response = await this.request({
+          method: 'POST',
+          headers: { ...this.headers(), 'Content-Type': JSON_MEDIA_TYPE, Accept: JSON_MEDIA_TYPE },
+          body: line,
+        });
+      } catch (error) {
+        this.finish({ cause: connectFailed(this.url, error) });
+        return false;
+      }
+      this.store(response);
+      text = await readText(response, this.maxMessageBytes).catch(() => undefined);
+      // Full: asked again after its Retry-After, a few times.
+      if (response.status !== 503) break;
+      if (!(await busy.wait(response.headers.get('retry-after')))) {
+        this.finish({ cause: busy.error(text ?? '') });
+        return false;
+      }
+      if (this.ended) return false;
     }
-    this.store(response);
-    const text = await readText(response, this.maxMessageBytes).catch(() => undefined);
     const id = response.headers.get(HEADER_CONNECTION_ID);
     if (response.status !== 200 || !id || text === undefined) {
       this.finish({

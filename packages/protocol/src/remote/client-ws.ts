@@ -23,6 +23,7 @@ import {
   type WebSocketHandlers,
   type WebSocketLike,
 } from './client-types.js';
+import { BusyRetry } from './busy-retry.js';
 import { CookieJar } from './cookies.js';
 import { Inbox } from './inbox.js';
 import { DEFAULT_REPLAY_LIMITS, OutStream, type StreamReceiver } from './out-stream.js';
@@ -31,6 +32,8 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/framing.js';
 
 /** The server's close code for "the events you need are no longer kept". */
 const CLOSE_EVENTS_LOST = 4410;
+/** "Try Again Later": no agent place was free when our `initialize` arrived. */
+const CLOSE_TRY_AGAIN_LATER = 1013;
 const CLOSE_TOO_LARGE = 1009;
 const ABNORMAL = 1006;
 const SOCKET_HIGH_WATER = 256 * 1024;
@@ -223,6 +226,10 @@ class WebSocketChannel implements RemoteChannel {
       });
       return;
     }
+    if (code === CLOSE_TRY_AGAIN_LATER && this.received === 0) {
+      void this.startOver(reason);
+      return;
+    }
     if (code === CLOSE_EVENTS_LOST) {
       this.finish({
         cause: resumeFailed(
@@ -323,6 +330,43 @@ class WebSocketChannel implements RemoteChannel {
         return;
       }
       await delay(backoffMs(attempt), this.stop.signal);
+    }
+  }
+
+  /**
+   * The server was full when our `initialize` arrived (1013) and nothing of ours was taken: a new
+   * connection once it has room, our messages sent again from the first.
+   */
+  private async startOver(reason: string): Promise<void> {
+    this.state = 'resuming';
+    const busy = new BusyRetry(this.url, this.options, 'websocket', this.stop.signal);
+    let retryAfter: string | undefined;
+    let text = reason;
+    for (;;) {
+      if (!(await busy.wait(retryAfter))) return this.finish({ cause: busy.error(text) });
+      if (this.state !== 'resuming') return;
+      try {
+        const { socket, headers } = await this.connect({});
+        if (this.state !== 'resuming') {
+          socket.close(1000, 'client closed');
+          return;
+        }
+        this.connectionId = headerValue(headers, HEADER_CONNECTION_ID);
+        this.resumable = headerValue(headers, HEADER_RESUMABLE) === '1' && this.connectionId !== undefined;
+        this.state = 'open';
+        this.useSocket(socket, 0);
+        return;
+      } catch (error) {
+        if (!(error instanceof RemoteHttpError && error.status === 503))
+          return this.finish({
+            cause:
+              error instanceof RemoteHttpError
+                ? refusedError(error.status, this.url, error.message)
+                : new AcpKitError('CONNECTION_CLOSED', `cannot reach ${redactUrl(this.url)}`, {}, error),
+          });
+        retryAfter = error.retryAfter;
+        text = error.message;
+      }
     }
   }
 
