@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BEGIN, END, renderSection, replaceSection } from './battery.js';
+import { BEGIN, END, REMOTE_SECTION, renderSection, replaceSection } from './battery.js';
 
 describe('battery runner: docs/reliability.md', () => {
   it('replaces only the generated section and keeps hand-written ones', () => {
@@ -47,5 +47,46 @@ describe('battery runner: docs/reliability.md', () => {
     expect(section).toContain('| C1 | kill→error p50 | 12 ms | ≤ 100 ms | met |');
     expect(section).toContain('| F3 | escapes \\| writes | 3 | 0 | **not met** |');
     expect(section).toContain('F3 race: escaped');
+  });
+
+  it('keeps the remote server’s cases (R) in a section of their own, rewritten by the runs that ran them', () => {
+    const figure = (id: string) => ({
+      case: id,
+      name: `${id} figure`,
+      value: 0,
+      target: '0',
+      pass: true,
+      size: 'ci',
+      at: '',
+    });
+    const report = {
+      testResults: [
+        {
+          name: `${process.cwd()}/test/battery/c-chaos.test.ts`,
+          assertionResults: [{ fullName: 'C1', status: 'passed' }],
+        },
+        {
+          name: `${process.cwd()}/test/battery/r-remote-wire.test.ts`,
+          assertionResults: [{ fullName: 'R1', status: 'failed', failureMessages: ['boom'] }],
+        },
+      ],
+    };
+    const meta = { size: 'ci', seed: '1', commit: 'abc', date: 'today' };
+    const main = renderSection([figure('C1'), figure('R1')], report, meta);
+    const remote = renderSection([figure('C1'), figure('R1')], report, meta, REMOTE_SECTION);
+    expect(main).toContain('| C1 |');
+    expect(main).not.toContain('| R1 |');
+    expect(main).toContain('Tests: 1 passed, 0 failed');
+    expect(remote.startsWith(REMOTE_SECTION.begin) && remote.endsWith(REMOTE_SECTION.end)).toBe(true);
+    expect(remote).toContain('### Targets of issue 17');
+    expect(remote).toContain('| R1 |');
+    expect(remote).not.toContain('| C1 |');
+    expect(remote).toContain('Tests: 0 passed, 1 failed');
+    expect(remote).toContain('R1: boom');
+    const doc = replaceSection(`# T\n\n${BEGIN}\nold\n${END}\n`, remote, REMOTE_SECTION);
+    expect(doc).toContain(`${BEGIN}\nold\n${END}`);
+    expect(replaceSection(doc, `${REMOTE_SECTION.begin}\nnew\n${REMOTE_SECTION.end}`, REMOTE_SECTION)).toBe(
+      `# T\n\n${BEGIN}\nold\n${END}\n\n${REMOTE_SECTION.begin}\nnew\n${REMOTE_SECTION.end}\n`,
+    );
   });
 });

@@ -20,6 +20,8 @@ export interface Served {
   started(): number;
   /** Connections it closed so far. */
   closed(): number;
+  /** Whether it logged the close of connection `id` (a full `Acp-Connection-Id`). */
+  hasClosed(id: string): boolean;
   /** Ctrl-C, then its exit. */
   stop(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export async function startServe(home: BatteryHome, args: readonly string[]): Pr
     stderr: () => stderr.text,
     started: () => count(/: started .*, pid \d+/g),
     closed: () => count(/connection \w+ closed/g),
+    hasClosed: (id) => stderr.text.includes(`connection ${id.slice(0, 8)} closed`),
     stop: async () => {
       killQuietly(child.pid, 'SIGINT');
       await exitOf(child, 30_000).catch(() => killQuietly(child.pid, 'SIGKILL'));
@@ -124,6 +127,8 @@ class Received {
 export class RawSocket {
   readonly received: Received;
   readonly closed: Promise<{ code: number; reason: string }>;
+  /** The server's `Acp-Connection-Id` for this socket. */
+  connectionId = '';
 
   private constructor(
     readonly ws: WebSocket,
@@ -149,6 +154,7 @@ export class RawSocket {
       ...(options.maxPayload ? { maxPayload: options.maxPayload } : {}),
     });
     const socket = new RawSocket(ws, options.onFrame);
+    ws.once('upgrade', (res) => (socket.connectionId = String(res.headers['acp-connection-id'] ?? '')));
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
       ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
@@ -188,14 +194,7 @@ export class RawHttp {
 
   /** POSTs `initialize`, opens the connection's stream; then session/new and its stream. */
   async openSession(cwd: string): Promise<string> {
-    const init = await fetch(this.url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: INITIALIZE,
-    });
-    if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status}`);
-    await init.text();
-    this.connectionId = init.headers.get('acp-connection-id') ?? '';
+    await this.initializeOnly();
     await this.openStream(undefined);
     const created = this.received.reply('new');
     await this.post(newSessionFrame('new', cwd));
@@ -246,6 +245,23 @@ export class RawHttp {
         }
       }
     })();
+  }
+
+  /** POSTs `initialize` only (the connection and its agent exist; no stream is opened). */
+  async initializeOnly(): Promise<void> {
+    const init = await fetch(this.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: INITIALIZE,
+    });
+    await init.text();
+    if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status}`);
+    this.connectionId = init.headers.get('acp-connection-id') ?? '';
+  }
+
+  /** Stops reading the streams without a DELETE: a client that vanished. */
+  drop(): void {
+    for (const controller of this.streams) controller.abort();
   }
 
   /** DELETE, and stops reading the streams. */

@@ -54,7 +54,7 @@ export const COUNTS = {
   /** C10: bytes the agent writes to stderr (RELIABILITY: 1 GiB). */
   stderrBytes: sized(64 * 1024 * 1024, 1024 * 1024 * 1024),
   /** R1: fuzzed frames per remote profile (issue 17; sent one by one, POSTs in order). */
-  remoteFuzzFrames: sized(1_500, 100_000),
+  remoteFuzzFrames: sized(1_500, 20_000),
   /** R3: updates of the turn cut mid-way, and cuts per profile. */
   remoteCutUpdates: sized(3_000, 20_000),
   remoteCuts: sized(3, 10),
