@@ -72,8 +72,16 @@ describe('battery runner: docs/reliability.md', () => {
       ],
     };
     const meta = { size: 'ci', seed: '1', commit: 'abc', date: 'today' };
-    const main = renderSection([figure('C1'), figure('R1')], report, meta);
-    const remote = renderSection([figure('C1'), figure('R1')], report, meta, REMOTE_SECTION);
+    // A figure goes where the file that measured it goes (a J1 canary count of an R file too).
+    const canary = {
+      ...figure('J1'),
+      name: 'canary hits',
+      file: `${process.cwd()}/test/battery/r-remote-wire.test.ts`,
+    };
+    const main = renderSection([figure('C1'), figure('R1'), canary], report, meta);
+    const remote = renderSection([figure('C1'), figure('R1'), canary], report, meta, REMOTE_SECTION);
+    expect(main).not.toContain('canary hits');
+    expect(remote).toContain('| J1 | canary hits |');
     expect(main).toContain('| C1 |');
     expect(main).not.toContain('| R1 |');
     expect(main).toContain('Tests: 1 passed, 0 failed');

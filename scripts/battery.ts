@@ -85,10 +85,10 @@ export interface BatterySection {
   begin: string;
   end: string;
   title: string;
-  /** Whether a figure of this case belongs here. */
-  cases: RegExp;
-  /** Test files whose failures are listed here. */
+  /** Test files whose figures and failures are shown here. */
   files: RegExp;
+  /** Cases shown here when a figure does not name its file. */
+  cases: RegExp;
   headline: RegExp;
   headlineTitle: string;
 }
@@ -117,6 +117,11 @@ export const REMOTE_SECTION: BatterySection = {
 
 export const SECTIONS: readonly BatterySection[] = [MAIN_SECTION, REMOTE_SECTION];
 
+/** Whether a figure is shown in `section`: by the file that measured it, else by its case. */
+function belongsTo(section: BatterySection, figure: FigureRecord): boolean {
+  return figure.file ? section.files.test(figure.file) : section.cases.test(figure.case);
+}
+
 /** Renders a generated section from the figures and the test report. */
 export function renderSection(
   allFigures: readonly FigureRecord[],
@@ -124,7 +129,7 @@ export function renderSection(
   meta: { size: string; seed: string; commit: string; date: string },
   section: BatterySection = MAIN_SECTION,
 ): string {
-  const figures = allFigures.filter((f) => section.cases.test(f.case));
+  const figures = allFigures.filter((f) => belongsTo(section, f));
   const results = (report?.testResults ?? [])
     .filter((file) => section.files.test(file.name))
     .flatMap((file) => (file.assertionResults ?? []).map((test) => ({ file: file.name, ...test })));
@@ -238,7 +243,7 @@ function main(): number {
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
   };
   // A section is rewritten when this run measured something for it (all of them on a full run).
-  const ran = SECTIONS.filter((part) => !options.only || figures.some((f) => part.cases.test(f.case)));
+  const ran = SECTIONS.filter((part) => !options.only || figures.some((f) => belongsTo(part, f)));
   const sections = ran.map((part) => ({ part, text: renderSection(figures, report, meta, part) }));
   if (options.docs) {
     let doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : INTRO;

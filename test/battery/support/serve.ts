@@ -233,16 +233,8 @@ export class RawHttp {
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
       for (;;) {
         const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-        if (done || !value) {
-          console.log('STREAM END', session);
-          return;
-        }
-        try {
-          parser.feed(value);
-        } catch (e) {
-          console.log('FEED ERR', e);
-          throw e;
-        }
+        if (done || !value) return;
+        parser.feed(value);
       }
     })();
   }
