@@ -82,9 +82,9 @@ describe('R3 connections cut mid-turn', () => {
           sessionUpdate: ({ update }) => {
             const text = (update as { content?: { text?: string } }).content?.text ?? '';
             seen.push(floodNumber(text));
-            // Cut at even steps through the turn, each after the previous cut was resumed.
+            // Cut at even steps through the turn (a cut may come while the last one is resumed).
             const next = Math.round(((cutAt.length + 1) * count) / (cuts + 1));
-            if (cutAt.length < cuts && seen.length >= next && downtimes.length === cutAt.length) {
+            if (cutAt.length < cuts && seen.length >= next) {
               cutAt.push(seen.length);
               cutting.cut();
             }
@@ -99,11 +99,15 @@ describe('R3 connections cut mid-turn', () => {
           'the cut turn',
         );
         // A cut near the end may come after the last update arrived: it is resumed all the same.
-        await pollUntil(() => downtimes.length >= cutAt.length, 'every cut resumed', 60_000);
+        await pollUntil(() => events.at(-1)?.type === 'resumed', 'the last cut resumed', 60_000);
         await connection.close();
         const faults = sequenceFaults(seen, count);
         figure({ case: 'R3', name: `${profile}: cuts mid-turn (${count} updates)`, value: cutAt.length });
-        figure({ case: 'R3', name: `${profile}: resumptions`, value: downtimes.length });
+        figure({
+          case: 'R3',
+          name: `${profile}: resumptions (cuts during a resumption make one)`,
+          value: downtimes.length,
+        });
         zero({ case: 'R3', name: `${profile}: updates lost` }, faults.lost);
         zero({ case: 'R3', name: `${profile}: updates duplicated` }, faults.duplicated);
         zero({ case: 'R3', name: `${profile}: updates out of order` }, faults.outOfOrder);
@@ -116,7 +120,9 @@ describe('R3 connections cut mid-turn', () => {
         watch.see(`acp serve stderr (R3 ${profile})`, served.stderr());
         expect(result.stopReason).toBe('end_turn');
         expect(cutAt.length).toBe(cuts);
-        expect(downtimes.length).toBeGreaterThanOrEqual(cuts);
+        // Cuts that come while one is being resumed are one outage.
+        expect(downtimes.length).toBeGreaterThanOrEqual(1);
+        expect(downtimes.length).toBeLessThanOrEqual(cuts);
         expect(faults).toEqual({ lost: 0, duplicated: 0, outOfOrder: 0 });
       } finally {
         proxy?.release();
