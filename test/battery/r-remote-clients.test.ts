@@ -184,11 +184,13 @@ describe('R4 silent clients', () => {
       const http = Array.from({ length: 3 }, () => new RawHttp((served as Served).url));
       for (const client of http) await client.initializeOnly();
       const closes = await within(
-        Promise.all(sockets.map((socket) => socket.closed)),
+        Promise.all(
+          sockets.map((socket) => socket.closed.then((close) => ({ ...close, at: performance.now() }))),
+        ),
         60_000,
         'the silent sockets being dropped',
       );
-      const droppedMs = performance.now() - opened;
+      const droppedMs = Math.max(...closes.map((close) => close.at)) - opened;
       await pollUntil(
         () => http.every((client) => served?.hasClosed(client.connectionId)),
         'HTTP connections closed',
@@ -309,7 +311,7 @@ describe('R6 clients that connect and drop', () => {
       for (let i = 0; i < 20; i++) (await RawSocket.open(url)).ws.terminate();
       // After initialize, no session: closed as soon as the socket drops.
       const noSession: string[] = [];
-      const dropped = performance.now();
+      let dropped = 0;
       for (let i = 0; i < 10; i++) {
         const socket = await RawSocket.open(url);
         const init = socket.received.reply('init');
@@ -317,6 +319,7 @@ describe('R6 clients that connect and drop', () => {
         await init;
         noSession.push(socket.connectionId);
         socket.ws.terminate();
+        dropped = performance.now();
       }
       await pollUntil(
         () => noSession.every((id) => served?.hasClosed(id)),
@@ -375,7 +378,7 @@ describe('R6 clients that connect and drop', () => {
       atMost(
         {
           case: 'R6',
-          name: `ms until 10 session-less connections were closed after their drop (grace ${graceS} s)`,
+          name: `ms from the last of 10 session-less connections dropping to all 10 closed (grace ${graceS} s)`,
           unit: 'ms',
         },
         Math.round(noSessionClosedMs),
