@@ -129,6 +129,8 @@ export class RawSocket {
   readonly closed: Promise<{ code: number; reason: string }>;
   /** The server's `Acp-Connection-Id` for this socket. */
   connectionId = '';
+  /** When it closed (`performance.now()`). */
+  closedAt: number | undefined;
 
   private constructor(
     readonly ws: WebSocket,
@@ -140,7 +142,10 @@ export class RawSocket {
     });
     ws.on('error', () => undefined);
     this.closed = new Promise((resolve) =>
-      ws.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })),
+      ws.once('close', (code: number, reason: Buffer) => {
+        this.closedAt = performance.now();
+        resolve({ code, reason: reason.toString() });
+      }),
     );
   }
 
