@@ -551,6 +551,8 @@ export class AgentConnection implements SessionLink {
     const { startRemoteAgent } = await import('../process/remote-agent.js');
     return startRemoteAgent(this.agent, {
       ...(this.options.env ? { env: this.options.env } : {}),
+      // Closed while a full server makes us wait: stop waiting.
+      signal: this.startAbort.signal,
       onEvent: (event) => {
         this.remoteStatus = nextRemoteStatus(
           this.remoteStatus ?? { url, profile: undefined, state: 'connecting', resumes: 0 },

@@ -5,7 +5,7 @@
  * happens yet. Runtime-neutral.
  */
 import { AcpKitError } from '../jsonrpc/errors.js';
-import { delay, refusedError, type RemoteClientOptions } from './client-types.js';
+import { delay, redactUrl, refusedError, type RemoteClientOptions } from './client-types.js';
 import type { RemoteProfile } from './wire.js';
 
 export const BUSY_DEFAULTS = {
@@ -63,8 +63,16 @@ export class BusyRetry {
     return !this.signal.aborted;
   }
 
-  /** The error once we stop asking: the server's words, and how often it was asked. */
+  /**
+   * The error once we stop asking: the server's words, and how often it was asked; or that we were
+   * stopped while waiting.
+   */
   error(text: string): AcpKitError {
+    if (this.signal.aborted)
+      return new AcpKitError(
+        'CONNECTION_CLOSED',
+        `stopped while waiting to ask ${redactUrl(this.url)} again (the server is full)`,
+      );
     const refused = refusedError(503, this.url, text);
     if (this.attempts === 0) return refused;
     return new AcpKitError(

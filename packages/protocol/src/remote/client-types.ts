@@ -73,6 +73,11 @@ export interface RemoteClientOptions {
    * (default 3; 0: never), each announced by a `busy` event.
    */
   busyRetries?: number;
+  /**
+   * Stops the connecting: a wait for a full server's `Retry-After` ends at once, and the connection
+   * attempt fails (closing the channel does the same once there is one).
+   */
+  signal?: AbortSignal;
   /** Told about connecting, cuts, reconnect attempts and resumptions (for status displays). */
   onEvent?: (event: RemoteEvent) => void;
   logger?: Logger;

@@ -47,7 +47,7 @@ export async function connectRemote(url: string, options: RemoteClientOptions = 
       throw new AcpKitError('INVALID_ARGUMENT', 'no WebSocket connector given (options.webSocket)');
     return httpChannel(url, options);
   }
-  const busy = new BusyRetry(url, options, 'websocket', new AbortController().signal);
+  const busy = new BusyRetry(url, options, 'websocket', options.signal ?? new AbortController().signal);
   for (;;) {
     try {
       return await openWebSocketChannel(url, options, connector);

@@ -218,6 +218,35 @@ describe('a full server', () => {
     },
   );
 
+  it('stops waiting for the Retry-After at once when its signal aborts', async () => {
+    // A wait the test would not sit out: the client must not wait for it.
+    harness = await startHarness({ limits: { maxConnections: 1, retryAfterSeconds: 30 } });
+    const url = harness.listener.url;
+    const holder = await connectClient(url, { profile: 'websocket' });
+    clients.push(holder);
+    await openSession(holder);
+    const stop = new AbortController();
+    const busy: RemoteEvent[] = [];
+    const error = await failure(
+      connectClient(url, {
+        profile: 'websocket',
+        signal: stop.signal,
+        onEvent: (event) => {
+          if (event.type !== 'busy') return;
+          busy.push(event);
+          stop.abort();
+        },
+      }),
+    );
+    expect(busy).toHaveLength(1);
+    expect(error).toBeInstanceOf(AcpKitError);
+    expect((error as AcpKitError).code).toBe('CONNECTION_CLOSED');
+    expect((error as AcpKitError).message).toMatch(
+      /stopped while waiting to ask .* again \(the server is full\)/,
+    );
+    expect(harness.agents).toHaveLength(1);
+  });
+
   it('a WebSocket refused at initialize (1013) starts over on a new connection once there is room', async () => {
     harness = await startHarness({ limits: { maxConnections: 1, retryAfterSeconds: 0 } });
     const url = harness.listener.url;
