@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BEGIN, END, previousFigures, renderSection, replaceSection } from './battery.js';
+import {
+  BEGIN,
+  END,
+  MAIN_SECTION,
+  previousFigures,
+  REMOTE_SECTION,
+  renderSection,
+  replaceSection,
+} from './battery.js';
 
 describe('battery runner: docs/reliability.md', () => {
   it('replaces only the generated section and keeps hand-written ones', () => {
@@ -71,6 +79,7 @@ describe('battery runner: docs/reliability.md', () => {
       [figure('ran', 0), figure('new', 0)],
       { numPassedTests: 2, numFailedTests: 0 },
       { ...meta, date: 'tuesday', commit: 'def', only: 'l-' },
+      MAIN_SECTION,
       previous,
     );
     expect(second).toContain('| L1 | escapes \\| kept | 0 | 0 | met |');
@@ -80,6 +89,55 @@ describe('battery runner: docs/reliability.md', () => {
     expect(second).toContain('| A3 | old | 1 | 0 | **not met** |');
     expect(second).toMatch(
       /on monday: .*commit abc.* The figures of `test\/battery\/l-\*` were measured again .* on tuesday: .*commit def/,
+    );
+  });
+
+  it('keeps the remote server’s cases (R) in a section of their own, rewritten by the runs that ran them', () => {
+    const figure = (id: string) => ({
+      case: id,
+      name: `${id} figure`,
+      value: 0,
+      target: '0',
+      pass: true,
+      size: 'ci',
+      at: '',
+    });
+    const report = {
+      testResults: [
+        {
+          name: `${process.cwd()}/test/battery/c-chaos.test.ts`,
+          assertionResults: [{ fullName: 'C1', status: 'passed' }],
+        },
+        {
+          name: `${process.cwd()}/test/battery/r-remote-wire.test.ts`,
+          assertionResults: [{ fullName: 'R1', status: 'failed', failureMessages: ['boom'] }],
+        },
+      ],
+    };
+    const meta = { size: 'ci', seed: '1', commit: 'abc', date: 'today' };
+    // A figure goes where the file that measured it goes (a J1 canary count of an R file too).
+    const canary = {
+      ...figure('J1'),
+      name: 'canary hits',
+      file: `${process.cwd()}/test/battery/r-remote-wire.test.ts`,
+    };
+    const main = renderSection([figure('C1'), figure('R1'), canary], report, meta);
+    const remote = renderSection([figure('C1'), figure('R1'), canary], report, meta, REMOTE_SECTION);
+    expect(main).not.toContain('canary hits');
+    expect(remote).toContain('| J1 | canary hits |');
+    expect(main).toContain('| C1 |');
+    expect(main).not.toContain('| R1 |');
+    expect(main).toContain('Tests: 1 passed, 0 failed');
+    expect(remote.startsWith(REMOTE_SECTION.begin) && remote.endsWith(REMOTE_SECTION.end)).toBe(true);
+    expect(remote).toContain('### Targets of issue 17');
+    expect(remote).toContain('| R1 |');
+    expect(remote).not.toContain('| C1 |');
+    expect(remote).toContain('Tests: 0 passed, 1 failed');
+    expect(remote).toContain('R1: boom');
+    const doc = replaceSection(`# T\n\n${BEGIN}\nold\n${END}\n`, remote, REMOTE_SECTION);
+    expect(doc).toContain(`${BEGIN}\nold\n${END}`);
+    expect(replaceSection(doc, `${REMOTE_SECTION.begin}\nnew\n${REMOTE_SECTION.end}`, REMOTE_SECTION)).toBe(
+      `# T\n\n${BEGIN}\nold\n${END}\n\n${REMOTE_SECTION.begin}\nnew\n${REMOTE_SECTION.end}\n`,
     );
   });
 });

@@ -61,15 +61,18 @@ ${examples([
 export const SERVE_HELP = `
 Serves one agent as a remote ACP endpoint, /acp, speaking both profiles of the RFD "Streamable
 HTTP & WebSocket Transport". Every remote connection gets its own agent process, started when the
-client connects and stopped when it leaves (its sessions are cancelled first); the agent's stderr
-and exit are reported to that client. Files and terminals the agent asks the client for are the
-client's: they are on the machine where acp --url runs, not here.
+client sends initialize and stopped when it leaves (its sessions are cancelled first); the agent's
+stderr and exit are reported to that client. Files and terminals the agent asks the client for are
+the client's: they are on the machine where acp --url runs, not here.
 
 Listens on 127.0.0.1 unless --host says otherwise. Any other address requires a bearer token: the
 value of ACP_KIT_SERVE_TOKEN, or one generated and printed at start. Put a TLS reverse proxy in front
 for anything beyond a trusted network (docs/remote.md). Browsers are refused unless --allow-origin
-names their origin. A client whose connection drops has --resume-grace seconds to resume it.
-Stops on Ctrl-C or SIGTERM (exit code 0), closing every connection and stopping every agent.
+names their origin. A client with a session whose connection drops has --resume-grace seconds to
+resume it; one without a session is let go at once, and one that sends no initialize within
+--handshake-timeout seconds is dropped. Past --max-connections, clients are answered 503 with
+Retry-After: 5 (acp --url asks again, up to 3 times). Stops on Ctrl-C or SIGTERM (exit code 0),
+closing every connection and stopping every agent.
 ${examples([
   ['acp serve --agent demo', 'the demo agent on http://127.0.0.1:8765/acp'],
   ['acp serve --agent acp-kit --port 9000', 'the acp-kit agent on port 9000'],

@@ -323,7 +323,11 @@ export async function buildProgram(
     .option('--max-connections <n>', 'connections at once (default 16), one agent process each')
     .option('--max-sessions <n>', 'sessions per connection (default 32)')
     .option('--max-message-bytes <n>', 'largest message either way (default 64 MiB)')
-    .option('--resume-grace <seconds>', 'how long a vanished client may come back and resume (default 30)')
+    .option(
+      '--resume-grace <seconds>',
+      'how long a vanished client with a session may come back and resume (default 30)',
+    )
+    .option('--handshake-timeout <seconds>', 'how long a new client has to send initialize (default 10)')
     .addHelpText('after', help.SERVE_HELP)
     .action(async (options: ServeOptions) => {
       const { serveCommand } = await import('./commands/serve.js');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AcpKitError, ClientSideConnection, type SessionNotification } from '@acp-kit/protocol';
 import { AGENT_STDERR_NOTIFICATION } from '@acp-kit/protocol/remote';
-import { connectRemoteAgent } from '@acp-kit/protocol/remote/node';
+import { CLOSE_NO_INITIALIZE, connectRemoteAgent } from '@acp-kit/protocol/remote/node';
 import { serveToken } from './commands/serve.js';
 import { fakeCommand, runCli, testHome, type TestHome } from './test-support/cli-harness.js';
 import { startServe, type Served } from './test-support/serve-harness.js';
@@ -112,6 +112,20 @@ describe('acp serve', () => {
     },
   );
 
+  it('starts no agent for a WebSocket that sends no initialize, and drops it after --handshake-timeout', async () => {
+    served = await serve(['--agent', 'demo', '--handshake-timeout', '0.3']);
+    // Connected, and silent: the channel sends nothing until the engine writes.
+    const silent = await connectRemoteAgent(served.url, { profile: 'websocket' });
+    const ended = await new Promise<unknown>((resolve) =>
+      silent.start({ data: () => undefined, end: (details) => resolve(details?.cause) }),
+    );
+    expect(String(ended)).toContain(`${CLOSE_NO_INITIALIZE}: initialize not sent in time`);
+    expect(served.stderr()).not.toMatch(/started/);
+    const bad = await runCli(['serve', '--agent', 'demo', '--handshake-timeout', '0'], home as TestHome);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--handshake-timeout takes a number of seconds/);
+  });
+
   it('requires the token it generates with --require-token, and never prints it to stderr', async () => {
     served = await serve(['--agent', 'demo', '--require-token'], { ACP_KIT_SERVE_TOKEN: '' });
     expect(served.token).toMatch(/^[\w-]{32}$/);
@@ -170,6 +184,19 @@ describe('acp run --url', () => {
       expect(served.stderr()).toContain(`(${transport})`);
     },
   );
+
+  it('acp run --url asks a full server again after its Retry-After, and says so on stderr', async () => {
+    served = await serve(['--agent', 'demo', '--max-connections', '1']);
+    const holder = await remoteClient(served.url, 'websocket');
+    const run = await runCli(['run', '--url', served.url, 'hello'], home as TestHome, {
+      // The place frees up while acp run waits.
+      onStderr: (text) => void (/server is full/.test(text) && holder.connection.close()),
+    });
+    expect(run.stderr).toMatch(
+      /▸ the server is full \(too many connections\): asking again in 5 s \(1 of 3\)/,
+    );
+    expect(run.code).toBe(0);
+  });
 
   it('says why a remote agent cannot be used: a wrong token, a bad URL, two agents at once', async () => {
     served = await serve(['--agent', 'demo', '--require-token'], { ACP_KIT_SERVE_TOKEN: 'right' });

@@ -134,11 +134,12 @@ export class AcpClient {
    * Starts an agent: a catalog name, an entry, or a command (`{ id, command, args }`).
    * Throws AGENT_NOT_FOUND, AGENT_NOT_INSTALLED (with how to install it), AGENT_START_FAILED or
    * UNSUPPORTED_PROTOCOL_VERSION. Aborting `signal` (or closing the client) while the agent starts
-   * stops it and rejects with AGENT_START_FAILED (`details.stopped`).
+   * stops it and rejects with AGENT_START_FAILED (`details.stopped`). `onCreated` receives the
+   * connection before it starts, to follow what happens while it does (a remote agent's `busy`).
    */
   async connect(
     agent: string | AgentEntry,
-    options: { cwd?: string; signal?: AbortSignal } = {},
+    options: { cwd?: string; signal?: AbortSignal; onCreated?: (connection: AgentConnection) => void } = {},
   ): Promise<AgentConnection> {
     const entry = typeof agent === 'string' ? this.catalog.require(agent) : agent;
     const connectionOptions: AgentConnectionOptions = {
@@ -168,6 +169,7 @@ export class AcpClient {
       connection = await AgentConnection.start(connectionOptions, (started) => {
         created = started;
         this.connections.add(started);
+        options.onCreated?.(started);
         if (options.signal?.aborted) void started.close();
       });
     } catch (error) {

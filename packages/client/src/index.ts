@@ -13,9 +13,9 @@ export {
 export {
   AgentConnection,
   type AgentConnectionEvents,
-  type RemoteStatus,
   type AgentConnectionOptions,
 } from './agent/agent-connection.js';
+export { nextRemoteStatus, remoteNotice, type RemoteStatus } from './agent/remote-status.js';
 export type { NewSessionOptions, OpenOptions } from './agent/session-opener.js';
 export { DEFAULT_TIMEOUTS, resolveTimeouts, type ClientTimeouts } from './agent/timeouts.js';
 export { clientCapabilities, CLIENT_INFO, type AdvertiseOptions } from './agent/capabilities.js';

@@ -5,6 +5,7 @@
  * `docs/reliability.md`. Nothing is ever typed in by hand.
  */
 import { appendFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import { SIZE } from './size.js';
 
 /** One measured figure. */
@@ -28,6 +29,8 @@ export interface Figure {
 export interface FigureRecord extends Figure {
   size: string;
   at: string;
+  /** The test file that measured it (its section of docs/reliability.md follows from it). */
+  file?: string;
 }
 
 const recorded: FigureRecord[] = [];
@@ -39,7 +42,13 @@ const recorded: FigureRecord[] = [];
  * figure({ case: 'C1', name: 'kill→error p50', value: 12, unit: 'ms', target: '≤ 100 ms', pass: 12 <= 100 });
  */
 export function figure(f: Figure): void {
-  const record: FigureRecord = { ...f, size: SIZE, at: new Date().toISOString() };
+  const testFile = expect.getState().testPath;
+  const record: FigureRecord = {
+    ...f,
+    size: SIZE,
+    at: new Date().toISOString(),
+    ...(testFile ? { file: testFile } : {}),
+  };
   recorded.push(record);
   const file = process.env.BATTERY_FIGURES_FILE;
   if (file) appendFileSync(file, JSON.stringify(record) + '\n');

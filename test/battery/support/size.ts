@@ -53,6 +53,11 @@ export const COUNTS = {
   swapRaceWrites: sized(2_000, 10_000),
   /** C10: bytes the agent writes to stderr (RELIABILITY: 1 GiB). */
   stderrBytes: sized(64 * 1024 * 1024, 1024 * 1024 * 1024),
+  /** R1: fuzzed frames per remote profile (issue 17; sent one by one, POSTs in order). */
+  remoteFuzzFrames: sized(1_500, 20_000),
+  /** R3: updates of the turn cut mid-way, and cuts per profile. */
+  remoteCutUpdates: sized(3_000, 20_000),
+  remoteCuts: sized(3, 10),
   /** G5: bytes of terminal output (RELIABILITY: 1 GiB). */
   terminalOutputBytes: sized(32 * 1024 * 1024, 1024 * 1024 * 1024),
 } as const;

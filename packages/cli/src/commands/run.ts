@@ -12,6 +12,7 @@ import {
   isRemoteUrl,
   loadRulesFile,
   remoteEntry,
+  remoteNotice,
   resolveClientPaths,
   runTerminalAuth,
   type AgentConnection,
@@ -103,7 +104,15 @@ export async function runCommand(
   const offSignal = io.onSignal((signal) => stop.signal(signal));
   let session: ClientSession | undefined;
   try {
-    const connection = await client.connect(entry, { cwd });
+    const connection = await client.connect(entry, {
+      cwd,
+      // A full remote server is asked again later: say why nothing happens yet.
+      onCreated: (starting) =>
+        starting.events.on('remote', (event) => {
+          const notice = remoteNotice(event);
+          if (notice) renderer.info(notice);
+        }),
+    });
     renderer.connected(connection);
     connection.addBackpressure(() => output.pressure());
     if (options.auth) await authenticate(connection, options.auth, io, cwd);

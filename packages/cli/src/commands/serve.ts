@@ -29,6 +29,7 @@ export interface ServeOptions {
   maxSessions?: string;
   maxMessageBytes?: string;
   resumeGrace?: string;
+  handshakeTimeout?: string;
 }
 
 function positiveInteger(value: string | undefined, option: string): number | undefined {
@@ -78,6 +79,10 @@ export async function serveCommand(
   const maxMessageBytes = positiveInteger(options.maxMessageBytes, '--max-message-bytes');
   const grace = options.resumeGrace === undefined ? undefined : Number(options.resumeGrace);
   if (grace !== undefined && !(grace >= 0)) throw new UsageError('--resume-grace takes a number of seconds');
+  const handshake = options.handshakeTimeout === undefined ? undefined : Number(options.handshakeTimeout);
+  if (handshake !== undefined && !(handshake > 0))
+    throw new UsageError('--handshake-timeout takes a number of seconds above 0');
+  if (handshake !== undefined) limits.handshakeTimeoutMs = handshake * 1000;
   if (maxConnections) limits.maxConnections = maxConnections;
   if (maxSessions) limits.maxSessionsPerConnection = maxSessions;
   if (maxMessageBytes) limits.maxMessageBytes = maxMessageBytes;

@@ -29,6 +29,7 @@ import { TraceRouter, TraceWriter } from '../persistence/trace.js';
 import type { TranscriptStore } from '../persistence/transcript-store.js';
 import { agentEnvironment } from '../process/agent-env.js';
 import type { RemoteEvent } from '@acp-kit/protocol/remote';
+import { nextRemoteStatus, type RemoteStatus } from './remote-status.js';
 import { NoiseDetector, processLink, startAgentProcess, type AgentLink } from '../process/agent-process.js';
 import { RestartBudget } from '../process/restart-budget.js';
 import type { ClientSession } from '../session/client-session.js';
@@ -91,23 +92,13 @@ export interface AgentConnectionEvents {
   update: SessionNotification;
   /** Something a developer may want to know (unknown variants, rejected frames), once per kind. */
   diagnostic: { message: string };
-  /** A remote agent's connection: connected (and how), cut, reconnecting, resumed, failed. */
+  /** A remote agent's connection: connected (and how), busy (asked again later), cut, reconnecting, resumed, failed. */
   remote: RemoteEvent;
   /**
    * What the agent prints while it signs in (`authenticate` running): its stderr and any non-JSON
    * lines on stdout, where logins put their URL and code prompts. Sanitised.
    */
   signInOutput: { text: string };
-}
-
-/** Where a remote agent is and how its connection is doing, for status displays. */
-export interface RemoteStatus {
-  url: string;
-  /** `websocket` or `http`, once connected. */
-  profile: 'websocket' | 'http' | undefined;
-  state: 'connecting' | 'connected' | 'reconnecting' | 'failed';
-  /** Times the connection was cut and resumed without loss. */
-  resumes: number;
 }
 
 /**
@@ -560,22 +551,13 @@ export class AgentConnection implements SessionLink {
     const { startRemoteAgent } = await import('../process/remote-agent.js');
     return startRemoteAgent(this.agent, {
       ...(this.options.env ? { env: this.options.env } : {}),
+      // Closed while a full server makes us wait: stop waiting.
+      signal: this.startAbort.signal,
       onEvent: (event) => {
-        const status: RemoteStatus = this.remoteStatus ?? {
-          url,
-          profile: undefined,
-          state: 'connecting',
-          resumes: 0,
-        };
-        status.profile = event.profile;
-        if (event.type === 'connected') status.state = 'connected';
-        else if (event.type === 'disconnected' || event.type === 'reconnecting')
-          status.state = 'reconnecting';
-        else if (event.type === 'resumed') {
-          status.state = 'connected';
-          status.resumes++;
-        } else status.state = 'failed';
-        this.remoteStatus = { ...status };
+        this.remoteStatus = nextRemoteStatus(
+          this.remoteStatus ?? { url, profile: undefined, state: 'connecting', resumes: 0 },
+          event,
+        );
         this.events.emit('remote', event);
       },
     });

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnPeer } from '@acp-kit/protocol/node';
-import { RemoteServer } from '@acp-kit/protocol/remote';
+import { RemoteServer, type RemoteServerOptions } from '@acp-kit/protocol/remote';
 import { listenRemote, type RemoteListener } from '@acp-kit/protocol/remote/node';
 import {
   startCuttingProxy,
@@ -31,8 +31,12 @@ afterEach(async () => {
 });
 
 /** `acp serve` in miniature: the fake agent as a real process per connection. */
-async function serveFake(options: Record<string, unknown> = {}): Promise<string> {
+async function serveFake(
+  options: Record<string, unknown> = {},
+  limits: RemoteServerOptions['limits'] = {},
+): Promise<string> {
   const server = new RemoteServer({
+    limits,
     startAgent: () => {
       const peer = spawnPeer(process.execPath, [FAKE_AGENT, JSON.stringify(options)], {
         onStderr: (chunk) => server.list().at(-1)?.stderr(chunk.toString('utf8')),
@@ -181,3 +185,28 @@ it('a remote agent that refuses the token fails to start with the reason', async
   const ok = await connect(entry, { env: { ACP_KIT_REMOTE_TOKEN: 'the-token' } });
   expect(ok.remote?.state).toBe('connected');
 });
+
+it.each(['websocket', 'http'] as const)(
+  'a remote agent closed while a full server makes it wait (%s) stops at once, not after the Retry-After',
+  async (transport) => {
+    // A wait the test would not sit out.
+    const url = await serveFake({}, { maxConnections: 1, retryAfterSeconds: 30 });
+    const holder = await connect(remote(url, 'websocket'));
+    const busy: string[] = [];
+    const error = await AgentConnection.start(
+      { agent: remote(url, transport), policy: new PermissionPolicy({ mode: 'all' }) },
+      (starting) =>
+        starting.events.on('remote', (event) => {
+          if (event.type !== 'busy') return;
+          busy.push(event.type);
+          void starting.close(500);
+        }),
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(busy).toEqual(['busy']);
+    expect((error as { code?: string }).code).toBe('AGENT_START_FAILED');
+    expect(holder.remote?.state).toBe('connected');
+  },
+);

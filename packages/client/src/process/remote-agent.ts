@@ -23,6 +23,8 @@ export interface RemoteAgentOptions {
   env?: NodeJS.ProcessEnv;
   /** Connection events (connected, cut, reconnecting, resumed, failed) for status displays. */
   onEvent?: (event: RemoteEvent) => void;
+  /** Stops the connecting (a wait for a full server's Retry-After ends at once). */
+  signal?: AbortSignal;
 }
 
 /** Connects to the entry's URL (WebSocket, else Streamable HTTP); throws AGENT_START_FAILED when it cannot. */
@@ -43,6 +45,7 @@ export async function startRemoteAgent(
       ...(token ? { token } : {}),
       ...(profile ? { profile } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

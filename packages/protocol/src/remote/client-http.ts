@@ -24,6 +24,7 @@ import {
   type RemoteChannel,
   type RemoteClientOptions,
 } from './client-types.js';
+import { BusyRetry } from './busy-retry.js';
 import { CookieJar } from './cookies.js';
 import { Inbox } from './inbox.js';
 import { SseParser } from './sse.js';
@@ -68,7 +69,8 @@ class HttpChannel implements RemoteChannel {
   private wroteFirst = false;
   private posting = false;
   private resumable = false;
-  private readonly inbox = new Inbox();
+  /** Events received, for the sink; stream bodies are not read while it holds enough. */
+  private readonly inbox = new Inbox({ stop: () => undefined, go: () => this.releaseResumeWaiters() });
   private resumeWaiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
   /** Open SSE streams: '' is the connection's, the others are sessions'. */
@@ -122,6 +124,9 @@ class HttpChannel implements RemoteChannel {
 
   resume(): void {
     this.inbox.resume();
+  }
+
+  private releaseResumeWaiters(): void {
     const waiters = this.resumeWaiters;
     this.resumeWaiters = [];
     for (const resolve of waiters) resolve();
@@ -211,19 +216,30 @@ class HttpChannel implements RemoteChannel {
       });
       return false;
     }
+    const busy = new BusyRetry(this.url, this.options, 'http', this.stop.signal);
     let response: Response;
-    try {
-      response = await this.request({
-        method: 'POST',
-        headers: { ...this.headers(), 'Content-Type': JSON_MEDIA_TYPE, Accept: JSON_MEDIA_TYPE },
-        body: line,
-      });
-    } catch (error) {
-      this.finish({ cause: connectFailed(this.url, error) });
-      return false;
+    let text: string | undefined;
+    for (;;) {
+      try {
+        response = await this.request({
+          method: 'POST',
+          headers: { ...this.headers(), 'Content-Type': JSON_MEDIA_TYPE, Accept: JSON_MEDIA_TYPE },
+          body: line,
+        });
+      } catch (error) {
+        this.finish({ cause: connectFailed(this.url, error) });
+        return false;
+      }
+      this.store(response);
+      text = await readText(response, this.maxMessageBytes).catch(() => undefined);
+      // Full: asked again after its Retry-After, a few times.
+      if (response.status !== 503) break;
+      if (!(await busy.wait(response.headers.get('retry-after')))) {
+        this.finish({ cause: busy.error(text ?? '') });
+        return false;
+      }
+      if (this.ended) return false;
     }
-    this.store(response);
-    const text = await readText(response, this.maxMessageBytes).catch(() => undefined);
     const id = response.headers.get(HEADER_CONNECTION_ID);
     if (response.status !== 200 || !id || text === undefined) {
       this.finish({
@@ -413,7 +429,7 @@ class HttpChannel implements RemoteChannel {
     );
     try {
       for (;;) {
-        while (this.inbox.isPaused && !this.ended)
+        while (!this.inbox.wantsMore && !this.ended)
           await new Promise<void>((resolve) => this.resumeWaiters.push(resolve));
         if (this.ended) return 'fatal';
         const { value, done } = await reader.read();
@@ -501,9 +517,7 @@ class HttpChannel implements RemoteChannel {
     for (const controller of this.inflight) controller.abort();
     this.inflight.clear();
     this.releaseDrainWaiters();
-    const waiters = this.resumeWaiters;
-    this.resumeWaiters = [];
-    for (const resolve of waiters) resolve();
+    this.releaseResumeWaiters();
     if (details?.cause instanceof AcpKitError)
       this.options.onEvent?.({ type: 'failed', profile: 'http', reason: details.cause.message });
     this.inbox.end(details);

@@ -42,6 +42,8 @@ export class RemoteHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The answer's `Retry-After` (a 503's "try again in"). */
+    readonly retryAfter?: string,
   ) {
     super(message);
   }
@@ -66,6 +68,16 @@ export interface RemoteClientOptions {
   resumeTimeoutMs?: number;
   /** A server silent this long is taken as gone and the connection resumed (default 40 s; it pings every 15 s). */
   idleTimeoutMs?: number;
+  /**
+   * A full server (503) is asked again after its `Retry-After` (at most 30 s), this many times
+   * (default 3; 0: never), each announced by a `busy` event.
+   */
+  busyRetries?: number;
+  /**
+   * Stops the connecting: a wait for a full server's `Retry-After` ends at once, and the connection
+   * attempt fails (closing the channel does the same once there is one).
+   */
+  signal?: AbortSignal;
   /** Told about connecting, cuts, reconnect attempts and resumptions (for status displays). */
   onEvent?: (event: RemoteEvent) => void;
   logger?: Logger;
@@ -77,6 +89,8 @@ export type RemoteEvent =
   | { type: 'disconnected'; profile: RemoteProfile; reason: string }
   | { type: 'reconnecting'; profile: RemoteProfile; attempt: number }
   | { type: 'resumed'; profile: RemoteProfile; downtimeMs: number; attempts: number }
+  /** The server is full: trying again in `retryInMs` (attempt `attempt` of `attempts`). */
+  | { type: 'busy'; profile: RemoteProfile; retryInMs: number; attempt: number; attempts: number }
   | { type: 'failed'; profile: RemoteProfile; reason: string };
 
 /** A connection to a remote agent, as a channel the engine runs on. */

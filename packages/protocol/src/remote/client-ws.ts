@@ -23,6 +23,7 @@ import {
   type WebSocketHandlers,
   type WebSocketLike,
 } from './client-types.js';
+import { BusyRetry } from './busy-retry.js';
 import { CookieJar } from './cookies.js';
 import { Inbox } from './inbox.js';
 import { DEFAULT_REPLAY_LIMITS, OutStream, type StreamReceiver } from './out-stream.js';
@@ -31,6 +32,8 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../jsonrpc/framing.js';
 
 /** The server's close code for "the events you need are no longer kept". */
 const CLOSE_EVENTS_LOST = 4410;
+/** "Try Again Later": no agent place was free when our `initialize` arrived. */
+const CLOSE_TRY_AGAIN_LATER = 1013;
 const CLOSE_TOO_LARGE = 1009;
 const ABNORMAL = 1006;
 const SOCKET_HIGH_WATER = 256 * 1024;
@@ -79,8 +82,11 @@ class WebSocketChannel implements RemoteChannel {
   private socket: WebSocketLike | undefined;
   private receiver: StreamReceiver | undefined;
   private unflushed = 0;
-  /** Frames received, for the sink (held before start() and while paused). */
-  private readonly inbox = new Inbox();
+  /** Frames received, for the sink (held before start() and while paused; the socket is paused once it holds enough). */
+  private readonly inbox = new Inbox({
+    stop: () => this.socket?.pause(),
+    go: () => this.socket?.resume(),
+  });
   private received = 0;
   private resumable = false;
   private state: 'open' | 'resuming' | 'ended' = 'open';
@@ -137,11 +143,9 @@ class WebSocketChannel implements RemoteChannel {
 
   pause(): void {
     this.inbox.pause();
-    this.socket?.pause();
   }
 
   resume(): void {
-    this.socket?.resume();
     this.inbox.resume();
   }
 
@@ -177,7 +181,7 @@ class WebSocketChannel implements RemoteChannel {
   private useSocket(socket: WebSocketLike, serverReceived: number | undefined): boolean {
     this.socket = socket;
     this.unflushed = 0;
-    if (this.inbox.isPaused) socket.pause();
+    if (!this.inbox.wantsMore) socket.pause();
     const receiver: StreamReceiver = {
       send: (_id, data) => {
         this.unflushed += data.length;
@@ -220,6 +224,10 @@ class WebSocketChannel implements RemoteChannel {
           },
         ),
       });
+      return;
+    }
+    if (code === CLOSE_TRY_AGAIN_LATER && this.received === 0) {
+      void this.startOver(reason);
       return;
     }
     if (code === CLOSE_EVENTS_LOST) {
@@ -322,6 +330,43 @@ class WebSocketChannel implements RemoteChannel {
         return;
       }
       await delay(backoffMs(attempt), this.stop.signal);
+    }
+  }
+
+  /**
+   * The server was full when our `initialize` arrived (1013) and nothing of ours was taken: a new
+   * connection once it has room, our messages sent again from the first.
+   */
+  private async startOver(reason: string): Promise<void> {
+    this.state = 'resuming';
+    const busy = new BusyRetry(this.url, this.options, 'websocket', this.stop.signal);
+    let retryAfter: string | undefined;
+    let text = reason;
+    for (;;) {
+      if (!(await busy.wait(retryAfter))) return this.finish({ cause: busy.error(text) });
+      if (this.state !== 'resuming') return;
+      try {
+        const { socket, headers } = await this.connect({});
+        if (this.state !== 'resuming') {
+          socket.close(1000, 'client closed');
+          return;
+        }
+        this.connectionId = headerValue(headers, HEADER_CONNECTION_ID);
+        this.resumable = headerValue(headers, HEADER_RESUMABLE) === '1' && this.connectionId !== undefined;
+        this.state = 'open';
+        this.useSocket(socket, 0);
+        return;
+      } catch (error) {
+        if (!(error instanceof RemoteHttpError && error.status === 503))
+          return this.finish({
+            cause:
+              error instanceof RemoteHttpError
+                ? refusedError(error.status, this.url, error.message)
+                : new AcpKitError('CONNECTION_CLOSED', `cannot reach ${redactUrl(this.url)}`, {}, error),
+          });
+        retryAfter = error.retryAfter;
+        text = error.message;
+      }
     }
   }
 

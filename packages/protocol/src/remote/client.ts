@@ -4,6 +4,7 @@
  * WebSocket connector.
  */
 import { AcpKitError } from '../jsonrpc/errors.js';
+import { BusyRetry } from './busy-retry.js';
 import { httpChannel } from './client-http.js';
 import {
   refusedError,
@@ -46,10 +47,20 @@ export async function connectRemote(url: string, options: RemoteClientOptions = 
       throw new AcpKitError('INVALID_ARGUMENT', 'no WebSocket connector given (options.webSocket)');
     return httpChannel(url, options);
   }
-  try {
-    return await openWebSocketChannel(url, options, connector);
-  } catch (error) {
-    if (error instanceof RemoteHttpError) {
+  const busy = new BusyRetry(url, options, 'websocket', options.signal ?? new AbortController().signal);
+  for (;;) {
+    try {
+      return await openWebSocketChannel(url, options, connector);
+    } catch (error) {
+      if (!(error instanceof RemoteHttpError)) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new AcpKitError('CONNECTION_CLOSED', `cannot reach ${redactUrl(url)}: ${message}`, {}, error);
+      }
+      // Full: asked again after its Retry-After, a few times.
+      if (error.status === 503) {
+        if (await busy.wait(error.retryAfter)) continue;
+        throw busy.error(error.message);
+      }
       if (profile === 'websocket' || FINAL_STATUSES.has(error.status))
         throw refusedError(error.status, url, error.message);
       // The server does not take WebSockets here: the RFD's other profile.
@@ -58,7 +69,5 @@ export async function connectRemote(url: string, options: RemoteClientOptions = 
       });
       return httpChannel(url, options);
     }
-    const message = error instanceof Error ? error.message : String(error);
-    throw new AcpKitError('CONNECTION_CLOSED', `cannot reach ${redactUrl(url)}: ${message}`, {}, error);
   }
 }

@@ -19,7 +19,7 @@ export { CookieJar } from './cookies.js';
 export { DEFAULT_REPLAY_LIMITS, OutStream } from './out-stream.js';
 export type { AttachResult, ReplayLimits, StreamReceiver } from './out-stream.js';
 export { DEFAULT_REMOTE_LIMITS, RemoteServer, isRefusal } from './server.js';
-export type { RemoteConnectionInfo, RemoteServerOptions } from './server.js';
+export type { Admission, RemoteConnectionInfo, RemoteServerOptions } from './server.js';
 export { RemoteConnection } from './server-connection.js';
 export type { Refusal, RemoteAgent, RemoteServerLimits } from './server-connection.js';
 export { SseParser, encodeSseEvent } from './sse.js';

@@ -9,6 +9,7 @@ import { AcpKitError } from '@acp-kit/protocol';
 import { startCuttingProxy, type CuttingProxy } from './test-support/cutting-proxy.js';
 import {
   connectClient,
+  waitFor,
   openSession,
   prompt,
   startHarness,
@@ -142,6 +143,3 @@ describe.each(['websocket', 'http'] as const)('resuming over %s', (profile) => {
 });
 
 /** Resolves once `check()` holds, re-checking on every turn of the event loop. */
-async function waitFor(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setImmediate(resolve));
-}

@@ -10,8 +10,9 @@
  * - Agent → client: each line goes to one stream (WebSocket: the only one; HTTP: the stream of its
  *   session, else the connection-scoped one). While more than `maxQueuedBytes` wait for slow or
  *   absent readers, the agent's output is not read, so a flooding agent blocks in its own writes.
- * - A client that goes away without saying goodbye has `resumeGraceMs` to come back and resume;
- *   after that, or on DELETE, the agent's sessions are cancelled and the agent is stopped.
+ * - A client that goes away without saying goodbye has `resumeGraceMs` to come back and resume
+ *   when it has a session; one without a session has nothing to resume and is closed at once.
+ *   After the grace, or on DELETE, the agent's sessions are cancelled and the agent is stopped.
  */
 import { AcpKitError, ErrorCodes, type CloseDetails } from '../jsonrpc/errors.js';
 import { FrameDecoder } from '../jsonrpc/framing.js';
@@ -54,10 +55,19 @@ export interface RemoteServerLimits {
   maxQueuedBytes: number;
   /** What each stream keeps for clients that resume. */
   replay: ReplayLimits;
-  /** How long a connection whose client vanished waits for it to resume. */
+  /** How long a connection with a session whose client vanished waits for it to resume. */
   resumeGraceMs: number;
   /** How long the agent has to answer `initialize`. */
   initializeTimeoutMs: number;
+  /**
+   * How long a new client has to finish its handshake: a WebSocket to send `initialize` (its
+   * agent starts only then), an HTTP client to open its first stream after the answer.
+   */
+  handshakeTimeoutMs: number;
+  /** WebSockets waiting for their `initialize` at once; more are refused with 503. */
+  maxHandshakes: number;
+  /** The `Retry-After` of a 503 (the server is full), in seconds. */
+  retryAfterSeconds: number;
   /** Interval of SSE keep-alives and WebSocket pings (a peer silent for two of them is gone). */
   heartbeatMs: number;
 }
@@ -67,9 +77,6 @@ export interface Refusal {
   status: number;
   message: string;
 }
-
-/** How long an HTTP client has to open its first stream after `initialize`. */
-const FIRST_ATTACH_MS = 10_000;
 
 /** Stderr bytes forwarded while the client is behind are dropped beyond this (stderr is best-effort). */
 const STDERR_CHUNK_CHARS = 8 * 1024;
@@ -137,8 +144,8 @@ export class RemoteConnection {
       data: (chunk) => this.decoder.feed(chunk),
       end: (details) => this.agentExited(details),
     });
-    // A WebSocket client that never attaches is gone; an HTTP one gets its grace once initialized.
-    if (profile === 'websocket') this.startGrace();
+    // A WebSocket client that never attaches is gone; an HTTP one gets its time once initialized.
+    if (profile === 'websocket') this.startGrace(limits.handshakeTimeoutMs);
   }
 
   /** Whether the connection still takes messages. */
@@ -158,6 +165,11 @@ export class RemoteConnection {
   /** Whether `initialize` has been answered. */
   get isInitialized(): boolean {
     return this.initialized;
+  }
+
+  /** Whether the client opened or named a session (only such a connection waits for a resume). */
+  get hasSession(): boolean {
+    return this.sessionsOpened > 0 || this.knownSessions.size > 0;
   }
 
   // ---------------------------------------------------------------- client → agent
@@ -275,7 +287,7 @@ export class RemoteConnection {
   markInitialized(): void {
     this.initialized = true;
     // The client's first GET follows the initialize answer: give it time even with a grace of 0.
-    if (this.attachedReceivers === 0) this.startGrace(Math.max(this.limits.resumeGraceMs, FIRST_ATTACH_MS));
+    if (this.attachedReceivers === 0) this.startGrace(this.limits.handshakeTimeoutMs);
   }
 
   // ---------------------------------------------------------------- streams
@@ -323,6 +335,8 @@ export class RemoteConnection {
     this.attachedReceivers = Math.max(0, this.attachedReceivers - 1);
     if (this.attachedReceivers === 0) {
       if (this.agentEnded && this.everythingSent()) this.close('finished');
+      // Nothing to resume without a session: the agent's place goes to the next client at once.
+      else if (!this.hasSession) this.close('the client left before opening a session');
       else this.startGrace();
     }
   }

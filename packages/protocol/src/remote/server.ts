@@ -22,6 +22,9 @@ export const DEFAULT_REMOTE_LIMITS: Readonly<RemoteServerLimits> = Object.freeze
   replay: DEFAULT_REPLAY_LIMITS,
   resumeGraceMs: 30_000,
   initializeTimeoutMs: 30_000,
+  handshakeTimeoutMs: 10_000,
+  maxHandshakes: 64,
+  retryAfterSeconds: 5,
   heartbeatMs: 15_000,
 });
 
@@ -45,6 +48,20 @@ export interface RemoteServerOptions {
 }
 
 /**
+ * A new WebSocket before its `initialize`: it holds a waiting place (`maxHandshakes`), not an
+ * agent. `open()` starts the agent when `initialize` arrives; `release()` gives the place back
+ * when the socket goes away or stays silent past `handshakeTimeoutMs`.
+ */
+export interface Admission {
+  /** The connection's id, sent in the `101` answer before the connection exists. */
+  readonly id: string;
+  /** Starts the agent: the connection, or a refusal (503 when every agent place is taken). */
+  open(): Promise<RemoteConnection | Refusal>;
+  /** Gives the waiting place back (nothing to do once opened). Idempotent. */
+  release(): void;
+}
+
+/**
  * The connections of one remote endpoint.
  *
  * @example
@@ -56,6 +73,8 @@ export class RemoteServer {
   readonly logger: Logger | undefined;
   private readonly connections = new Map<string, RemoteConnection>();
   private starting = 0;
+  /** WebSockets admitted and not yet initialized. */
+  private waiting = 0;
   private stopped = false;
 
   constructor(private readonly options: RemoteServerOptions) {
@@ -78,12 +97,46 @@ export class RemoteServer {
     return id ? this.connections.get(id) : undefined;
   }
 
-  /** Starts a connection and its agent; refused with 503 past `maxConnections`. */
-  async open(profile: RemoteProfile): Promise<RemoteConnection | Refusal> {
-    if (this.stopped) return { status: 503, message: 'The server is shutting down' };
-    if (this.connections.size + this.starting >= this.limits.maxConnections)
-      return { status: 503, message: `Too many connections (at most ${this.limits.maxConnections})` };
+  /** WebSockets waiting for their `initialize` now (they have no agent yet). */
+  get handshakes(): number {
+    return this.waiting;
+  }
+
+  /**
+   * Takes a new WebSocket, which starts its agent only at `initialize` (see {@link Admission});
+   * refused with 503 when every agent place, or every waiting place, is taken.
+   */
+  admit(): Admission | Refusal {
+    const full = this.fullness();
+    if (full) return full;
+    if (this.waiting >= this.limits.maxHandshakes)
+      return { status: 503, message: 'Too many connections waiting to initialize' };
+    this.waiting++;
+    let waiting = true;
+    const leave = (): boolean => {
+      if (!waiting) return false;
+      waiting = false;
+      this.waiting--;
+      return true;
+    };
     const id = globalThis.crypto.randomUUID();
+    return {
+      id,
+      open: () =>
+        leave()
+          ? this.open('websocket', id)
+          : Promise.resolve({ status: 409, message: 'This connection was already opened or given up' }),
+      release: () => void leave(),
+    };
+  }
+
+  /** Starts a connection and its agent; refused with 503 past `maxConnections`. */
+  async open(
+    profile: RemoteProfile,
+    id = globalThis.crypto.randomUUID(),
+  ): Promise<RemoteConnection | Refusal> {
+    const full = this.fullness();
+    if (full) return full;
     this.starting++;
     let agent: RemoteAgent;
     try {
@@ -106,6 +159,14 @@ export class RemoteServer {
     this.connections.set(id, connection);
     if (this.stopped) connection.close('the server is shutting down');
     return connection;
+  }
+
+  /** The refusal when no agent can start now. */
+  private fullness(): Refusal | undefined {
+    if (this.stopped) return { status: 503, message: 'The server is shutting down' };
+    if (this.connections.size + this.starting >= this.limits.maxConnections)
+      return { status: 503, message: `Too many connections (at most ${this.limits.maxConnections})` };
+    return undefined;
   }
 
   /** Closes every connection (their agents are stopped) and refuses new ones. */

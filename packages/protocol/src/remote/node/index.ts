@@ -10,7 +10,7 @@ import { wsConnector } from './ws-connector.js';
 export { listenRemote, isLoopbackHost } from './listen.js';
 export type { ListenRemoteOptions, RemoteListener } from './listen.js';
 export { wsConnector } from './ws-connector.js';
-export { CLOSE_EVENTS_LOST } from './socket-receiver.js';
+export { CLOSE_EVENTS_LOST, CLOSE_NO_INITIALIZE, CLOSE_TRY_AGAIN_LATER } from './socket-receiver.js';
 
 /**
  * `connectRemote` with the `ws` WebSocket connector.

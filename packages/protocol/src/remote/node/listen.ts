@@ -9,7 +9,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { isRefusal, type RemoteServer } from '../server.js';
-import type { RemoteConnection } from '../server-connection.js';
 import {
   EVENT_STREAM_MEDIA_TYPE,
   HEADER_CONNECTION_ID,
@@ -20,7 +19,7 @@ import {
   JSON_MEDIA_TYPE,
   parseMessage,
 } from '../wire.js';
-import { attachSocket } from './socket-receiver.js';
+import { serveSocket, type SocketStart } from './socket-receiver.js';
 import { attachSse } from './sse-receiver.js';
 
 export interface ListenRemoteOptions {
@@ -57,9 +56,9 @@ const CORS_HEADERS = [
   HEADER_MESSAGE_SEQ,
 ].join(', ');
 
-/** Whether an address is on the loopback interface. */
+/** Whether an address is on the loopback interface (host names are case-insensitive: `LOCALHOST` too). */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   return LOOPBACK.has(bare) || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }
 
@@ -293,7 +292,7 @@ async function initializeOverHttp(
 ): Promise<void> {
   const opened = await server.open('http');
   if (isRefusal(opened))
-    return respond(res, opened.status, opened.message, opened.status === 503 ? { 'Retry-After': '5' } : {});
+    return respond(res, opened.status, opened.message, retryAfter(server, opened.status));
   const connection = opened;
   const gone = (): void => connection.close('the client went away during initialize');
   res.once('close', gone);
@@ -351,8 +350,7 @@ async function handleUpgrade(
   const refused = gate.check(req);
   if (refused) return rejectUpgrade(socket, refused.status, refused.message);
   const resumeId = header(req, HEADER_CONNECTION_ID);
-  let connection: RemoteConnection;
-  let last: number | undefined;
+  let start: SocketStart;
   if (resumeId) {
     // acp-kit extension: a client that lost its socket resumes the connection it had.
     const existing = server.get(resumeId);
@@ -361,29 +359,41 @@ async function handleUpgrade(
     const parsed = lastEventId(req);
     if (parsed === null || Number.isNaN(parsed))
       return rejectUpgrade(socket, 400, 'Resuming needs Last-Event-ID');
-    connection = existing;
-    last = parsed;
+    start = { connection: existing, lastEventId: parsed };
+    upgradeHeaders.set(req, [
+      `${HEADER_CONNECTION_ID}: ${existing.id}`,
+      `${HEADER_RESUMABLE}: 1`,
+      `${HEADER_MESSAGE_SEQ}: ${existing.clientSeq}`,
+    ]);
   } else {
-    const opened = await server.open('websocket');
-    if (isRefusal(opened)) return rejectUpgrade(socket, opened.status, opened.message);
-    connection = opened;
+    // The agent starts when `initialize` arrives: a socket that never sends it costs no process.
+    const admission = server.admit();
+    if (isRefusal(admission))
+      return rejectUpgrade(socket, admission.status, admission.message, retryAfter(server, admission.status));
+    start = { admission, handshakeTimeoutMs: server.limits.handshakeTimeoutMs };
+    upgradeHeaders.set(req, [`${HEADER_CONNECTION_ID}: ${admission.id}`, `${HEADER_RESUMABLE}: 1`]);
   }
-  upgradeHeaders.set(req, [
-    `${HEADER_CONNECTION_ID}: ${connection.id}`,
-    `${HEADER_RESUMABLE}: 1`,
-    ...(resumeId ? [`${HEADER_MESSAGE_SEQ}: ${connection.clientSeq}`] : []),
-  ]);
   const abandon = (): void => {
-    if (!resumeId) connection.close('the upgrade failed');
+    if ('admission' in start) start.admission.release();
   };
   socket.once('close', abandon);
   wss.handleUpgrade(req, socket, head, (ws) => {
     socket.off('close', abandon);
-    attachSocket(connection, ws, last, server.limits.heartbeatMs);
+    serveSocket(ws, start, server.limits.heartbeatMs);
   });
 }
 
-function rejectUpgrade(socket: Duplex, status: number, message: string): void {
+/** `Retry-After` for a 503 (the server is full): when to try again. */
+function retryAfter(server: RemoteServer, status: number): Record<string, string> {
+  return status === 503 ? { 'Retry-After': String(server.limits.retryAfterSeconds) } : {};
+}
+
+function rejectUpgrade(
+  socket: Duplex,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const reason =
     {
       400: 'Bad Request',
@@ -392,9 +402,14 @@ function rejectUpgrade(socket: Duplex, status: number, message: string): void {
       404: 'Not Found',
       503: 'Service Unavailable',
     }[status] ?? 'Error';
-  const auth = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
+  const extra = Object.entries({
+    ...(status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}),
+    ...headers,
+  })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n${auth}Content-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`,
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n${extra}Content-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`,
   );
 }
 

@@ -27,9 +27,14 @@ export const wsConnector: WebSocketConnector = (url, headers, handlers, options)
         if (size < 1024) chunks.push(chunk);
         size += chunk.length;
       });
+      const retryAfter = response.headers['retry-after'];
       response.on('end', () =>
         reject(
-          new RemoteHttpError(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8').slice(0, 512)),
+          new RemoteHttpError(
+            response.statusCode ?? 0,
+            Buffer.concat(chunks).toString('utf8').slice(0, 512),
+            retryAfter,
+          ),
         ),
       );
       response.on('error', () => reject(new RemoteHttpError(response.statusCode ?? 0, '')));

@@ -110,3 +110,24 @@ export async function openSession(
 export function prompt(client: TestClient, sessionId: string, text: string) {
   return client.connection.promptSession({ sessionId, prompt: [{ type: 'text', text }] });
 }
+
+/** An `initialize` request as a client sends it first (id 0). */
+export const INITIALIZE_FRAME = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: 1, clientCapabilities: {} },
+});
+
+/** The rejection of `promise` (undefined when it resolves). */
+export async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+/** Resolves once `check()` holds, looking again after each turn of the event loop (no timers). */
+export async function waitFor(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setImmediate(resolve));
+}

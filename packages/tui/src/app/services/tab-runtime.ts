@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import {
   ClientError,
   describeError,
+  remoteNotice,
   runTerminalAuth,
   toErrorInfo,
   type AcpClient,
@@ -353,6 +354,12 @@ export class TabRuntime {
     const connection = await this.deps.client.connect(this.agent, {
       cwd: this.cwd,
       signal: this.closing.signal,
+      // A full remote server is asked again later: the tab says so while it waits.
+      onCreated: (starting) =>
+        starting.events.on('remote', (event) => {
+          const notice = remoteNotice(event);
+          if (notice) this.lifecycle({ type: 'progress', message: `${this.agent.name}: ${notice}` });
+        }),
     });
     this.connection = connection;
     // Closed while the start was ending: close() may not have seen this connection.
