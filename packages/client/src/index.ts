@@ -61,6 +61,7 @@ export {
   describeError,
   isAuthRequiredError,
   toErrorInfo,
+  cancelledTurnError,
   type ClientErrorCode,
   type ErrorInfo,
 } from './errors.js';

@@ -15,7 +15,7 @@ import {
   type ToolCallContent,
 } from '@acp-kit/protocol';
 import { describeLimit } from '../agent/timeouts.js';
-import { ClientError, toErrorInfo } from '../errors.js';
+import { cancelledTurnError, ClientError, toErrorInfo } from '../errors.js';
 import type { FsCallContext, PendingWrite } from '../fs/fs-service.js';
 import type { PermissionRule, PermissionSubject } from '../permissions/rules.js';
 import type { TraceFrame, TraceSink, TraceWriter } from '../persistence/trace.js';
@@ -205,6 +205,13 @@ export class ClientSession {
       return { stopReason: response.stopReason, notes };
     } catch (error) {
       const failure = this.turnError(link, error);
+      const deviation = cancelledTurnError(this.state.status, failure);
+      if (deviation !== undefined) {
+        // The user cancelled and the agent answered with an error instead of `cancelled`.
+        link.diagnostic?.(deviation);
+        this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: 'cancelled' });
+        return { stopReason: 'cancelled', notes };
+      }
       this.store.dispatch({ type: 'turn_failed', at: Date.now(), turn, error: toErrorInfo(failure) });
       throw failure;
     } finally {
