@@ -97,6 +97,7 @@ export class ClientSession {
       localId,
       () => this.store.getSnapshot(),
       (event) => this.store.dispatch(event),
+      (content) => this.placeDiffs(content),
     );
     if (writer) this.store.onEvent((event) => writer.append(event));
   }
@@ -402,7 +403,7 @@ export class ClientSession {
     });
     try {
       return await Promise.race([
-        placeDiffs(content, (path) => link.peekText?.(path, roots) ?? Promise.resolve(undefined)),
+        placeDiffs(content, (path) => link.peekText?.(path, roots) ?? Promise.resolve(undefined), state.cwd),
         timeout,
       ]);
     } catch {

@@ -60,7 +60,7 @@ function toHunk(hunk: StructuredPatchHunk): DiffHunk {
  * A snippet's hunk moved to the snippet's line in the file (`line` null: not found, so no line
  * numbers are claimed), without "no newline" markers unless the snippet ends the file.
  */
-function placeHunk(hunk: DiffHunk, line: number | null, atEnd: boolean): DiffHunk {
+export function placeHunk(hunk: DiffHunk, line: number | null, atEnd: boolean): DiffHunk {
   const lines = atEnd ? hunk.lines : hunk.lines.filter((l) => l.kind !== 'note');
   if (line === null) {
     return {

@@ -102,7 +102,7 @@ export async function replayAgentFrames(
       const content = (line.update as { content?: ToolCallContent[] | null }).content;
       const diffPlacements =
         Array.isArray(content) && content.some((c) => (c as { type?: unknown }).type === 'diff')
-          ? await placeDiffs(content, read)
+          ? await placeDiffs(content, read, workspace)
           : undefined;
       event = {
         type: 'update',
