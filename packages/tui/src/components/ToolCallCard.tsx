@@ -95,6 +95,7 @@ export const ToolCallCard = memo(function ToolCallCard({
               maxLines={maxLines}
               expandHint={hint}
               placement={call.diffPlacements?.[index]}
+              callStatus={call.status}
             />
           ))}
         </AvailableWidth>

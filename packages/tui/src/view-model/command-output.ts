@@ -6,7 +6,7 @@
  * `{output, exitCode}`; newer codex-acp sends `{exit_code}` with the output as text content.
  */
 import { commandLineFrom } from './permission.js';
-import type { TerminalSnapshot, ToolCallView } from './tool-call.js';
+import { terminalRuns, type TerminalSnapshot, type ToolCallView } from './tool-call.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -106,7 +106,7 @@ export function commandParts(
       const terminal = terminals?.get((item as { terminalId: string }).terminalId);
       if (terminal?.command) terminalCommand = true;
       // A terminal still running shows its progress; one that ended without output shows none.
-      if (terminal && (terminal.output !== '' || (!terminal.exit && !terminal.released))) shown = true;
+      if (terminal && (terminal.output !== '' || terminalRuns(terminal, call.status))) shown = true;
     } else if (type === 'content') {
       const block = (item as { content?: { type?: unknown; text?: unknown } }).content;
       if (block?.type !== 'text' || (typeof block.text === 'string' && block.text.trim() !== ''))

@@ -42,13 +42,22 @@ export interface ToolCallView {
   readonly rawOutput?: unknown;
 }
 
-/** A tool call item of the transcript as a card (the status the client set wins). */
+/**
+ * A tool call's status as shown: the one the client set wins; a call still `pending` whose
+ * permission was allowed runs (GitHub Copilot never says `in_progress`).
+ */
+export function displayStatus(item: ToolCallItem): ToolCallDisplayStatus {
+  if (item.clientStatus) return item.clientStatus;
+  return (item.status === 'pending' && item.allowed === true ? 'in_progress' : item.status) as ToolCallStatus;
+}
+
+/** A tool call item of the transcript as a card. */
 export function toolCallView(item: ToolCallItem): ToolCallView {
   return {
     toolCallId: item.toolCallId,
     title: item.title,
     kind: item.toolKind as ToolKind,
-    status: (item.clientStatus ?? item.status) as ToolCallView['status'],
+    status: displayStatus(item),
     content: item.content,
     ...(item.diffPlacements ? { diffPlacements: item.diffPlacements } : {}),
     locations: item.locations,
@@ -67,7 +76,18 @@ export function terminalSnapshot(view: TerminalView): TerminalSnapshot {
     truncated: view.truncated,
     ...(view.exitStatus ? { exit: view.exitStatus } : {}),
     ...(view.released ? { released: true } : {}),
+    ...(view.origin === 'agent' ? { byAgent: true } : {}),
   };
+}
+
+/**
+ * Whether a terminal is still running as its card shows it: until it exits or is released; a
+ * terminal the agent runs itself also ends with its tool call (the agent says no more about it:
+ * a cancelled call, or an agent that died, often leaves it without an exit status).
+ */
+export function terminalRuns(terminal: TerminalSnapshot, callStatus: ToolCallDisplayStatus): boolean {
+  if (terminal.exit || terminal.released) return false;
+  return !(terminal.byAgent === true && isFinishedStatus(callStatus));
 }
 
 /**
@@ -145,4 +165,6 @@ export interface TerminalSnapshot {
   readonly exit?: TerminalExit;
   /** The agent released the terminal. */
   readonly released?: boolean;
+  /** The agent runs it itself (it reports it through `_meta`), not the client. */
+  readonly byAgent?: boolean;
 }

@@ -7,7 +7,14 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ContentBlock, ToolCallContent, ToolKind } from '@acp-kit/protocol';
 import { isUnknownVariant } from '@acp-kit/protocol';
-import type { MessageItem, SessionState, TerminalView, ToolCallItem, TranscriptItem } from '@acp-kit/client';
+import {
+  toolCallTerminals,
+  type MessageItem,
+  type SessionState,
+  type TerminalView,
+  type ToolCallItem,
+  type TranscriptItem,
+} from '@acp-kit/client';
 import { findFencedBlocks } from '../../browse/code-fences.js';
 import { describeAttachment } from '../../components/attachments.js';
 import { messageSegments } from '../../components/message-segments.js';
@@ -17,7 +24,7 @@ import { parseTerminalOutput, styledLinesToPlainText } from '../../sanitize/term
 import { sanitizeInline, sanitizeText } from '../../sanitize/sanitize-text.js';
 import { expandTabs, splitLines } from '../../text/fold.js';
 import { displayPath } from '../../text/paths.js';
-import type { ToolCallDisplayStatus } from '../../view-model/tool-call.js';
+import { displayStatus } from '../../view-model/tool-call.js';
 import { noticeOf } from '../../view-model/notice.js';
 
 /** What a unit is. */
@@ -194,13 +201,7 @@ function diffLines(content: Extract<ToolCallContent, { type: 'diff' }>, cwd: str
 
 /** The terminals a tool call's card shows: its terminal content, and those the agent runs for it. */
 function terminalsOf(item: TranscriptItem, state: SessionState): TerminalView[] {
-  if (item.kind !== 'tool_call') return [];
-  const ids = new Set<string>();
-  for (const content of item.content)
-    if (!isUnknownVariant(content) && content.type === 'terminal') ids.add(content.terminalId);
-  for (const terminal of Object.values(state.terminals))
-    if (terminal.toolCallId === item.toolCallId) ids.add(terminal.terminalId);
-  return [...ids].flatMap((id) => state.terminals[id] ?? []);
+  return item.kind === 'tool_call' ? toolCallTerminals(state, item) : [];
 }
 
 function toolChunk(
@@ -209,7 +210,7 @@ function toolChunk(
   cwd: string,
   roots: SessionRoots,
 ): Chunk {
-  const status = (item.clientStatus ?? item.status) as ToolCallDisplayStatus;
+  const status = displayStatus(item);
   const icon = status === 'in_progress' ? '◐' : (STATUS_ICONS[status] ?? '?');
   const label = statusLabel(status);
   const title = sanitizeInline(item.title).trim() || item.toolKind;
