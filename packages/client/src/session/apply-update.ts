@@ -70,7 +70,9 @@ export function applyUpdate(
       d.state.usage = {
         used: (update.used as number | null | undefined) ?? null,
         size: update.size,
-        cost: update.cost ?? null,
+        // The cost is the session's total so far: an update without one (Claude sends the cost
+        // only as a turn ends) leaves it as it was.
+        cost: update.cost ?? d.state.usage?.cost ?? null,
       };
       break;
     case 'notice':

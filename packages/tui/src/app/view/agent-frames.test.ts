@@ -14,6 +14,7 @@ import { ProtocolError } from '@acp-kit/protocol';
 import { renderToString } from 'ink';
 import { createElement } from 'react';
 import { PlanPanel } from '../../components/PlanPanel.js';
+import { usageSummary } from '../../components/status-format.js';
 import { resolveKeyBindings } from '../../keys/key-bindings.js';
 import { resolveTheme } from '../../theme/theme.js';
 import { agentFramesWorkspace, replayAgentFrames, type FrameLine } from '../../test-support/agent-frames.js';
@@ -145,6 +146,13 @@ describe('Claude (claude-agent-acp 0.49) over turns: a tool call id used again, 
     expect(text).not.toContain('running');
     expect(text).toContain('✗ the agent was killed by SIGKILL\n');
     expect(text).not.toContain('(killed by SIGKILL)');
+  });
+
+  it('keeps the session’s cost in the status bar while turns send usage without it', async () => {
+    // Claude sends the cost only as a turn ends; turn 3 starts with usage alone and never ends.
+    const { state } = await replay('claude-agent-acp-0.49.0-turns.jsonl');
+    const usage = statusView(tab('Claude Agent'), state, undefined, 0).usage;
+    expect(usage && usageSummary(usage).text).toBe('0% 11/1M · $0.0005');
   });
 });
 
