@@ -1,4 +1,6 @@
 /** `TERM=dumb acp`: the line-mode conversation, in-process with the fake and demo agents. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeCommand, runCli, testHome, type TestHome } from '../test-support/cli-harness.js';
@@ -76,9 +78,16 @@ describe('acp on a dumb terminal', () => {
       },
     });
     const big = Array.from({ length: 300 }, (_, i) => `line ${i}\n`).join('');
+    // The whole of notes.md, as it is in the workspace (its place in the file is looked up).
+    await writeFile(join(home.work, 'notes.md'), 'line one\nline two\n');
     const input = new PassThrough();
     input.write(
-      `${JSON.stringify([edit('notes.md', 'line one\nline two\n', 'line one\nline 2\n'), edit('big.txt', null, big)])}\n`,
+      `${JSON.stringify([
+        edit('notes.md', 'line one\nline two\n', 'line one\nline 2\n'),
+        edit('big.txt', null, big),
+        // An edit as the replaced string (GitHub Copilot, Claude): numbered from its line.
+        edit('notes.md', 'line two', 'line 2'),
+      ])}\n`,
     );
     let answers = 0;
     const result = await runCli(['--', ...fakeCommand()], home, {
@@ -98,6 +107,9 @@ describe('acp on a dumb terminal', () => {
       '▸ permission: Edit notes.md (File edits need your approval)\n▸   notes.md:\n▸     @@ -1,2 +1,2 @@\n▸       line one\n▸     - line two\n▸     + line 2\n▸   1) Yes\n',
     );
     expect(result.stderr).toContain('▸   big.txt (new file):\n▸     @@ -0,0 +1,300 @@\n▸     + line 0\n');
+    expect(result.stderr).toContain(
+      '▸   notes.md:\n▸     @@ -2,1 +2,1 @@\n▸     - line two\n▸     + line 2\n▸   1) Yes\n',
+    );
     expect(result.stderr).toContain(`▸     + line ${MAX_QUESTION_DIFF_LINES - 3}\n`);
     expect(result.stderr).not.toContain(`+ line ${MAX_QUESTION_DIFF_LINES - 2}\n`);
     expect(result.stderr).toContain(

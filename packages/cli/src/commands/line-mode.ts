@@ -116,7 +116,7 @@ function diffLines(ask: PermissionAsk, cwd: string): string[] {
   for (const diff of ask.diffs ?? []) {
     const lines = [
       `${displayPath(diff.path, cwd)}${diff.oldText === null ? ' (new file)' : ''}:`,
-      ...diffTextLines(diff.oldText, diff.newText).map((line) => `  ${line.text}`),
+      ...diffTextLines(diff.oldText, diff.newText, diff.placement).map((line) => `  ${line.text}`),
     ];
     const room = Math.max(0, MAX_QUESTION_DIFF_LINES - out.length);
     out.push(...lines.slice(0, room));

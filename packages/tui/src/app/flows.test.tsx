@@ -69,7 +69,7 @@ describe('the app', () => {
     await r.type('patch notes.txt');
     await r.press(KEYS.enter);
     const asked = await waitFrame(r, 'h review the changes hunk by hunk');
-    expect(asked).toContain('notes.txt +3 -3');
+    expect(asked).toContain('notes.txt:2 +3 -3');
     await r.press('h');
     await waitLast(r, /Review write to notes\.txt · 3 hunks[\s\S]*Enter allow accepted · Esc back/);
     // Esc goes back to the question (it does not cancel the turn).

@@ -2,16 +2,17 @@
  * View models for tool calls and terminals: the ACP shapes plus what only the client knows
  * (a call cancelled with its turn, a terminal's command line and output).
  */
+import { resolve } from 'node:path';
 import type { TerminalView, ToolCallItem } from '@acp-kit/client';
-import type {
-  ToolCall,
-  ToolCallContent,
-  ToolCallLocation,
-  ToolCallStatus,
-  ToolCallUpdate,
-  ToolKind,
+import {
+  isUnknownVariant,
+  type ToolCall,
+  type ToolCallContent,
+  type ToolCallLocation,
+  type ToolCallStatus,
+  type ToolCallUpdate,
+  type ToolKind,
 } from '@acp-kit/protocol';
-
 /**
  * A tool call's status as shown: the ACP statuses plus `cancelled`, which the client sets on
  * calls left unfinished when their turn is cancelled. Unknown statuses from newer agents are kept.
@@ -137,6 +138,18 @@ export function applyToolCallUpdate(
     rawOutput:
       update.rawOutput !== undefined && update.rawOutput !== null ? update.rawOutput : base.rawOutput,
   };
+}
+
+/**
+ * The locations a card lists: those of files its diffs do not show already (a diff's header names
+ * its file and the line it changes, where an agent's location may name the snippet's first line).
+ */
+export function cardLocations(call: ToolCallView, cwd = '/'): readonly ToolCallLocation[] {
+  const diffed = new Set<string>();
+  for (const item of call.content)
+    if (!isUnknownVariant(item) && item.type === 'diff') diffed.add(resolve(cwd, item.path));
+  if (diffed.size === 0) return call.locations;
+  return call.locations.filter((location) => !diffed.has(resolve(cwd, location.path)));
 }
 
 /** True for statuses after which the call changes no more (unless the agent sends late updates). */

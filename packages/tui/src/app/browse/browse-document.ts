@@ -9,6 +9,7 @@ import type { ContentBlock, ToolCallContent, ToolKind } from '@acp-kit/protocol'
 import { isUnknownVariant } from '@acp-kit/protocol';
 import {
   toolCallTerminals,
+  type DiffPlacement,
   type MessageItem,
   type SessionState,
   type TerminalView,
@@ -177,7 +178,11 @@ export function browseLocation(
   };
 }
 
-function diffLines(content: Extract<ToolCallContent, { type: 'diff' }>, cwd: string): BrowseLine[] {
+function diffLines(
+  content: Extract<ToolCallContent, { type: 'diff' }>,
+  placement: DiffPlacement | null | undefined,
+  cwd: string,
+): BrowseLine[] {
   const styles = {
     header: 'muted',
     note: 'muted',
@@ -191,7 +196,7 @@ function diffLines(content: Extract<ToolCallContent, { type: 'diff' }>, cwd: str
       unit: 0,
       style: 'muted',
     },
-    ...diffTextLines(content.oldText, content.newText).map((line): BrowseLine => ({
+    ...diffTextLines(content.oldText, content.newText, placement).map((line): BrowseLine => ({
       text: line.kind === 'header' ? line.text : expandTabs(sanitizeText(line.text)),
       unit: 0,
       style: styles[line.kind],
@@ -227,16 +232,16 @@ function toolChunk(
     lines.push({ text: `  ↳ ${location.label}${where}`, unit: 0, style: 'location' });
   }
   const bodyStart = lines.length;
-  for (const content of item.content) {
-    if (isUnknownVariant(content) || content.type === 'terminal') continue;
-    if (content.type === 'diff') lines.push(...diffLines(content, cwd));
+  item.content.forEach((content, index) => {
+    if (isUnknownVariant(content) || content.type === 'terminal') return;
+    if (content.type === 'diff') lines.push(...diffLines(content, item.diffPlacements?.[index], cwd));
     else if (!isUnknownVariant(content.content) && content.content.type === 'text')
       for (const line of textLines(content.content.text)) lines.push({ text: line, unit: 0, style: 'text' });
     else {
       const attachment = attachmentLine(content.content);
       if (attachment) lines.push({ text: attachment, unit: 0, style: 'muted' });
     }
-  }
+  });
   for (const terminal of terminals) {
     if (terminal.command)
       lines.push({ text: `$ ${sanitizeInline(terminal.command)}`, unit: 0, style: 'muted' });

@@ -79,10 +79,10 @@ describe('Claude (claude-agent-acp 0.49)', () => {
       (line) => line.kind === 'permission' && line.toolCall.toolCallId === 'toolu_03',
     );
     const card = printed({ ...asked.state, status: 'idle' }, workspace.dir);
+    // Its location names the file its diff shows: not listed again.
     expect(card).toContain(
       [
         '○ ✎ Edit notes.txt · pending',
-        '    notes.txt',
         '    notes.txt:2 +1 -1',
         '    @@ -2,1 +2,1 @@',
         '    2   - line two',
@@ -90,11 +90,13 @@ describe('Claude (claude-agent-acp 0.49)', () => {
       ].join('\n'),
     );
     expect(card).not.toContain('No newline at end of file');
-    // After the edit: Claude's hunk with its context lines (no final newline either), at line 1.
+    // After the edit: Claude's hunk with its context lines from line 1 (no final newline either),
+    // named by the line it changes, as the permission question did (Claude's location says line 1).
     const { text } = await replay('claude-agent-acp-0.49.0.jsonl');
     expect(text).toContain(
       [
-        '    notes.txt:1 +1 -1',
+        '✓ ✎ Edit notes.txt',
+        '    notes.txt:2 +1 -1',
         '    @@ -1,3 +1,3 @@',
         '    1 1   line one',
         '    2   - line two',
@@ -181,7 +183,7 @@ describe('Codex (codex-acp 0.16: command and output only in rawInput/rawOutput)'
   it('shows the whole-file patch as a diff, and the plan', async () => {
     const { state, text, agentTitle } = await replay('codex-acp-0.16.0.jsonl');
     expect(text).toContain(
-      '    notes.txt +1 -1\n    @@ -1,3 +1,3 @@\n    1 1   line one\n    2   - line two',
+      '    notes.txt:2 +1 -1\n    @@ -1,3 +1,3 @@\n    1 1   line one\n    2   - line two',
     );
     expect(text).not.toContain('No newline at end of file');
     expect(plan(state)).toContain('Plan · 2/2 done');
