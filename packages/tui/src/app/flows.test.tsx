@@ -157,7 +157,8 @@ describe('the app', () => {
     await openScenario(r, false);
     const panel = await waitFrame(r, 'Could not open the session with Scenario');
     await waitFrame(r, 'scenario backend exited with code 1');
-    expect(flat(r.frame())).toContain('If Scenario needs you to sign in: run `scenario --login`');
+    // The hint's code span as code, without its backticks.
+    expect(flat(r.frame())).toContain('If Scenario needs you to sign in: run scenario --login');
     expect(panel).toContain('r try again');
   }, 30_000);
 

@@ -12,6 +12,7 @@ import { STATUS_ICONS, statusLabel, toolKindIcon } from './tool-icons.js';
 import { ToolCallContentView } from './ToolCallContentView.js';
 import { RawOutputView } from './RawOutputView.js';
 import { AvailableWidth } from './AvailableWidth.js';
+import { InlineCode } from './InlineCode.js';
 
 /** Props of {@link ToolCallCard}. */
 export interface ToolCallCardProps {
@@ -66,7 +67,9 @@ export const ToolCallCard = memo(function ToolCallCard({
         )}
         <Text color={theme.text.accent}>{toolKindIcon(call.kind)}</Text>
         <Text>
-          <Text bold>{title}</Text>
+          <Text bold>
+            <InlineCode text={title} />
+          </Text>
           {label && <Text color={statusColor}>{` · ${label}`}</Text>}
         </Text>
       </Box>

@@ -1,7 +1,8 @@
 /**
  * End to end in tmux, what real agents made the UI get wrong (issue 17): an agent killed in the
  * middle of a command it runs itself, the session's cost across a restart, a skin-tone emoji in
- * boxes, and the hunk review of an edit sent as the replaced string only (GitHub Copilot).
+ * boxes, code spans in titles and hints, and the hunk review of an edit sent as the replaced
+ * string only (GitHub Copilot).
  */
 import { describe, expect, it } from 'vitest';
 import { makeScenarioDirs, NOTES, type TuiHarness } from './tmux-harness.js';
@@ -62,6 +63,21 @@ describe('real agents’ ways, end to end', () => {
     await h.waitFor('Message · / for commands');
     // Nothing of the question's frames was left behind in the scrollback.
     expect(h.history()).not.toContain('Asked because');
+  }, 60_000);
+
+  it('shows code spans in card titles, notices and picker hints as code, not raw backticks', async () => {
+    const h = await start();
+    // Claude's command title is a code span: `ls -la`.
+    await h.submit('command claude');
+    await h.answer('y');
+    await h.waitFor('command result: yes', { history: true });
+    const shown = await h.waitFor('✓ » ls -la', { history: true });
+    expect(shown).toContain('Allowed: ls -la (by you)');
+    expect(shown).not.toContain('`');
+    // The catalog's hints: "see https://opencode.ai (installs the `opencode` command)".
+    h.press('C-n');
+    const picker = await h.waitFor('installs the opencode command');
+    expect(picker).not.toContain('`');
   }, 60_000);
 
   it('reviews an edit sent as the replaced string at its line, as the question shows it', async () => {

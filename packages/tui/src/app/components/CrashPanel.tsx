@@ -7,6 +7,7 @@ import { splitLines } from '../../text/fold.js';
 import type { TabInfo } from '../state/app-state.js';
 import { describeErrorInfo } from '../../view-model/notice.js';
 import { useController } from '../hooks/AppContext.js';
+import { InlineCode } from '../../components/InlineCode.js';
 
 /** Props of {@link CrashPanel}. */
 export interface CrashPanelProps {
@@ -74,7 +75,8 @@ export const CrashPanel = memo(function CrashPanel({ tab, isActive = true }: Cra
       )}
       {!crashed && tab.agent.authHint && answeredWithError(tab) && (
         <Text color={theme.text.muted}>
-          {`If ${sanitizeInline(tab.agent.name)} needs you to sign in: ${sanitizeInline(tab.agent.authHint)}`}
+          {`If ${sanitizeInline(tab.agent.name)} needs you to sign in: `}
+          <InlineCode text={sanitizeInline(tab.agent.authHint)} />
         </Text>
       )}
       <Text color={theme.text.accent}>
