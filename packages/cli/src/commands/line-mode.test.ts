@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeCommand, runCli, testHome, type TestHome } from '../test-support/cli-harness.js';
-import { MAX_QUESTION_DIFF_LINES } from './line-mode.js';
+import { MAX_COMMAND_OUTPUT_LINES, MAX_QUESTION_DIFF_LINES } from './line-mode.js';
 
 let home: TestHome;
 beforeEach(async () => {
@@ -59,6 +59,63 @@ describe('acp on a dumb terminal', () => {
     expect(result.stdout).toContain('RESULT {"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}');
     expect(result.stdout).toContain('echo: hello there [text]');
     expect(result.stdout + result.stderr).not.toMatch(/\x1b/); // eslint-disable-line no-control-regex
+  });
+
+  it('prints a command’s output under it, as each agent sends it, its last lines when long', async () => {
+    const done = (toolCallId: string, extra: Record<string, unknown> = {}) => ({
+      update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', ...extra },
+    });
+    const long = Array.from({ length: MAX_COMMAND_OUTPUT_LINES + 5 }, (_, i) => `row ${i}`).join('\n');
+    const steps = [
+      // Claude: a terminal it runs itself, streamed through _meta.
+      {
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: 'c1',
+          title: 'ls',
+          kind: 'execute',
+          content: [{ type: 'terminal', terminalId: 'c1' }],
+          _meta: { terminal_info: { terminal_id: 'c1' } },
+        },
+      },
+      {
+        update: {
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'c1',
+          _meta: { terminal_output: { terminal_id: 'c1', data: 'README.md\nnotes.txt' } },
+        },
+      },
+      done('c1', { _meta: { terminal_exit: { terminal_id: 'c1', exit_code: 0, signal: null } } }),
+      // codex-acp 0.x: the output only in rawOutput.
+      {
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: 'x1',
+          title: 'Run wc',
+          kind: 'execute',
+          rawInput: { command: ['bash', '-lc', 'wc -l notes.txt'] },
+        },
+      },
+      done('x1', { rawOutput: { stdout: '3 notes.txt\n', exit_code: 0 } }),
+      // Qwen Code and Copilot: as text content; a long one shows its last lines.
+      { update: { sessionUpdate: 'tool_call', toolCallId: 'q1', title: 'seq', kind: 'execute' } },
+      done('q1', { content: [{ type: 'content', content: { type: 'text', text: long } }] }),
+      { text: 'ran' },
+    ];
+    const input = new PassThrough();
+    input.write(`${JSON.stringify(steps)}\n`);
+    const result = await runCli(['--', ...fakeCommand()], home, {
+      input,
+      onStdout: (stdout) => {
+        if (count(stdout, '> ') === 2) input.end();
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('▸   done: ls\n▸     README.md\n▸     notes.txt\n');
+    expect(result.stderr).toContain('▸   done: Run wc\n▸     3 notes.txt\n');
+    expect(result.stderr).toContain('▸   done: seq\n▸     … 5 earlier lines\n▸     row 5\n');
+    expect(result.stderr).toContain(`▸     row ${MAX_COMMAND_OUTPUT_LINES + 4}\n`);
+    expect(result.stderr).not.toContain('▸     row 4\n');
   });
 
   it('shows the diff a permission question carries, at most a screenful of it', async () => {
