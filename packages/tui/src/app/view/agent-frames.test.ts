@@ -211,7 +211,7 @@ describe('Codex (codex-acp 2.6)', () => {
 
 describe('Gemini CLI 0.61', () => {
   it('shows every call, the edit as a whole-file diff, and the todo list by its title', async () => {
-    const { state, text, permissions, agentTitle, ws } = await replay('gemini-cli-0.61.0.jsonl');
+    const { state, text, agentTitle } = await replay('gemini-cli-0.61.0.jsonl');
     expect(toolCalls(state).map((c) => (c.kind === 'tool_call' ? [c.title, c.status] : []))).toEqual([
       ['Set 2 todo(s)', 'completed'],
       ['notes.txt', 'completed'],
@@ -222,17 +222,31 @@ describe('Gemini CLI 0.61', () => {
     expect(text).toContain('@@ -1,3 +1,3 @@');
     expect(text).not.toContain('No newline at end of file');
     expect(tabTitle(tab(agentTitle))).toBe('Gemini CLI');
-    // Why its todo list asks: named by its title, not "other needs your approval".
-    const todo = permissions[0];
+  });
+
+  it('updates its todo list without asking: a to-do list is not an action on the workspace', async () => {
+    const { permissions, ws } = await replay('gemini-cli-0.61.0.jsonl');
+    const context = { agentId: 'gemini', cwd: ws, roots: [ws] };
+    const [todo, ...actions] = permissions;
     expect(todo?.kind).toBe('other');
-    const subject = subjectFromToolCall(todo as NonNullable<typeof todo>, undefined, {
-      agentId: 'gemini',
-      cwd: ws,
-      roots: [ws],
-    });
-    expect(new PermissionPolicy({ mode: 'ask' }).evaluate(subject, undefined, 1).reason).toBe(
-      '“Set 2 todo(s)” needs your approval (only reads run without asking)',
-    );
+    const subject = subjectFromToolCall(todo as NonNullable<typeof todo>, undefined, context);
+    for (const mode of ['ask', 'reads', 'all'] as const)
+      expect(new PermissionPolicy({ mode }).evaluate(subject, undefined, 1)).toEqual({
+        action: 'allow',
+        reason: 'a to-do list is not an action on the workspace',
+        by: 'default',
+      });
+    expect(new PermissionPolicy({ mode: 'none' }).evaluate(subject, undefined, 1).action).toBe('deny');
+    // Its edit still asks.
+    expect(actions.map((call) => call.kind)).toEqual(['edit']);
+    for (const call of actions)
+      expect(
+        new PermissionPolicy({ mode: 'ask' }).evaluate(
+          subjectFromToolCall(call, undefined, context),
+          undefined,
+          1,
+        ).action,
+      ).toBe('ask');
   });
 });
 
