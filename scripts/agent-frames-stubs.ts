@@ -1,8 +1,9 @@
 /**
  * Model API stubs on 127.0.0.1 for recording what real ACP adapters send (see
- * `record-agent-frames.ts`): Anthropic Messages (Claude Code), the OpenAI Responses API (Codex)
- * and the Gemini API (Gemini CLI), each serving a script of model turns — text, or one tool
- * call — to the agent's main loop, and a short answer to its side requests (titles, routing).
+ * `record-agent-frames.ts`): Anthropic Messages (Claude Code), the OpenAI Responses API (Codex),
+ * OpenAI Chat Completions (Qwen Code) and the Gemini API (Gemini CLI), each serving a script of
+ * model turns — text, one tool call, or text that never ends (to cancel a turn mid-answer) — to
+ * the agent's main loop, and a short answer to its side requests (titles, routing).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,9 +11,17 @@ import type { AddressInfo } from 'node:net';
 export type Step =
   { text: string } | { tool: string; id: string; input: Record<string, unknown>; custom?: string };
 
+/**
+ * A step of the Chat Completions stub: also an answer that never ends (the agent gives up on it),
+ * after `hang` as its first text (none: not even its headers are sent).
+ */
+export type ChatStep = Step | { hang: string };
+
 export interface Stub {
   url: string;
   log: string[];
+  /** Resolves when the agent asked for an answer that never ends (a `hang` step). */
+  hung: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,13 +41,21 @@ function sse(res: ServerResponse, data: unknown, event?: string): void {
 }
 
 async function serve(
-  handler: (req: IncomingMessage, b: Record<string, unknown>, res: ServerResponse, log: string[]) => void,
+  handler: (
+    req: IncomingMessage,
+    b: Record<string, unknown>,
+    res: ServerResponse,
+    log: string[],
+    hang: () => void,
+  ) => void,
 ): Promise<Stub> {
   const log: string[] = [];
+  let hang = (): void => undefined;
+  const hung = new Promise<void>((resolve) => (hang = resolve));
   const server = createServer(async (req, res) => {
     const b = await body(req);
     try {
-      handler(req, b, res, log);
+      handler(req, b, res, log, hang);
     } catch (e) {
       log.push(`error ${String(e)}`);
       res.writeHead(500).end();
@@ -49,7 +66,13 @@ async function serve(
   return {
     url: `http://127.0.0.1:${port}`,
     log,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    hung,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        // An answer held open (a cancelled turn's) would keep the server from closing.
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -282,5 +305,96 @@ export function geminiStub(script: Step[]): Promise<Stub> {
     } else {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chunk));
     }
+  });
+}
+
+/**
+ * OpenAI Chat Completions (`POST /chat/completions`, streaming) for Qwen Code and GitHub Copilot
+ * CLI: the main loop (requests offering the tool `mainTool`) follows `script`; side requests get
+ * "ok" (JSON for requests that ask for it).
+ */
+export function chatStub(script: ChatStep[], mainTool: string): Promise<Stub> {
+  let next = 0;
+  return serve((req, b, res, log, hang) => {
+    const tools =
+      (b.tools as { function?: { name?: string } }[] | undefined)?.map((t) => t.function?.name ?? '') ?? [];
+    const main = tools.includes(mainTool);
+    log.push(`${req.method} ${req.url} main=${main} tools=${tools.length}`);
+    if (!req.url?.includes('/chat/completions')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+      return;
+    }
+    const json = (b.response_format as { type?: string } | undefined)?.type === 'json_object';
+    const step: ChatStep = main ? (script[next++] ?? { text: 'Done.' }) : { text: json ? '{}' : 'ok' };
+    log.push(`  -> ${JSON.stringify(step).slice(0, 160)}`);
+    const base = {
+      id: `chat_${log.length}`,
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: String(b.model),
+    };
+    const send = (delta: Record<string, unknown>, finish: string | null, usage?: unknown): void => {
+      const chunk = {
+        ...base,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+        ...(usage ? { usage } : {}),
+      };
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    };
+    const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+    if (!b.stream) {
+      const message =
+        'tool' in step
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: step.id,
+                  type: 'function',
+                  function: { name: step.tool, arguments: JSON.stringify(step.input) },
+                },
+              ],
+            }
+          : { role: 'assistant', content: 'text' in step ? step.text : step.hang };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          ...base,
+          object: 'chat.completion',
+          choices: [{ index: 0, message, finish_reason: 'tool' in step ? 'tool_calls' : 'stop' }],
+          usage,
+        }),
+      );
+      return;
+    }
+    if ('hang' in step) {
+      // The answer never ends: the agent aborts the request when its turn is cancelled.
+      if (step.hang !== '') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        send({ role: 'assistant', content: step.hang }, null);
+      }
+      hang();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if ('text' in step) send({ role: 'assistant', content: step.text }, null);
+    else
+      send(
+        {
+          role: 'assistant',
+          tool_calls: [
+            {
+              index: 0,
+              id: step.id,
+              type: 'function',
+              function: { name: step.tool, arguments: JSON.stringify(step.input) },
+            },
+          ],
+        },
+        null,
+      );
+    send({}, 'text' in step ? 'stop' : 'tool_calls', usage);
+    res.write('data: [DONE]\n\n');
+    res.end();
   });
 }

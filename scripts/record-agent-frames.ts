@@ -4,11 +4,14 @@
  * local stub in place of the model API. The recordings are the fixtures of the UI's agent
  * fidelity tests (`test/fixtures/agent-frames/`).
  *
- *   node --conditions=@acp-kit/source --import tsx scripts/record-agent-frames.ts claude|codex|codex016|gemini
+ *   node --conditions=@acp-kit/source --import tsx scripts/record-agent-frames.ts claude|claude-turns|codex|codex016|gemini|qwen|copilot
  *
  * The adapters are looked up in `ACP_AGENTS_BIN` (default `/tmp/agents/bin`:
- * `npm i -g --prefix /tmp/agents @agentclientprotocol/codex-acp @agentclientprotocol/claude-agent-acp @google/gemini-cli`)
+ * `npm i -g --prefix /tmp/agents @agentclientprotocol/codex-acp @agentclientprotocol/claude-agent-acp @google/gemini-cli @qwen-code/qwen-code @github/copilot`)
  * and, for `codex016`, `/tmp/agents-old/bin` (`npm i -g --prefix /tmp/agents-old @zed-industries/codex-acp@0.16.0`).
+ * A recording is one turn or several; a turn can be cancelled by the client when a given update
+ * arrives (`{"cancel"}` marks the moment), and a turn the agent answers with an error ends with
+ * `{"turnError": {code, message}}`.
  * The workspace's path is written as `$WS`; it holds `notes.txt` ("line one\nline two\nline
  * three\n") and `README.md`.
  */
@@ -23,19 +26,47 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentConnection, PermissionPolicy, type SessionEvent } from '@acp-kit/client';
+import {
+  AgentConnection,
+  ClientError,
+  PermissionPolicy,
+  type ClientSession,
+  type SessionEvent,
+} from '@acp-kit/client';
+import { ProtocolError, type SessionNotification } from '@acp-kit/protocol';
 import { REPO_ROOT } from '../packages/tui/src/e2e/tmux-harness.js';
-import { anthropicStub, geminiStub, responsesStub, type Step, type Stub } from './agent-frames-stubs.js';
+import {
+  anthropicStub,
+  chatStub,
+  geminiStub,
+  responsesStub,
+  type ChatStep,
+  type Step,
+  type Stub,
+} from './agent-frames-stubs.js';
 
 /** What the workspace holds when an adapter starts. */
 export const WORKSPACE_FILES = { 'notes.txt': 'line one\nline two\nline three\n', 'README.md': '# Sample\n' };
+
+/** One prompt turn of a recording. */
+interface Turn {
+  readonly prompt: string;
+  /**
+   * The client cancels the turn (or kills the agent) when an update passes `on`, or (`model`)
+   * once the model stub holds an answer open.
+   */
+  readonly interrupt?: {
+    readonly on: ((params: SessionNotification) => boolean) | 'model';
+    readonly by: 'cancel' | 'kill';
+  };
+}
 
 interface Recording {
   readonly file: string;
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Record<string, string>;
-  readonly prompt: string;
+  readonly prompt: string | readonly Turn[];
   readonly stub: Stub;
 }
 
@@ -76,6 +107,39 @@ async function claude(ws: string, home: string): Promise<Recording> {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     },
     prompt: 'Change line two of notes.txt, then list the files; track it in todos.',
+    stub,
+  };
+}
+
+/**
+ * Claude over three turns: a command; a command with the same tool call id (so the same terminal
+ * id) cancelled while it runs; a command during which the agent is killed.
+ */
+async function claudeTurns(ws: string, home: string): Promise<Recording> {
+  const base = await claude(ws, home);
+  await base.stub.close();
+  const bash = (id: string, command: string): Step => ({
+    tool: 'Bash',
+    id,
+    input: { command, description: command === 'ls' ? 'List the files' : 'Wait' },
+  });
+  const stub = await anthropicStub([
+    bash('toolu_01', 'ls'),
+    { text: 'Listed.' },
+    bash('toolu_01', 'sleep 30'),
+    bash('toolu_02', 'sleep 30'),
+  ]);
+  const running = (command: string) => (params: SessionNotification) =>
+    (params.update as { rawInput?: { command?: unknown } }).rawInput?.command === command;
+  return {
+    ...base,
+    file: 'claude-agent-acp-0.49.0-turns.jsonl',
+    env: { ...base.env, ANTHROPIC_BASE_URL: stub.url },
+    prompt: [
+      { prompt: 'List the files.' },
+      { prompt: 'Wait a while.', interrupt: { on: running('sleep 30'), by: 'cancel' } },
+      { prompt: 'Wait again.', interrupt: { on: running('sleep 30'), by: 'kill' } },
+    ],
     stub,
   };
 }
@@ -173,16 +237,94 @@ async function gemini(ws: string): Promise<Recording> {
   };
 }
 
+async function qwen(ws: string, home: string): Promise<Recording> {
+  const notes = join(ws, 'notes.txt');
+  const script: ChatStep[] = [
+    { tool: 'read_file', id: 'call_read', input: { file_path: notes } },
+    {
+      tool: 'edit',
+      id: 'call_edit',
+      input: { file_path: notes, old_string: 'line two', new_string: 'line 2 (edited)' },
+    },
+    {
+      tool: 'run_shell_command',
+      id: 'call_touch',
+      input: { command: 'touch done.txt && ls', description: 'Mark it done' },
+    },
+    { text: 'Done: line 2 of notes.txt is edited.' },
+    // The second turn: an answer that never comes, cancelled by the client while it waits.
+    { hang: '' },
+  ];
+  const stub = await chatStub(script, 'run_shell_command');
+  const settings = join(home, '.qwen');
+  mkdirSync(settings, { recursive: true });
+  writeFileSync(
+    join(settings, 'settings.json'),
+    JSON.stringify({ security: { auth: { selectedType: 'openai' } }, telemetry: { enabled: false } }),
+  );
+  return {
+    file: 'qwen-code-0.15.10.jsonl',
+    command: join(BIN, 'qwen'),
+    args: ['--acp'],
+    env: { OPENAI_API_KEY: 'sk-stub', OPENAI_BASE_URL: `${stub.url}/v1`, OPENAI_MODEL: 'qwen3-coder-plus' },
+    prompt: [
+      { prompt: 'Change line two of notes.txt, then list the files.' },
+      { prompt: 'Now explain it at length.', interrupt: { on: 'model', by: 'cancel' } },
+    ],
+    stub,
+  };
+}
+
+/** GitHub Copilot CLI in BYOK mode (`COPILOT_PROVIDER_BASE_URL`: no GitHub sign-in). */
+async function copilot(ws: string): Promise<Recording> {
+  const notes = join(ws, 'notes.txt');
+  const script: ChatStep[] = [
+    { tool: 'view', id: 'call_view', input: { path: notes } },
+    {
+      tool: 'edit',
+      id: 'call_edit',
+      input: { path: notes, old_str: 'line two', new_str: 'line 2 (edited)' },
+    },
+    {
+      tool: 'bash',
+      id: 'call_touch',
+      input: { command: 'touch done.txt && ls', description: 'Mark it done' },
+    },
+    { text: 'Done: line 2 of notes.txt is edited.' },
+  ];
+  const stub = await chatStub(script, 'bash');
+  return {
+    file: 'copilot-1.0.102.jsonl',
+    command: join(BIN, 'copilot'),
+    args: ['--acp'],
+    env: {
+      COPILOT_PROVIDER_BASE_URL: `${stub.url}/v1`,
+      COPILOT_PROVIDER_API_KEY: 'sk-stub',
+      COPILOT_MODEL: 'gpt-4.1',
+    },
+    prompt: 'Change line two of notes.txt, then mark it done.',
+    stub,
+  };
+}
+
+/** The recordings, by the name given on the command line. */
+const RECORDINGS: Readonly<Record<string, (ws: string, home: string) => Promise<Recording>>> = {
+  claude,
+  'claude-turns': claudeTurns,
+  codex: (ws, home) => codex(ws, home, false),
+  codex016: (ws, home) => codex(ws, home, true),
+  gemini,
+  qwen,
+  copilot,
+};
+
 async function main(which: string): Promise<void> {
   const ws = realpathSync(mkdtempSync(join(tmpdir(), 'acp-frames-ws-')));
   const home = realpathSync(mkdtempSync(join(tmpdir(), 'acp-frames-home-')));
   for (const [name, text] of Object.entries(WORKSPACE_FILES)) writeFileSync(join(ws, name), text);
-  const recording =
-    which === 'claude'
-      ? await claude(ws, home)
-      : which === 'codex' || which === 'codex016'
-        ? await codex(ws, home, which === 'codex016')
-        : await gemini(ws);
+  const record = RECORDINGS[which];
+  if (!record) throw new Error(`no recording named ${which}: ${Object.keys(RECORDINGS).join(', ')}`);
+  const recording = await record(ws, home);
   const lines: string[] = [];
   const keep = (value: unknown): void => {
     lines.push(JSON.stringify(value).split(ws).join('$WS'));
@@ -205,16 +347,44 @@ async function main(which: string): Promise<void> {
   });
   const info = connection.initializeResponse.agentInfo;
   keep({ initialize: { agentInfo: info } });
-  connection.events.on('update', (params) => keep(params));
+  let interrupt: Turn['interrupt'];
+  let session: ClientSession | undefined;
+  const stop = (): void => {
+    const by = interrupt?.by;
+    interrupt = undefined;
+    if (by === 'cancel') {
+      keep({ cancel: true });
+      void session?.cancel();
+    } else if (by === 'kill') {
+      keep({ agentExit: true });
+      void connection.kill();
+    }
+  };
+  connection.events.on('diagnostic', ({ message }) => keep({ diagnostic: message }));
+  connection.events.on('update', (params) => {
+    keep(params);
+    if (typeof interrupt?.on === 'function' && interrupt.on(params)) stop();
+  });
   try {
-    const session = await connection.newSession({ cwd: ws });
+    session = await connection.newSession({ cwd: ws });
     session.store.onEvent((event: SessionEvent) => {
       if (event.type === 'permission_requested' && event.toolCall)
         keep({ requestPermission: { toolCall: event.toolCall } });
     });
-    keep({ prompt: recording.prompt });
-    const { stopReason } = await session.prompt(recording.prompt);
-    keep({ turnEnd: stopReason });
+    const turns = typeof recording.prompt === 'string' ? [{ prompt: recording.prompt }] : recording.prompt;
+    for (const turn of turns) {
+      keep({ prompt: turn.prompt });
+      interrupt = turn.interrupt;
+      if (interrupt?.on === 'model') void recording.stub.hung.then(stop);
+      try {
+        const { stopReason } = await session.prompt(turn.prompt);
+        keep({ turnEnd: stopReason });
+      } catch (error) {
+        if (error instanceof ClientError && error.code === 'AGENT_EXITED') break;
+        if (!(error instanceof ProtocolError)) throw error;
+        keep({ turnError: { code: error.code, message: error.message, data: error.data } });
+      }
+    }
   } finally {
     await connection.close(500);
     await recording.stub.close();
@@ -223,7 +393,9 @@ async function main(which: string): Promise<void> {
   const header = [
     `# ${info?.title ?? which} ${info?.version ?? ''} (${info?.name ?? recording.command}), recorded by scripts/record-agent-frames.ts`,
     '# against a local model stub: {"initialize"} with its agentInfo, then one line per session/update params (the workspace is $WS),',
-    '# {"requestPermission": {toolCall}} for permission requests, {"prompt"} and {"turnEnd"} around the turn.',
+    '# {"requestPermission": {toolCall}} for permission requests, {"prompt"} and {"turnEnd"} around each turn',
+    '# ({"cancel"} where the client cancelled it, {"turnError"} when the agent answered the prompt with an error,',
+    '# {"agentExit"} where the client killed the agent).',
     ...(existingNotes(out) ?? []),
   ];
   writeFileSync(out, `${[...header, ...lines].join('\n')}\n`);

@@ -399,6 +399,31 @@ describe('acp run exit codes', () => {
     expect(killed.stderr).toContain('stopping the agent');
   });
 
+  it('4 for a cancelled turn the agent answered with an error (Qwen Code), with a diagnostic', async () => {
+    const aborted = { code: -32603, message: 'Internal error', data: { details: 'Request was aborted.' } };
+    const r = await runCli(
+      [
+        'run',
+        '--verbose',
+        script([{ text: 'working\n' }, { waitForCancel: true, answerError: aborted }]),
+        '--',
+        ...fakeCommand(),
+      ],
+      home,
+      {
+        onStdout: (out, interrupt) => {
+          if (out.includes('working')) interrupt();
+        },
+      },
+    );
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('▸ stopped: cancelled');
+    expect(r.stderr).not.toContain('the agent answered with error');
+    expect(r.stderr).toContain(
+      '▸ diagnostic: the agent answered the cancelled turn with error -32603 (Internal error {"details":"Request was aborted."}) instead of the stop reason "cancelled"',
+    );
+  });
+
   it('handles a real SIGINT', async () => {
     const child = spawnCli(
       [

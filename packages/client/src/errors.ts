@@ -97,6 +97,23 @@ export function toErrorInfo(error: unknown): ErrorInfo {
 }
 
 /**
+ * A prompt's error that ends a turn the user cancelled: ACP asks for the stop reason `cancelled`,
+ * but some agents answer the cancelled prompt with an error (Qwen Code: -32603 "Request was
+ * aborted."). For the user the turn was cancelled; this returns the diagnostic naming the
+ * agent's deviation, or undefined when the error is a real failure (the turn was not being
+ * cancelled, or the agent exited, or it needs authentication).
+ *
+ * @example
+ * cancelledTurnError('cancelling', new ProtocolError(-32603, 'Internal error'));
+ * // 'the agent answered the cancelled turn with error -32603 (Internal error) instead of the stop reason "cancelled"'
+ */
+export function cancelledTurnError(status: string, error: unknown): string | undefined {
+  if (status !== 'cancelling' || !(error instanceof ProtocolError) || error.code === ErrorCodes.AuthRequired)
+    return undefined;
+  return `the agent answered the cancelled turn with error ${error.code} (${error.message}${describeData(error.data)}) instead of the stop reason "cancelled"`;
+}
+
+/**
  * Text for people: what went wrong and, where we know it, what to do.
  *
  * @example

@@ -61,6 +61,7 @@ export {
   describeError,
   isAuthRequiredError,
   toErrorInfo,
+  cancelledTurnError,
   type ClientErrorCode,
   type ErrorInfo,
 } from './errors.js';
@@ -107,6 +108,12 @@ export {
 export { buildPrompt, type BuildPromptOptions, type BuiltPrompt, type PromptPart } from './session/prompt.js';
 export { continuityBlock, transcriptText, DEFAULT_CONTINUITY_CHARS } from './session/continuity.js';
 export { TERMINAL_VIEW_CHARS } from './session/apply-update.js';
+export {
+  agentTerminalKey,
+  contentTerminalIds,
+  toolCallTerminal,
+  toolCallTerminals,
+} from './session/tool-terminals.js';
 
 export {
   PermissionPolicy,

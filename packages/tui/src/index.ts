@@ -114,6 +114,7 @@ export {
   type ToolCallView,
 } from './view-model/tool-call.js';
 export { noticeOf, type Notice, type NoticeSeverity } from './view-model/notice.js';
+export { commandOutputText } from './view-model/command-output.js';
 export type { MessagePart, TranscriptUnit } from './view-model/transcript-unit.js';
 export type { ConnectionState, StatusView, UsageView } from './view-model/status.js';
 export {

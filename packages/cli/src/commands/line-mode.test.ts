@@ -1,10 +1,10 @@
 /** `TERM=dumb acp`: the line-mode conversation, in-process with the fake and demo agents. */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeCommand, runCli, testHome, type CliResult, type TestHome } from '../test-support/cli-harness.js';
-import { MAX_QUESTION_DIFF_LINES } from './line-mode.js';
+import { MAX_COMMAND_OUTPUT_LINES, MAX_QUESTION_DIFF_LINES } from './line-mode.js';
 
 let home: TestHome;
 beforeEach(async () => {
@@ -81,6 +81,63 @@ describe('acp on a dumb terminal', () => {
     expect(result.stdout + result.stderr).not.toMatch(/\x1b/); // eslint-disable-line no-control-regex
   });
 
+  it('prints a command’s output under it, as each agent sends it, its last lines when long', async () => {
+    const done = (toolCallId: string, extra: Record<string, unknown> = {}) => ({
+      update: { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', ...extra },
+    });
+    const long = Array.from({ length: MAX_COMMAND_OUTPUT_LINES + 5 }, (_, i) => `row ${i}`).join('\n');
+    const steps = [
+      // Claude: a terminal it runs itself, streamed through _meta.
+      {
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: 'c1',
+          title: 'ls',
+          kind: 'execute',
+          content: [{ type: 'terminal', terminalId: 'c1' }],
+          _meta: { terminal_info: { terminal_id: 'c1' } },
+        },
+      },
+      {
+        update: {
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'c1',
+          _meta: { terminal_output: { terminal_id: 'c1', data: 'README.md\nnotes.txt' } },
+        },
+      },
+      done('c1', { _meta: { terminal_exit: { terminal_id: 'c1', exit_code: 0, signal: null } } }),
+      // codex-acp 0.x: the output only in rawOutput.
+      {
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: 'x1',
+          title: 'Run wc',
+          kind: 'execute',
+          rawInput: { command: ['bash', '-lc', 'wc -l notes.txt'] },
+        },
+      },
+      done('x1', { rawOutput: { stdout: '3 notes.txt\n', exit_code: 0 } }),
+      // Qwen Code and Copilot: as text content; a long one shows its last lines.
+      { update: { sessionUpdate: 'tool_call', toolCallId: 'q1', title: 'seq', kind: 'execute' } },
+      done('q1', { content: [{ type: 'content', content: { type: 'text', text: long } }] }),
+      { text: 'ran' },
+    ];
+    const input = new PassThrough();
+    input.write(`${JSON.stringify(steps)}\n`);
+    const result = await runCli(['--', ...fakeCommand()], home, {
+      input,
+      onStdout: (stdout) => {
+        if (count(stdout, '> ') === 2) input.end();
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('▸   done: ls\n▸     README.md\n▸     notes.txt\n');
+    expect(result.stderr).toContain('▸   done: Run wc\n▸     3 notes.txt\n');
+    expect(result.stderr).toContain('▸   done: seq\n▸     … 5 earlier lines\n▸     row 5\n');
+    expect(result.stderr).toContain(`▸     row ${MAX_COMMAND_OUTPUT_LINES + 4}\n`);
+    expect(result.stderr).not.toContain('▸     row 4\n');
+  });
+
   it('shows the diff a permission question carries, at most a screenful of it', async () => {
     const edit = (path: string, oldText: string | null, newText: string) => ({
       request: 'session/request_permission',
@@ -98,9 +155,16 @@ describe('acp on a dumb terminal', () => {
       },
     });
     const big = Array.from({ length: 300 }, (_, i) => `line ${i}\n`).join('');
+    // The whole of notes.md, as it is in the workspace (its place in the file is looked up).
+    await writeFile(join(home.work, 'notes.md'), 'line one\nline two\n');
     const input = new PassThrough();
     input.write(
-      `${JSON.stringify([edit('notes.md', 'line one\nline two\n', 'line one\nline 2\n'), edit('big.txt', null, big)])}\n`,
+      `${JSON.stringify([
+        edit('notes.md', 'line one\nline two\n', 'line one\nline 2\n'),
+        edit('big.txt', null, big),
+        // An edit as the replaced string (GitHub Copilot, Claude): numbered from its line.
+        edit('notes.md', 'line two', 'line 2'),
+      ])}\n`,
     );
     let answers = 0;
     const result = await runCli(['--', ...fakeCommand()], home, {
@@ -120,6 +184,9 @@ describe('acp on a dumb terminal', () => {
       '▸ permission: Edit notes.md (File edits need your approval)\n▸   notes.md:\n▸     @@ -1,2 +1,2 @@\n▸       line one\n▸     - line two\n▸     + line 2\n▸   1) Yes\n',
     );
     expect(result.stderr).toContain('▸   big.txt (new file):\n▸     @@ -0,0 +1,300 @@\n▸     + line 0\n');
+    expect(result.stderr).toContain(
+      '▸   notes.md:\n▸     @@ -2,1 +2,1 @@\n▸     - line two\n▸     + line 2\n▸   1) Yes\n',
+    );
     expect(result.stderr).toContain(`▸     + line ${MAX_QUESTION_DIFF_LINES - 3}\n`);
     expect(result.stderr).not.toContain(`+ line ${MAX_QUESTION_DIFF_LINES - 2}\n`);
     expect(result.stderr).toContain(

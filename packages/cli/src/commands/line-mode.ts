@@ -6,7 +6,7 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import { resolve } from 'node:path';
-import { diffTextLines, displayPath, plural, type TuiArguments } from '@acp-kit/tui';
+import { commandOutputText, diffTextLines, displayPath, plural, type TuiArguments } from '@acp-kit/tui';
 import {
   INTERACTIVE_READ_PACING_MS,
   AcpClient,
@@ -34,6 +34,17 @@ const HELP =
 
 /** Most lines of diff shown with one permission question (the rest is counted). */
 export const MAX_QUESTION_DIFF_LINES = 200;
+
+/** Most lines of a command's output shown under it (its last ones; the earlier are counted). */
+export const MAX_COMMAND_OUTPUT_LINES = 200;
+
+/** A command's output as the lines printed under it. */
+function outputLines(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const lines = text.split('\n');
+  const hidden = Math.max(0, lines.length - MAX_COMMAND_OUTPUT_LINES);
+  return hidden > 0 ? [`… ${plural(hidden, 'earlier line')}`, ...lines.slice(hidden)] : lines;
+}
 
 /** Whether a typed line asks to leave. */
 const isQuit = (text: string): boolean => text === '/quit' || text === '/exit';
@@ -117,7 +128,7 @@ function diffLines(ask: PermissionAsk, cwd: string): string[] {
   for (const diff of ask.diffs ?? []) {
     const lines = [
       `${displayPath(diff.path, cwd)}${diff.oldText === null ? ' (new file)' : ''}:`,
-      ...diffTextLines(diff.oldText, diff.newText).map((line) => `  ${line.text}`),
+      ...diffTextLines(diff.oldText, diff.newText, diff.placement).map((line) => `  ${line.text}`),
     ];
     const room = Math.max(0, MAX_QUESTION_DIFF_LINES - out.length);
     out.push(...lines.slice(0, room));
@@ -237,7 +248,10 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
     }
     stop.session = session;
     connection.addBackpressure(() => output.pressure());
-    renderer = new TextRenderer(output, false);
+    // No card shows a command's output here: it is printed under the command.
+    renderer = new TextRenderer(output, false, {
+      toolOutput: (current, call) => outputLines(commandOutputText(call, current.state)),
+    });
     renderer.connected(connection);
     renderer.attached(session, how);
     renderer.info(`${oneLine(connection.agent.name)}, session ${session.localId} (line mode: TERM=dumb)`);

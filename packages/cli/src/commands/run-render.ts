@@ -36,6 +36,15 @@ export interface RunRenderer {
   result(stopReason: string | null, exitCode: number): void;
 }
 
+/** Options of {@link TextRenderer}. */
+export interface TextRendererOptions {
+  /**
+   * Lines of a finished tool call's output to print under it (the line mode: there is no card
+   * to show it); undefined for none.
+   */
+  readonly toolOutput?: (session: ClientSession, call: ToolCallItem) => readonly string[] | undefined;
+}
+
 /** Human-readable output. */
 export class TextRenderer implements RunRenderer {
   private atLineStart = true;
@@ -47,6 +56,7 @@ export class TextRenderer implements RunRenderer {
   constructor(
     readonly output: RunOutput,
     private readonly verbose: boolean,
+    private readonly options: TextRendererOptions = {},
   ) {}
 
   connected(connection: AgentConnection): void {
@@ -151,6 +161,7 @@ export class TextRenderer implements RunRenderer {
       const status = (update as { status?: string | null }).status;
       if (status === 'completed') this.note(`  done: ${oneLine(item.title)}`);
       if (status === 'failed') this.note(`  failed: ${oneLine(item.title)}`);
+      if (status === 'completed' || status === 'failed') this.toolOutput(session, item);
       return;
     }
     if (kind === 'plan') {
@@ -181,6 +192,10 @@ export class TextRenderer implements RunRenderer {
         `notice (${oneLine(notice.severity)}): ${oneLine(notice.title)}${notice.description ? ` — ${oneLine(notice.description)}` : ''}`,
       );
     }
+  }
+
+  private toolOutput(session: ClientSession, item: ToolCallItem): void {
+    for (const line of this.options.toolOutput?.(session, item) ?? []) this.note(`    ${line}`);
   }
 
   private write(text: string): void {

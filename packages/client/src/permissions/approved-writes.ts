@@ -6,6 +6,7 @@
  */
 import type { ToolCallContent } from '@acp-kit/protocol';
 import { isAbsolute, resolve } from 'node:path';
+import type { DiffPlacement } from '../session/diff-placement.js';
 
 /** A change to a file, shown with a permission question. */
 export interface ProposedDiff {
@@ -15,6 +16,8 @@ export interface ProposedDiff {
   oldText: string | null;
   /** The text the agent proposes instead. */
   newText: string;
+  /** Where `oldText` is in the file, when it is a part of it (every view numbers its lines from there). */
+  placement?: DiffPlacement | null;
 }
 
 /** A diff the user allowed, and the text they accepted (`newText` unless they rejected hunks). */
@@ -22,16 +25,24 @@ export interface ApprovedDiff extends ProposedDiff {
   acceptedText: string;
 }
 
-/** The diffs of a tool call's content, paths made absolute against `cwd`. */
-export function diffsOfContent(content: readonly ToolCallContent[], cwd: string): ProposedDiff[] {
+/**
+ * The diffs of a tool call's content, paths made absolute against `cwd`, with their `placements`
+ * (indexed as `content`) when given.
+ */
+export function diffsOfContent(
+  content: readonly ToolCallContent[],
+  cwd: string,
+  placements?: readonly (DiffPlacement | null)[],
+): ProposedDiff[] {
   const diffs: ProposedDiff[] = [];
-  for (const item of content as readonly { type?: unknown; path?: unknown }[]) {
-    if (item.type !== 'diff' || typeof item.path !== 'string' || item.path === '') continue;
+  (content as readonly { type?: unknown; path?: unknown }[]).forEach((item, index) => {
+    if (item.type !== 'diff' || typeof item.path !== 'string' || item.path === '') return;
     const { oldText, newText } = item as { oldText?: unknown; newText?: unknown };
-    if (typeof newText !== 'string' || (typeof oldText !== 'string' && oldText != null)) continue;
+    if (typeof newText !== 'string' || (typeof oldText !== 'string' && oldText != null)) return;
     const path = isAbsolute(item.path) ? resolve(item.path) : resolve(cwd, item.path);
-    diffs.push({ path, oldText: oldText ?? null, newText });
-  }
+    const placement = placements?.[index];
+    diffs.push({ path, oldText: oldText ?? null, newText, ...(placement ? { placement } : {}) });
+  });
   return diffs;
 }
 

@@ -211,6 +211,36 @@ describe('subjectFromToolCall', () => {
   });
 });
 
+describe('an agent’s to-do list tool', () => {
+  const context = { agentId: 'gemini', cwd, roots };
+  const decide = (toolCall: Parameters<typeof subjectFromToolCall>[0], mode: BaseMode = 'ask') =>
+    new PermissionPolicy({ mode }).evaluate(subjectFromToolCall(toolCall, undefined, context), undefined, 1);
+  it('is allowed without asking, as a read is: it is not an action on the workspace', () => {
+    // Gemini CLI: `write_todos__<id>` (0.61), `write_todos-<time>` (earlier), kind other, nothing else.
+    for (const toolCallId of ['write_todos__g1', 'write_todos-1764300000000', 'update_plan'])
+      expect(
+        decide({ toolCallId, kind: 'other', title: 'Set 2 todo(s)', content: [], locations: [] }),
+      ).toEqual({
+        action: 'allow',
+        reason: 'a to-do list is not an action on the workspace',
+        by: 'default',
+      });
+    expect(decide({ toolCallId: 'write_todos__g1', kind: 'other' }, 'reads').action).toBe('allow');
+    expect(decide({ toolCallId: 'write_todos__g1', kind: 'other' }, 'none').action).toBe('deny');
+  });
+  it('is no such tool when it names a path or a command, carries content, or is of another kind', () => {
+    const todo = { toolCallId: 'write_todos__g1', kind: 'other' as const };
+    expect(decide({ ...todo, locations: [{ path: 'notes.txt' }] }).action).toBe('ask');
+    expect(decide({ ...todo, rawInput: { file_path: 'notes.txt' } }).action).toBe('ask');
+    expect(
+      decide({ ...todo, content: [{ type: 'diff', path: '/work/project/a', newText: 'x' }] }).action,
+    ).toBe('ask');
+    expect(decide({ ...todo, kind: 'edit' }).action).toBe('ask');
+    expect(decide({ toolCallId: 'write_todos_and_more__g1', kind: 'other' }).action).toBe('ask');
+    expect(decide({ toolCallId: 'run__write_todos', kind: 'other' }).action).toBe('ask');
+  });
+});
+
 describe('suggestRule and outcomeFor', () => {
   it('remembers exact simple commands, never compound ones', () => {
     expect(
@@ -256,11 +286,11 @@ describe('suggestRule and outcomeFor', () => {
 describe('why a question is asked', () => {
   const reason = (s: PermissionSubject) =>
     new PermissionPolicy({ mode: 'ask' }).evaluate(s, undefined, 1).reason;
-  it('names what needs approval, and a tool without a kind by its title (Gemini’s todo list)', () => {
+  it('names what needs approval, and a tool without a kind by its title (an MCP tool)', () => {
     expect(reason(subject({ kind: 'edit' }))).toBe('File edits need your approval');
     expect(reason(subject({ kind: 'execute', command: { line: 'ls' } }))).toBe('Commands need your approval');
-    expect(reason(subject({ kind: 'other', title: 'Set 3 todo(s)' }))).toBe(
-      '“Set 3 todo(s)” needs your approval (only reads run without asking)',
+    expect(reason(subject({ kind: 'other', title: 'Post to #general' }))).toBe(
+      '“Post to #general” needs your approval (only reads run without asking)',
     );
     expect(reason(subject({ kind: 'other' }))).not.toMatch(/\bother\b/);
   });

@@ -15,8 +15,9 @@
  * | `all`     | allow                   | allow                            | deny                                               |
  * | `none`    | deny                    | deny                             | deny                                               |
  *
- * ¹ `read`, `search` and `think` tool kinds, and `fs/read_text_file`. A file with several hard
- * links counts as outside the roots.
+ * ¹ `read`, `search` and `think` tool kinds, and `fs/read_text_file`; an agent's to-do list tool
+ * (see {@link PermissionSubject.planTool}) likewise. A file with several hard links counts as
+ * outside the roots.
  */
 import { newId } from '../util/ids.js';
 import { approvedContent, type ApprovedDiff } from './approved-writes.js';
@@ -277,6 +278,8 @@ export class PermissionPolicy {
         : { action: 'deny', reason: `${why}: needs an explicit rule`, by: 'default' };
     }
     if (isRead) return { action: 'allow', reason: 'reads inside the roots are allowed', by: 'default' };
+    if (subject.planTool)
+      return { action: 'allow', reason: 'a to-do list is not an action on the workspace', by: 'default' };
     if (mode === 'all') return { action: 'allow', reason: 'inside the roots (--approve all)', by: 'default' };
     if (mode === 'reads')
       return { action: 'deny', reason: `${subject.kind} is not a read (--approve reads)`, by: 'default' };
@@ -296,7 +299,7 @@ const ASKED_FOR: Readonly<Record<string, string>> = {
 
 /**
  * Why a question is asked in `ask` mode: everything but a read asks. A tool of kind `other`
- * (Gemini's todo list, MCP tools) is named by its title, not as "other".
+ * (MCP tools) is named by its title, not as "other".
  */
 function askReason(subject: PermissionSubject): string {
   const asked = ASKED_FOR[subject.kind];

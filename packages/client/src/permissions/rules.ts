@@ -105,6 +105,11 @@ export interface PermissionSubject {
   title?: string;
   toolCallId?: string;
   /**
+   * Of a permission request: the agent's to-do list or plan tool, touching no path and running no
+   * command (Gemini CLI asks before `write_todos`): not an action on the workspace.
+   */
+  planTool?: boolean;
+  /**
    * Of an fs read: the file's identity and version (device, inode, size, modification time), to
    * recognise a file the agent wrote in this session that nobody changed since.
    */

@@ -29,6 +29,11 @@ const PATH_KEYS = [
 const PATHS_KEYS = ['paths', 'files', 'file_paths'];
 const COMMAND_KEYS = ['command', 'cmd', 'commandLine', 'command_line', 'script', 'argv'];
 const CWD_KEYS = ['cwd', 'workdir', 'working_directory'];
+/**
+ * Agents' to-do list and plan tools, by the tool name a tool call id starts with (Gemini CLI's ids
+ * are `<tool>__<id>` or `<tool>-<time>`; its requests carry no other sign of the tool).
+ */
+const PLAN_TOOL_ID = /^(?:write_todos|todo_write|todowrite|update_plan)(?:__|-|$)/i;
 
 /** Context needed to resolve a request into a subject. */
 export interface SubjectContext {
@@ -92,6 +97,15 @@ export function subjectFromToolCall(
     toolCallId: toolCall.toolCallId,
   };
   if (title) subject.title = title;
+  const planKind = kind === 'other' || kind === 'think';
+  if (
+    planKind &&
+    paths.length === 0 &&
+    !command &&
+    content.length === 0 &&
+    PLAN_TOOL_ID.test(toolCall.toolCallId)
+  )
+    subject.planTool = true;
   if (command) {
     subject.command = command;
     subject.commandText = commandText(command);

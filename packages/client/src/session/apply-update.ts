@@ -12,6 +12,7 @@ import { isRecord } from '../util/json-file.js';
 import type { Draft } from './draft.js';
 import type { DiffPlacement } from './diff-placement.js';
 import type { CompactionItem, MessageItem, TerminalView, ToolCallItem } from './state.js';
+import { agentTerminalKey } from './tool-terminals.js';
 
 /** Characters of terminal output kept per terminal in the state (the newest win). */
 export const TERMINAL_VIEW_CHARS = 256 * 1024;
@@ -69,7 +70,9 @@ export function applyUpdate(
       d.state.usage = {
         used: (update.used as number | null | undefined) ?? null,
         size: update.size,
-        cost: update.cost ?? null,
+        // The cost is the session's total so far: an update without one (Claude sends the cost
+        // only as a turn ends) leaves it as it was.
+        cost: update.cost ?? d.state.usage?.cost ?? null,
       };
       break;
     case 'notice':
@@ -236,6 +239,27 @@ function mergeToolCall(
 }
 
 /**
+ * A permission request about a tool call the agent did not announce in this turn (Qwen Code sends
+ * none for the calls it asks about) starts its card with the request's title, kind, content and
+ * locations; the agent's later updates change it as usual. Calls already shown are left as they are.
+ */
+export function cardFromPermissionRequest(
+  d: Draft,
+  toolCall: ToolCallUpdate,
+  turn: number,
+  diffPlacements: readonly (DiffPlacement | null)[] | undefined,
+): void {
+  const id = toolCall.toolCallId;
+  const index = d.state.toolCallIndex[id];
+  if (index !== undefined) {
+    if (!fromEarlierTurn(d, index, turn, false)) return;
+    // An id an earlier turn used: this request is about a new call.
+    delete d.toolCallIndex()[id];
+  }
+  mergeToolCall(d, { ...toolCall, status: 'pending' }, false, turn, false, diffPlacements);
+}
+
+/**
  * Whether the item at `index` belongs to an earlier turn than `turn`. Replayed history (one turn
  * number for all of it) is split at the user's messages instead.
  */
@@ -271,7 +295,10 @@ function updateCompaction(
   d.items()[index] = change(created);
 }
 
-/** The `_meta.terminal_info / terminal_output / terminal_exit` convention (snake_case fields). */
+/**
+ * The `_meta.terminal_info / terminal_output / terminal_exit` convention (snake_case fields). The
+ * terminal belongs to the tool call the update is about (see `toolCallTerminal`).
+ */
 function applyTerminalMeta(d: Draft, meta: unknown, update: SessionUpdate): void {
   if (!isRecord(meta)) return;
   const info = meta.terminal_info;
@@ -279,43 +306,41 @@ function applyTerminalMeta(d: Draft, meta: unknown, update: SessionUpdate): void
   const exit = meta.terminal_exit;
   if (!isRecord(info) && !isRecord(output) && !isRecord(exit)) return;
   const toolCallId = (update as { toolCallId?: unknown }).toolCallId;
-  const view = (id: unknown): TerminalView | undefined => {
-    if (typeof id !== 'string' || id === '') return undefined;
-    const existing = d.state.terminals[id];
-    if (existing) return existing;
-    return {
+  const index = typeof toolCallId === 'string' ? d.state.toolCallIndex[toolCallId] : undefined;
+  const owner = index === undefined ? undefined : d.state.items[index];
+  const ownerKey = owner?.kind === 'tool_call' ? owner.key : undefined;
+  const change = (id: unknown, apply: (view: TerminalView) => TerminalView): void => {
+    if (typeof id !== 'string' || id === '') return;
+    const key = ownerKey === undefined ? id : agentTerminalKey(ownerKey, id);
+    const view = d.state.terminals[key] ?? {
       terminalId: id,
       origin: 'agent',
       output: '',
       truncated: false,
       ...(typeof toolCallId === 'string' ? { toolCallId } : {}),
+      ...(ownerKey !== undefined ? { toolCallKey: ownerKey } : {}),
     };
+    d.terminals()[key] = apply(view);
   };
   if (isRecord(info)) {
-    const current = view(info.terminal_id);
-    if (current) {
-      d.terminals()[current.terminalId] = {
-        ...current,
-        ...(typeof info.cwd === 'string' ? { cwd: info.cwd } : {}),
-        ...(typeof info.command === 'string' ? { command: info.command } : {}),
-      };
-    }
+    change(info.terminal_id, (view) => ({
+      ...view,
+      ...(typeof info.cwd === 'string' ? { cwd: info.cwd } : {}),
+      ...(typeof info.command === 'string' ? { command: info.command } : {}),
+    }));
   }
   if (isRecord(output) && typeof output.data === 'string') {
-    const current = view(output.terminal_id);
-    if (current) d.terminals()[current.terminalId] = appendOutput(current, output.data);
+    const data = output.data;
+    change(output.terminal_id, (view) => appendOutput(view, data));
   }
   if (isRecord(exit)) {
-    const current = view(exit.terminal_id);
-    if (current) {
-      d.terminals()[current.terminalId] = {
-        ...current,
-        exitStatus: {
-          exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
-          signal: typeof exit.signal === 'string' ? exit.signal : null,
-        },
-      };
-    }
+    change(exit.terminal_id, (view) => ({
+      ...view,
+      exitStatus: {
+        exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
+        signal: typeof exit.signal === 'string' ? exit.signal : null,
+      },
+    }));
   }
 }
 

@@ -15,7 +15,7 @@ import {
   type ToolCallContent,
 } from '@acp-kit/protocol';
 import { describeLimit } from '../agent/timeouts.js';
-import { ClientError, toErrorInfo } from '../errors.js';
+import { cancelledTurnError, ClientError, toErrorInfo } from '../errors.js';
 import type { FsCallContext, PendingWrite } from '../fs/fs-service.js';
 import type { PermissionRule, PermissionSubject } from '../permissions/rules.js';
 import type { TraceFrame, TraceSink, TraceWriter } from '../persistence/trace.js';
@@ -102,6 +102,7 @@ export class ClientSession {
       localId,
       () => this.store.getSnapshot(),
       (event) => this.store.dispatch(event),
+      (content) => this.placeDiffs(content),
     );
     if (writer) this.store.onEvent((event) => writer.append(event));
   }
@@ -212,6 +213,13 @@ export class ClientSession {
       return { stopReason: response.stopReason, notes };
     } catch (error) {
       const failure = this.turnError(link, error);
+      const deviation = cancelledTurnError(this.state.status, failure);
+      if (deviation !== undefined) {
+        // The user cancelled and the agent answered with an error instead of `cancelled`.
+        link.diagnostic?.(deviation);
+        this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: 'cancelled' });
+        return { stopReason: 'cancelled', notes };
+      }
       this.store.dispatch({ type: 'turn_failed', at: Date.now(), turn, error: toErrorInfo(failure) });
       throw failure;
     } finally {
@@ -406,7 +414,7 @@ export class ClientSession {
     });
     try {
       return await Promise.race([
-        placeDiffs(content, (path) => link.peekText?.(path, roots) ?? Promise.resolve(undefined)),
+        placeDiffs(content, (path) => link.peekText?.(path, roots) ?? Promise.resolve(undefined), state.cwd),
         timeout,
       ]);
     } catch {

@@ -35,11 +35,14 @@ describe('locateSnippet', () => {
         { type: 'diff', path: '/a', oldText: 'line one', newText: '1' },
         { type: 'diff', path: '/new', oldText: null, newText: 'hello' },
         { type: 'diff', path: '/gone', oldText: 'x', newText: 'y' },
+        // Qwen Code names the file relative to the session's directory.
+        { type: 'diff', path: 'a', oldText: 'line two', newText: '2' },
       ],
       async (path) => {
         reads.push(path);
         return path === '/a' ? FILE : undefined;
       },
+      '/',
     );
     expect(placements).toEqual([
       null,
@@ -47,6 +50,7 @@ describe('locateSnippet', () => {
       { line: 1, wholeFile: false, atEnd: false },
       null,
       { line: null, wholeFile: false, atEnd: false },
+      { line: 2, wholeFile: false, atEnd: false },
     ]);
     expect(reads).toEqual(['/a', '/gone']);
   });
@@ -76,7 +80,13 @@ describe('snippet diffs from an agent', () => {
             toolCallId: 'e1',
             title: 'Edit notes.txt',
             kind: 'edit',
-            content: [diff(join(dir, 'notes.txt')), diff('/etc/hostname'), diff(join(dir, 'linked.txt'))],
+            // The last one relative to the session's directory, as Qwen Code sends them.
+            content: [
+              diff(join(dir, 'notes.txt')),
+              diff('/etc/hostname'),
+              diff(join(dir, 'linked.txt')),
+              diff('notes.txt'),
+            ],
           },
         },
         { update: { sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed' } },
@@ -89,6 +99,7 @@ describe('snippet diffs from an agent', () => {
       { line: 2, wholeFile: false, atEnd: false },
       { line: null, wholeFile: false, atEnd: false },
       { line: null, wholeFile: false, atEnd: false },
+      { line: 2, wholeFile: false, atEnd: false },
     ]);
   });
 });

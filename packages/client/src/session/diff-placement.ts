@@ -6,6 +6,7 @@
  * the file so every host can number its lines truthfully.
  */
 import { isUnknownVariant, type SessionUpdate, type ToolCallContent } from '@acp-kit/protocol';
+import { isAbsolute, resolve } from 'node:path';
 
 /** Where a diff's `oldText` is in its file. */
 export interface DiffPlacement {
@@ -26,14 +27,16 @@ function isDiff(item: ToolCallContent): item is Diff {
   return !isUnknownVariant(item) && item.type === 'diff';
 }
 
-/** The tool call content of an update whose diffs need placing (a non-empty `oldText`), if any. */
+/** Whether tool call content has diffs to place (a non-empty `oldText`). */
+export function diffsToPlaceIn(content: readonly ToolCallContent[]): boolean {
+  return content.some((item) => isDiff(item) && typeof item.oldText === 'string' && item.oldText !== '');
+}
+
+/** The tool call content of an update whose diffs need placing, if any. */
 export function diffsToPlace(update: SessionUpdate): readonly ToolCallContent[] | undefined {
   if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return undefined;
   const content = (update as { content?: ToolCallContent[] | null }).content;
-  if (!Array.isArray(content)) return undefined;
-  return content.some((item) => isDiff(item) && typeof item.oldText === 'string' && item.oldText !== '')
-    ? content
-    : undefined;
+  return Array.isArray(content) && diffsToPlaceIn(content) ? content : undefined;
 }
 
 function lineOf(text: string, index: number): number {
@@ -67,18 +70,21 @@ export function locateSnippet(file: string, oldText: string, newText: string): D
 
 /**
  * The placements of `content`'s diffs (null for other items and new files), reading each file
- * once with `read`; undefined for a file that cannot be read leaves its diffs unplaced.
+ * once with `read`; undefined for a file that cannot be read leaves its diffs unplaced. A relative
+ * path (Qwen Code sends them) is the file of that name in `cwd`, the session's directory.
  */
 export async function placeDiffs(
   content: readonly ToolCallContent[],
   read: (path: string) => Promise<string | undefined>,
+  cwd: string,
 ): Promise<(DiffPlacement | null)[]> {
   const files = new Map<string, Promise<string | undefined>>();
   return Promise.all(
     content.map(async (item) => {
       if (!isDiff(item) || typeof item.oldText !== 'string' || item.oldText === '') return null;
-      let file = files.get(item.path);
-      if (!file) files.set(item.path, (file = read(item.path)));
+      const path = isAbsolute(item.path) ? item.path : resolve(cwd, item.path);
+      let file = files.get(path);
+      if (!file) files.set(path, (file = read(path)));
       const text = await file;
       if (text === undefined) return { line: null, wholeFile: false, atEnd: false };
       return locateSnippet(text, item.oldText, item.newText);

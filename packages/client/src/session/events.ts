@@ -80,7 +80,14 @@ export type SessionEvent =
   | { type: 'turn_end'; at: number; turn: number; stopReason: StopReason }
   | { type: 'turn_failed'; at: number; turn: number; error: ErrorInfo }
   | { type: 'cancel_requested'; at: number; turn: number }
-  | { type: 'permission_requested'; at: number; request: PermissionRequestView; toolCall?: ToolCallUpdate }
+  | {
+      type: 'permission_requested';
+      at: number;
+      request: PermissionRequestView;
+      toolCall?: ToolCallUpdate;
+      /** Where the diffs of `toolCall.content` are in their files (see `placeDiffs`). */
+      diffPlacements?: (DiffPlacement | null)[];
+    }
   | {
       type: 'permission_resolved';
       at: number;

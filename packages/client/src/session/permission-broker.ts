@@ -6,7 +6,12 @@
  * Questions for the user are asked one at a time, a bounded number waiting (past it: answered
  * `cancelled`); a question still open when its turn ends (the agent did not await it) is withdrawn.
  */
-import type { RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '@acp-kit/protocol';
+import type {
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  ToolCallContent,
+  ToolCallUpdate,
+} from '@acp-kit/protocol';
 import type { PermissionAnswer, WriteReview, WriteReviewAnswer } from '../agent/host.js';
 import type { PendingWrite } from '../fs/fs-service.js';
 import { approveDiffs, diffsOfContent, type ProposedDiff } from '../permissions/approved-writes.js';
@@ -17,6 +22,7 @@ import type { PermissionScope, PermissionSubject } from '../permissions/rules.js
 import { shellScript, simpleArgv } from '../permissions/shell-words.js';
 import { subjectFromToolCall } from '../permissions/subject.js';
 import type { PermissionRequestView, SessionEvent } from './events.js';
+import { diffsToPlaceIn, type DiffPlacement } from './diff-placement.js';
 import { QuestionQueue } from './question-queue.js';
 import type { SessionLink } from './session-link.js';
 import type { SessionState, ToolCallItem } from './state.js';
@@ -56,6 +62,10 @@ export class PermissionBroker {
     private readonly localId: string,
     private readonly getState: () => SessionState,
     private readonly dispatch: (event: SessionEvent) => void,
+    /** Places snippet diffs in their files, as the session does for its tool calls' updates. */
+    private readonly place: (
+      content: readonly ToolCallContent[],
+    ) => Promise<readonly (DiffPlacement | null)[] | undefined> = () => Promise.resolve(undefined),
   ) {}
 
   /** Answers `session/request_permission`. */
@@ -74,12 +84,16 @@ export class PermissionBroker {
     // Only unambiguous options, a bounded number: every answer below picks among these.
     const { options, problems } = normalizeOptions(params.options);
     for (const problem of problems) link.diagnostic?.(problem);
-    const diffs = diffsOfContent(params.toolCall.content ?? known?.content ?? [], state.cwd);
+    const content = params.toolCall.content ?? known?.content ?? [];
+    // Placed once, for every view of them: the question, its hunk review, the card it starts.
+    const placements = diffsToPlaceIn(content) ? await this.place(content) : undefined;
+    const diffs = diffsOfContent(content, state.cwd, placements);
     const { final, key, shown } = await this.decide(link, subject, {
       options,
       toolCall: params.toolCall,
       signal,
       ...(diffs.length > 0 ? { diffs: async () => diffs } : {}),
+      ...(placements && params.toolCall.content ? { diffPlacements: [...placements] } : {}),
     });
     let decision = final.decision;
     let reason = final.reason;
@@ -267,6 +281,8 @@ export class PermissionBroker {
       toolCall?: ToolCallUpdate;
       signal?: AbortSignal;
       diffs?: () => Promise<ProposedDiff[]>;
+      /** Where the diffs of `toolCall.content` are in their files. */
+      diffPlacements?: (DiffPlacement | null)[];
     },
   ): Promise<Decided> {
     const { options, toolCall, signal } = about;
@@ -306,6 +322,7 @@ export class PermissionBroker {
       at: Date.now(),
       request: view,
       ...(toolCall ? { toolCall } : {}),
+      ...(toolCall && about.diffPlacements ? { diffPlacements: about.diffPlacements } : {}),
     });
     if (cancelled) {
       return { key, final: { decision: 'cancelled', by: 'cancel', reason: 'the turn was cancelled' } };

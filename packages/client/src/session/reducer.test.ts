@@ -4,6 +4,7 @@ import { MAX_MERGED_TEXT_CHARS } from './apply-update.js';
 import type { SessionEvent } from './events.js';
 import { reduceSession, reduceSessionEvents } from './reducer.js';
 import { initialSessionState, type SessionState, type ToolCallItem } from './state.js';
+import { toolCallTerminal } from './tool-terminals.js';
 
 const at = 1000;
 const u = (update: Record<string, unknown>): SessionEvent => ({
@@ -180,10 +181,12 @@ describe('reduceSession', () => {
         _meta: { terminal_exit: { terminal_id: 'T1', exit_code: 0, signal: null } },
       }),
     ]);
-    expect(state.terminals.T1).toEqual({
+    const call = state.items.find((item) => item.kind === 'tool_call') as ToolCallItem;
+    expect(toolCallTerminal(state, call, 'T1')).toEqual({
       terminalId: 'T1',
       origin: 'agent',
       toolCallId: 't',
+      toolCallKey: call.key,
       cwd: '/p',
       output: 'ok 1\nok 2\n',
       truncated: false,

@@ -8,7 +8,7 @@
  */
 import type { Draft as DraftType } from './draft.js';
 import { Draft } from './draft.js';
-import { applyUpdate, appendOutput } from './apply-update.js';
+import { applyUpdate, appendOutput, cardFromPermissionRequest } from './apply-update.js';
 import type { ErrorInfo } from '../errors.js';
 import type { SessionEvent } from './events.js';
 import type { SessionState, ToolCallItem } from './state.js';
@@ -83,11 +83,15 @@ function applyEvent(d: DraftType, event: SessionEvent): void {
       return;
     case 'permission_requested':
       s.pendingPermissions = [...s.pendingPermissions, event.request];
+      if (event.toolCall && s.status !== 'idle')
+        cardFromPermissionRequest(d, event.toolCall, s.turn, event.diffPlacements);
       return;
     case 'permission_resolved': {
       const request = s.pendingPermissions.find((p) => p.key === event.key);
       s.pendingPermissions = s.pendingPermissions.filter((p) => p.key !== event.key);
       if (!request) return;
+      if (event.decision === 'allow' && request.toolCallId !== undefined)
+        allowToolCall(d, request.toolCallId);
       const optionId =
         event.outcome?.outcome === 'selected' ? (event.outcome as { optionId: string }).optionId : undefined;
       d.push({
@@ -167,6 +171,14 @@ function pushError(d: DraftType, turn: number, error: ErrorInfo): void {
   const last = d.state.items[d.state.items.length - 1];
   if (last?.kind === 'error' && last.error.message === error.message) return;
   d.push({ kind: 'error', turn, error });
+}
+
+/** Marks the tool call a permission request was allowed for (it runs now). */
+function allowToolCall(d: DraftType, toolCallId: string): void {
+  const index = d.state.toolCallIndex[toolCallId];
+  const item = index === undefined ? undefined : d.state.items[index];
+  if (index === undefined || item?.kind !== 'tool_call' || item.allowed) return;
+  d.items()[index] = { ...item, allowed: true };
 }
 
 /** Marks tool calls the agent left pending or in progress. */

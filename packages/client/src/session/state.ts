@@ -65,6 +65,11 @@ export interface ToolCallItem {
   meta?: Readonly<Record<string, unknown>>;
   /** False when the agent never sent `tool_call` for it (only updates or a permission request). */
   announced: boolean;
+  /**
+   * Its permission request was allowed: it runs, whether or not the agent says so (some never
+   * send `in_progress`).
+   */
+  allowed?: boolean;
   replay?: boolean;
 }
 
@@ -115,6 +120,11 @@ export interface TerminalView {
   exitStatus?: { exitCode: number | null; signal: string | null };
   released?: boolean;
   toolCallId?: string;
+  /**
+   * Of an agent's terminal: the item key of the tool call it was reported for (see
+   * `toolCallTerminal`: a later call with the same id gets a terminal of its own).
+   */
+  toolCallKey?: string;
 }
 
 /** One session's state. */

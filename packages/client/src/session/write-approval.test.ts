@@ -86,9 +86,24 @@ describe('a write allowed with its diff', () => {
         write(file, 'one\nTWO\nTHREE\n'),
       ]),
     );
+    // Each with its place in the file, the one every view of the question numbers its lines from.
     expect(asked.map((a) => a.diffs)).toEqual([
-      [{ path: file, oldText: 'one\ntwo\nthree\n', newText: 'one\nTWO\nthree\n' }],
-      [{ path: file, oldText: 'three', newText: 'THREE' }],
+      [
+        {
+          path: file,
+          oldText: 'one\ntwo\nthree\n',
+          newText: 'one\nTWO\nthree\n',
+          placement: { line: 1, wholeFile: true, atEnd: true },
+        },
+      ],
+      [
+        {
+          path: file,
+          oldText: 'three',
+          newText: 'THREE',
+          placement: { line: 3, wholeFile: false, atEnd: false },
+        },
+      ],
     ]);
     expect(reviewed).toEqual([]);
     expect(await readFile(file, 'utf8')).toBe('one\nTWO\nTHREE\n');

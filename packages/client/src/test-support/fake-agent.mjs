@@ -167,7 +167,11 @@ async function handle(msg) {
       });
     case 'session/prompt':
       return prompt(params).then(reply, (error) =>
-        fail({ code: -32603, message: String(error?.message ?? error) }),
+        fail({
+          code: error?.code ?? -32603,
+          message: String(error?.message ?? error),
+          ...(error?.data !== undefined ? { data: error.data } : {}),
+        }),
       );
     case 'session/cancel': {
       // `cancelFile`: each cancelled session id is appended there.
@@ -291,6 +295,8 @@ async function runStep(sessionId, step, cancelled$) {
   if (step.waitForCancel) {
     await cancelled$;
     for (const late of step.then ?? []) update(sessionId, late);
+    // `answerError`: the cancelled prompt is answered with this error (as Qwen Code does).
+    if (step.answerError) throw Object.assign(new Error(step.answerError.message), step.answerError);
     return { stop: 'cancelled' };
   }
   // `closeStdout` / `closeStdin`: drops that pipe and keeps running.

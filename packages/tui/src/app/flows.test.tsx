@@ -69,7 +69,7 @@ describe('the app', () => {
     await r.type('patch notes.txt');
     await r.press(KEYS.enter);
     const asked = await waitFrame(r, 'h review the changes hunk by hunk');
-    expect(asked).toContain('notes.txt +3 -3');
+    expect(asked).toContain('notes.txt:2 +3 -3');
     await r.press('h');
     await waitLast(r, /Review write to notes\.txt · 3 hunks[\s\S]*Enter allow accepted · Esc back/);
     // Esc goes back to the question (it does not cancel the turn).
@@ -157,7 +157,8 @@ describe('the app', () => {
     await openScenario(r, false);
     const panel = await waitFrame(r, 'Could not open the session with Scenario');
     await waitFrame(r, 'scenario backend exited with code 1');
-    expect(flat(r.frame())).toContain('If Scenario needs you to sign in: run `scenario --login`');
+    // The hint's code span as code, without its backticks.
+    expect(flat(r.frame())).toContain('If Scenario needs you to sign in: run scenario --login');
     expect(panel).toContain('r try again');
   }, 30_000);
 

@@ -5,10 +5,10 @@ import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
 import { DiffView } from './DiffView.js';
 
 describe('DiffView', () => {
-  it('shows a unified diff with line numbers and counts', () => {
+  it('shows a unified diff with line numbers and counts, named by the first line it changes', () => {
     const { frame } = renderInk(<DiffView path="/w/a.ts" oldText={'a\nb\nc\n'} newText={'a\nB\nc\nd\n'} />);
     expect(frame().split('\n')).toEqual([
-      '/w/a.ts +2 -1',
+      '/w/a.ts:2 +2 -1',
       '@@ -1,3 +1,4 @@',
       '1 1   a',
       '2   - b',

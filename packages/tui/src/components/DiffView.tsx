@@ -1,7 +1,7 @@
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
-import { computeUnifiedHunks, countChanges } from '../diff/unified.js';
+import { computeUnifiedHunks, countChanges, firstChangedLine } from '../diff/unified.js';
 import { displayPath } from '../text/paths.js';
 import type { DiffPlacementView } from '../view-model/tool-call.js';
 import { DiffLines } from './DiffLines.js';
@@ -25,9 +25,9 @@ export interface DiffViewProps {
 }
 
 /**
- * A unified diff of one file: a header with the path and the counts of added and removed lines
- * ("new file" when there was no old text), then coloured hunks with line numbers. A snippet diff
- * with its `placement` is numbered from the snippet's line in the file.
+ * A unified diff of one file: a header with the path, the first line it changes and the counts of
+ * added and removed lines ("new file" when there was no old text), then coloured hunks with line
+ * numbers. A snippet diff with its `placement` is numbered from the snippet's line in the file.
  *
  * @example
  * <DiffView path="/work/src/a.ts" oldText={before} newText={after} maxLines={40} />
@@ -47,9 +47,10 @@ export const DiffView = memo(function DiffView({
     () => computeUnifiedHunks(oldText, newText, contextLines, placement),
     [oldText, newText, contextLines, placement],
   );
-  const line = placement && !placement.wholeFile ? placement.line : null;
   const { added, removed } = countChanges(hunks);
   const isNew = oldText === null || oldText === undefined;
+  // Where the change is, not where the snippet or its context starts.
+  const line = isNew ? undefined : firstChangedLine(hunks);
   return (
     <Box flexDirection="column">
       <Text>

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
 import { sanitizeText } from '../sanitize/sanitize-text.js';
 import type { Notice } from '../view-model/notice.js';
+import { InlineCode } from './InlineCode.js';
 
 /** Props of {@link NoticeView}. */
 export interface NoticeViewProps {
@@ -22,7 +23,10 @@ export const NoticeView = memo(function NoticeView({ notice }: NoticeViewProps) 
         : theme.status.info;
   return (
     <Box flexDirection="column">
-      <Text color={color}>{`${ICONS[notice.severity]} ${sanitizeText(notice.text)}`}</Text>
+      <Text color={color}>
+        {`${ICONS[notice.severity]} `}
+        <InlineCode text={sanitizeText(notice.text)} />
+      </Text>
       {notice.detail && (
         <Box paddingLeft={2}>
           <Text color={theme.text.muted}>{sanitizeText(notice.detail)}</Text>

@@ -6,7 +6,7 @@ import { parseTerminalOutput } from '../sanitize/terminal-output.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { foldLines, plural } from '../text/fold.js';
 import { commandLineFrom } from '../view-model/permission.js';
-import type { TerminalSnapshot } from '../view-model/tool-call.js';
+import { terminalRuns, type TerminalSnapshot, type ToolCallDisplayStatus } from '../view-model/tool-call.js';
 import { Spinner } from './Spinner.js';
 import { StyledLineText } from './StyledLineText.js';
 
@@ -17,6 +17,8 @@ export interface TerminalViewProps {
   readonly maxLines?: number;
   /** Text after the "N earlier lines" notice (e.g. " · Ctrl+O to expand"). */
   readonly expandHint?: string;
+  /** The status of the tool call it runs for (an agent's terminal ends with its call). */
+  readonly callStatus?: ToolCallDisplayStatus;
 }
 
 /**
@@ -49,12 +51,22 @@ export function OutputLines({
   );
 }
 
-function ExitLine({ terminal, theme }: { terminal: TerminalSnapshot; theme: Theme }) {
+function ExitLine({
+  terminal,
+  callStatus,
+  theme,
+}: {
+  terminal: TerminalSnapshot;
+  callStatus: ToolCallDisplayStatus;
+  theme: Theme;
+}) {
   const exit = terminal.exit;
   if (!exit) {
-    return terminal.released ? (
-      <Text color={theme.text.muted}>released by the agent before it exited</Text>
-    ) : (
+    if (terminal.released)
+      return <Text color={theme.text.muted}>released by the agent before it exited</Text>;
+    if (!terminalRuns(terminal, callStatus))
+      return <Text color={theme.status.warning}>ended without an exit status</Text>;
+    return (
       <Text color={theme.text.muted}>
         <Spinner color={theme.status.info} /> running
       </Text>
@@ -81,6 +93,7 @@ export const TerminalView = memo(function TerminalView({
   terminal,
   maxLines,
   expandHint = '',
+  callStatus = 'in_progress',
 }: TerminalViewProps) {
   const theme = useTheme();
   const command = commandLineFrom(terminal.command, terminal.args);
@@ -97,7 +110,7 @@ export const TerminalView = memo(function TerminalView({
         <Text color={theme.status.warning}>⚠ earlier output was dropped (output byte limit reached)</Text>
       )}
       <OutputLines output={terminal.output} maxLines={maxLines} expandHint={expandHint} />
-      <ExitLine terminal={terminal} theme={theme} />
+      <ExitLine terminal={terminal} callStatus={callStatus} theme={theme} />
     </Box>
   );
 });

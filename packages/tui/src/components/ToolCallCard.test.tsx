@@ -20,6 +20,24 @@ describe('ToolCallCard', () => {
     expect(frame().split('\n')).toEqual(['✓ ✎ Edit src/a.ts', '    src/a.ts:12']);
   });
 
+  it('does not list a location its diff names (the diff says where the change is)', () => {
+    // Claude's finished edit: its location says line 1 (where its hunk starts), the change is at 2.
+    const edit: ToolCallView = {
+      ...call,
+      locations: [
+        { path: '/w/src/a.ts', line: 1 },
+        { path: '/w/src/b.ts', line: 4 },
+      ],
+      content: [{ type: 'diff', path: 'src/a.ts', oldText: 'a\nb\n', newText: 'a\nB\n' }],
+    };
+    const { frame } = renderInk(<ToolCallCard call={edit} cwd="/w" />);
+    expect(frame().split('\n').slice(0, 3)).toEqual([
+      '✓ ✎ Edit src/a.ts',
+      '    src/b.ts:4',
+      '    src/a.ts:2 +1 -1',
+    ]);
+  });
+
   it('animates a running call with the injected clock', () => {
     const card = (now: number) => (
       <FixedClock now={now}>
@@ -63,7 +81,7 @@ describe('ToolCallCard', () => {
     expect(frame().split('\n')).toEqual([
       '✓ ✎ Edit src/a.ts',
       '    Updated one line',
-      '    /w/src/a.ts +1 -1',
+      '    /w/src/a.ts:1 +1 -1',
       '    @@ -1,1 +1,1 @@',
       '    1   - x',
       '      1 + y',

@@ -6,12 +6,13 @@ import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { foldLines, plural } from '../text/fold.js';
 import { displayPath } from '../text/paths.js';
 import { commandParts } from '../view-model/command-output.js';
-import type { TerminalSnapshot, ToolCallView } from '../view-model/tool-call.js';
+import { cardLocations, type TerminalSnapshot, type ToolCallView } from '../view-model/tool-call.js';
 import { Spinner } from './Spinner.js';
 import { STATUS_ICONS, statusLabel, toolKindIcon } from './tool-icons.js';
 import { ToolCallContentView } from './ToolCallContentView.js';
 import { RawOutputView } from './RawOutputView.js';
 import { AvailableWidth } from './AvailableWidth.js';
+import { InlineCode } from './InlineCode.js';
 
 /** Props of {@link ToolCallCard}. */
 export interface ToolCallCardProps {
@@ -52,7 +53,7 @@ export const ToolCallCard = memo(function ToolCallCard({
           : theme.status.pending;
   const label = statusLabel(call.status);
   const title = sanitizeInline(call.title).trim() || String(call.kind);
-  const locations = foldLines(call.locations, expanded ? undefined : 3, 'head');
+  const locations = foldLines(cardLocations(call, cwd), expanded ? undefined : 3, 'head');
   const { command, output, content } = commandParts(call, terminals);
   const maxLines = expanded ? undefined : maxContentLines;
   const hint = expandKey ? ` · ${expandKey} to expand` : '';
@@ -66,7 +67,9 @@ export const ToolCallCard = memo(function ToolCallCard({
         )}
         <Text color={theme.text.accent}>{toolKindIcon(call.kind)}</Text>
         <Text>
-          <Text bold>{title}</Text>
+          <Text bold>
+            <InlineCode text={title} />
+          </Text>
           {label && <Text color={statusColor}>{` · ${label}`}</Text>}
         </Text>
       </Box>
@@ -95,6 +98,7 @@ export const ToolCallCard = memo(function ToolCallCard({
               maxLines={maxLines}
               expandHint={hint}
               placement={call.diffPlacements?.[index]}
+              callStatus={call.status}
             />
           ))}
         </AvailableWidth>

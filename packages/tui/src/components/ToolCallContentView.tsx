@@ -5,7 +5,7 @@ import { isUnknownVariant } from '@acp-kit/protocol';
 import { useTheme } from '../theme/ThemeContext.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { foldLines, plural, splitLines } from '../text/fold.js';
-import type { DiffPlacementView, TerminalSnapshot } from '../view-model/tool-call.js';
+import type { DiffPlacementView, TerminalSnapshot, ToolCallDisplayStatus } from '../view-model/tool-call.js';
 import { ContentBlockView } from './ContentBlockView.js';
 import { DiffView } from './DiffView.js';
 import { TerminalView } from './TerminalView.js';
@@ -21,6 +21,8 @@ export interface ToolCallContentViewProps {
   readonly expandHint?: string;
   /** Where a diff item is in its file (see {@link DiffView}). */
   readonly placement?: DiffPlacementView | null;
+  /** The status of the tool call (see {@link TerminalView}). */
+  readonly callStatus?: ToolCallDisplayStatus;
 }
 
 /** One item of a tool call's content: text, a diff, or an embedded terminal. */
@@ -31,6 +33,7 @@ export const ToolCallContentView = memo(function ToolCallContentView({
   maxLines,
   expandHint = '',
   placement,
+  callStatus,
 }: ToolCallContentViewProps) {
   const theme = useTheme();
   if (isUnknownVariant(item)) {
@@ -60,7 +63,14 @@ export const ToolCallContentView = memo(function ToolCallContentView({
           <Text color={theme.text.muted}>{`terminal ${sanitizeInline(item.terminalId)}: no output yet`}</Text>
         );
       }
-      return <TerminalView terminal={terminal} maxLines={maxLines} expandHint={expandHint} />;
+      return (
+        <TerminalView
+          terminal={terminal}
+          maxLines={maxLines}
+          expandHint={expandHint}
+          callStatus={callStatus}
+        />
+      );
     }
     case 'content': {
       const block = item.content;

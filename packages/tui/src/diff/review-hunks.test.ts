@@ -26,6 +26,29 @@ const NEW = [
 ].join('\n');
 
 describe('computeReviewHunks', () => {
+  it('numbers a snippet of a file from its place, as the card and the question do', () => {
+    // GitHub Copilot's edit: the replaced string only, at line 2 of notes.txt.
+    const placement = { line: 2, wholeFile: false, atEnd: false };
+    const [hunk] = computeReviewHunks('line two', 'line 2 (edited)', 3, placement);
+    expect(hunkHeader(hunk!)).toBe('@@ -2,1 +2,1 @@');
+    expect(hunk!.lines).toEqual([
+      { kind: 'remove', text: 'line two', oldNumber: 2 },
+      { kind: 'add', text: 'line 2 (edited)', newNumber: 2 },
+    ]);
+    expect(hunkHeader(hunk!)).toBe(
+      hunkHeader(computeUnifiedHunks('line two', 'line 2 (edited)', 3, placement)[0]!),
+    );
+    // A snippet not found in the file claims no line; one that ends the file keeps its marker.
+    expect(computeReviewHunks('x', 'y', 3, { line: null, wholeFile: false, atEnd: false })[0]?.unplaced).toBe(
+      true,
+    );
+    expect(
+      computeReviewHunks('end', 'END', 3, { line: 9, wholeFile: false, atEnd: true })[0]?.lines.map(
+        (l) => l.kind,
+      ),
+    ).toEqual(['remove', 'note', 'add', 'note']);
+  });
+
   it('makes one hunk per change, with context and line numbers', () => {
     const hunks = computeReviewHunks(OLD, NEW, 2);
     expect(hunks).toHaveLength(2);

@@ -6,7 +6,9 @@
  * text, exactly, including line endings and a missing final newline.
  */
 import { diffLines } from 'diff';
+import type { DiffPlacementView } from '../view-model/tool-call.js';
 import { countLines, splitRun, type DiffHunk, type DiffLine } from './display.js';
+import { placeHunk } from './unified.js';
 
 /** The user's decision on one hunk. */
 export type HunkDecision = 'accept' | 'reject';
@@ -63,12 +65,25 @@ function contextLines(value: string, take: number, fromEnd: boolean): string[] {
 }
 
 /**
- * The hunks of a proposed write, in file order, each with its line numbers and context.
+ * The hunks of a proposed write, in file order, each with its line numbers and context. With a
+ * `placement` that is not the whole file, the texts are a snippet of the file (an agent's edit):
+ * numbered from its line, as the card and the question show it (not at all when it was not found).
  *
  * @example
  * computeReviewHunks('a\nb\nc\n', 'a\nB\nc\n'); // one hunk: -b +B, context a and c
  */
-export function computeReviewHunks(oldText: string, newText: string, context = 3): ReviewHunk[] {
+export function computeReviewHunks(
+  oldText: string,
+  newText: string,
+  context = 3,
+  placement?: DiffPlacementView | null,
+): ReviewHunk[] {
+  const hunks = fileHunks(oldText, newText, context);
+  if (!placement || placement.wholeFile) return hunks;
+  return hunks.map((hunk) => ({ ...hunk, ...placeHunk(hunk, placement.line, placement.atEnd) }));
+}
+
+function fileHunks(oldText: string, newText: string, context: number): ReviewHunk[] {
   const segments = diffSegments(oldText, newText);
   const hunks: ReviewHunk[] = [];
   let oldLine = 1;

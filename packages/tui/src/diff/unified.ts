@@ -60,7 +60,7 @@ function toHunk(hunk: StructuredPatchHunk): DiffHunk {
  * A snippet's hunk moved to the snippet's line in the file (`line` null: not found, so no line
  * numbers are claimed), without "no newline" markers unless the snippet ends the file.
  */
-function placeHunk(hunk: DiffHunk, line: number | null, atEnd: boolean): DiffHunk {
+export function placeHunk(hunk: DiffHunk, line: number | null, atEnd: boolean): DiffHunk {
   const lines = atEnd ? hunk.lines : hunk.lines.filter((l) => l.kind !== 'note');
   if (line === null) {
     return {
@@ -104,6 +104,22 @@ function replaceAll(oldText: string, newText: string): DiffHunk {
   };
 }
 
+/**
+ * The first line a diff changes, in the old file (the new file's for an insertion): what its
+ * header names, as the permission question does. Undefined when the hunks are not numbered (a
+ * snippet not found in its file) or change nothing.
+ */
+export function firstChangedLine(hunks: readonly DiffHunk[]): number | undefined {
+  for (const hunk of hunks) {
+    if (hunk.unplaced) return undefined;
+    for (const line of hunk.lines) {
+      if (line.kind === 'remove') return line.oldNumber;
+      if (line.kind === 'add') return line.newNumber;
+    }
+  }
+  return undefined;
+}
+
 /** Lines added and removed across hunks. */
 export function countChanges(hunks: readonly DiffHunk[]): { added: number; removed: number } {
   let added = 0;
@@ -125,14 +141,19 @@ export interface DiffTextLine {
 
 /**
  * A diff as plain-text lines, the way `diff -u` reads (for places without colour: the transcript
- * browser, the line mode). The texts are the agent's: sanitize them before they are written.
+ * browser, the line mode), a snippet numbered from its `placement`. The texts are the agent's:
+ * sanitize them before they are written.
  *
  * @example
  * diffTextLines('a\n', 'b\n').map((l) => l.text); // ['@@ -1,1 +1,1 @@', '- a', '+ b']
  */
-export function diffTextLines(oldText: string | null | undefined, newText: string): DiffTextLine[] {
+export function diffTextLines(
+  oldText: string | null | undefined,
+  newText: string,
+  placement?: DiffPlacementView | null,
+): DiffTextLine[] {
   const lines: DiffTextLine[] = [];
-  for (const hunk of computeUnifiedHunks(oldText, newText)) {
+  for (const hunk of computeUnifiedHunks(oldText, newText, 3, placement)) {
     lines.push({ kind: 'header', text: hunkHeader(hunk) });
     for (const line of hunk.lines) {
       const mark = line.kind === 'add' ? '+ ' : line.kind === 'remove' ? '- ' : '  ';

@@ -105,7 +105,10 @@ describe('scripted agent in tmux', () => {
     await h.submit('before the crash');
     await h.waitFor('You said: before the crash');
     await h.submit('crash');
-    const crashed = await h.waitFor('Scenario exited');
+    // The stderr lines are in the transcript's last item, printed just above the panel.
+    const crashed = await h.waitFor(
+      (screen) => screen.includes('Scenario exited') && screen.includes('boom: simulated crash'),
+    );
     expect(crashed).toMatch(/(exited with|exit) code 3/);
     expect(crashed).toContain('boom: simulated crash');
     expect(crashed).toContain('r restart the agent and reopen the session');

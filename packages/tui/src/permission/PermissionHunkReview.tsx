@@ -49,6 +49,7 @@ export const PermissionHunkReview = memo(function PermissionHunkReview({
         path={diff.path}
         oldText={diff.oldText}
         newText={diff.newText}
+        placement={diff.placement}
         cwd={cwd}
         isActive={isActive}
         {...(maxHunkLines !== undefined ? { maxHunkLines } : {})}

@@ -11,6 +11,7 @@ import {
 } from '../view-model/permission.js';
 import { toolKindIcon } from '../components/tool-icons.js';
 import { AvailableWidth } from '../components/AvailableWidth.js';
+import { InlineCode } from '../components/InlineCode.js';
 import { OperationView } from './OperationView.js';
 import type { PermissionGroup } from './permission-options.js';
 import { usePermissionPrompt } from './usePermissionPrompt.js';
@@ -34,24 +35,6 @@ export interface PermissionPromptProps {
   readonly maxOperationLines?: number;
   /** Opens the hunk-by-hunk review of the changes (given when the question carries some). */
   readonly onReviewHunks?: () => void;
-}
-
-/** Agent text with Markdown code spans: the code shown without its backticks, in the accent colour. */
-function WithCode({ text }: { text: string }) {
-  const theme = useTheme();
-  return (
-    <>
-      {text.split(/`([^`\n]+)`/).map((part, i) =>
-        i % 2 === 1 ? (
-          <Text key={i} color={theme.text.accent}>
-            {part}
-          </Text>
-        ) : (
-          part
-        ),
-      )}
-    </>
-  );
 }
 
 const GROUP_TITLES: Readonly<Record<PermissionGroup, string>> = {
@@ -107,7 +90,7 @@ export const PermissionPrompt = memo(function PermissionPrompt({
       <Text>
         <Text color={theme.text.accent}>{`${toolKindIcon(call.kind)} `}</Text>
         <Text bold>
-          <WithCode text={sanitizeInline(permissionHeading(call.title, operation)) || String(call.kind)} />
+          <InlineCode text={sanitizeInline(permissionHeading(call.title, operation)) || String(call.kind)} />
         </Text>
       </Text>
       <AvailableWidth indent={4}>
@@ -137,7 +120,7 @@ export const PermissionPrompt = memo(function PermissionPrompt({
               return (
                 <Text key={entry.number} color={focused ? theme.focus : undefined} bold={focused}>
                   {`${focused ? '❯' : ' '} ${entry.number}${letter ? ` ${formatKeySpec(letter)}` : '  '}  `}
-                  <WithCode text={sanitizeInline(entry.option.name)} />
+                  <InlineCode text={sanitizeInline(entry.option.name)} />
                 </Text>
               );
             })}

@@ -8,6 +8,7 @@ import { hunkHeader } from '../diff/display.js';
 import { DiffLines } from '../components/DiffLines.js';
 import { displayPath } from '../text/paths.js';
 import { useHunkReview, type HunkReviewResult } from './useHunkReview.js';
+import type { DiffPlacementView } from '../view-model/tool-call.js';
 
 /** Props of {@link HunkReview}. */
 export interface HunkReviewProps {
@@ -31,6 +32,8 @@ export interface HunkReviewProps {
   readonly submitLabel?: string;
   /** What Esc does, in the key hint (default: reject the write). */
   readonly cancelLabel?: string;
+  /** Where `oldText` is in the file, when it is a part of it (an agent's edit): lines numbered from there. */
+  readonly placement?: DiffPlacementView | null;
 }
 
 const MARK = { accept: '✓', reject: '✗' } as const;
@@ -56,10 +59,11 @@ export const HunkReview = memo(function HunkReview({
   maxHunks,
   submitLabel = 'write',
   cancelLabel = 'reject the write',
+  placement,
 }: HunkReviewProps) {
   const theme = useTheme();
   const bindings = useKeyBindings();
-  const { hunks, state } = useHunkReview({ path, oldText, newText, onSubmit, onCancel, isActive });
+  const { hunks, state } = useHunkReview({ path, oldText, newText, onSubmit, onCancel, isActive, placement });
   const key = (action: KeyAction): string => formatKeySpec(bindings[action][0] ?? '?');
   const accepted = state.decisions.filter((d) => d === 'accept').length;
   const rejected = state.decisions.filter((d) => d === 'reject').length;

@@ -15,6 +15,7 @@ import {
   undecidedHunks,
   type HunkReviewState,
 } from './hunk-review-state.js';
+import type { DiffPlacementView } from '../view-model/tool-call.js';
 
 /** The outcome of a review: what to write and what to tell the agent. */
 export interface HunkReviewResult {
@@ -32,15 +33,28 @@ export interface HunkReviewOptions {
   readonly onSubmit: (result: HunkReviewResult) => void;
   readonly onCancel?: () => void;
   readonly isActive: boolean;
+  /** Where `oldText` is in the file, when it is a part of it (see `computeReviewHunks`). */
+  readonly placement?: DiffPlacementView | null;
 }
 
 /** Hunks, review state and keyboard handling of a hunk review. */
-export function useHunkReview({ path, oldText, newText, onSubmit, onCancel, isActive }: HunkReviewOptions): {
+export function useHunkReview({
+  path,
+  oldText,
+  newText,
+  onSubmit,
+  onCancel,
+  isActive,
+  placement,
+}: HunkReviewOptions): {
   hunks: readonly ReviewHunk[];
   state: HunkReviewState;
 } {
   const before = oldText ?? '';
-  const hunks = useMemo(() => computeReviewHunks(before, newText), [before, newText]);
+  const hunks = useMemo(
+    () => computeReviewHunks(before, newText, 3, placement),
+    [before, newText, placement],
+  );
   const [state, dispatch] = useReducer(hunkReviewReducer, hunks.length, initialHunkReview);
   const done = useRef(false);
   const is = useActionMatcher();

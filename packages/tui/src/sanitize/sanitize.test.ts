@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import stringWidth from 'string-width';
+import { displayWidth } from '../text/width.js';
 import { ESCAPE_CORPUS } from './corpus.js';
 import { findUnsafeSequences } from './find-unsafe.js';
 import { sanitizeInline, sanitizeText, TextSanitizer } from './sanitize-text.js';
@@ -168,5 +170,22 @@ describe('findUnsafeSequences', () => {
 
   it('rejects SGR when not allowed', () => {
     expect(findUnsafeSequences('\x1b[31m', { allowSgr: false })).toHaveLength(1);
+  });
+});
+
+describe('emoji skin-tone modifiers', () => {
+  it('are set apart, so Ink and every terminal give the sequence the same 4 cells', () => {
+    const thumbs = '👍🏽';
+    const shown = sanitizeInline(`ok ${thumbs}`);
+    expect(shown).toBe('ok 👍\u200b🏽');
+    // string-width (Ink's measure) and ours now agree with tmux, xterm and VTE: 2 + 0 + 2.
+    expect(stringWidth(shown)).toBe(7);
+    expect(displayWidth(shown)).toBe(7);
+    // Once: text is sanitized again on its way (a Markdown token's text).
+    expect(sanitizeText(sanitizeText(thumbs))).toBe('👍\u200b🏽');
+    // A modifier arriving in the next chunk of a stream, and in a command's output.
+    const stream = new TextSanitizer();
+    expect(stream.write('👍') + stream.write('🏽!')).toBe('👍\u200b🏽!');
+    expect(styledLinesToPlainText(parseTerminalOutput(`\x1b[32m${thumbs}\x1b[0m\n`))).toBe('👍\u200b🏽');
   });
 });

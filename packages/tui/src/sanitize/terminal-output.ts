@@ -5,6 +5,7 @@
  * previous character (which also resolves man-page style overstrike).
  */
 import { EscapeScanner } from '@acp-kit/client';
+import { separateEmojiModifiers } from './sanitize-text.js';
 import { applySgr, isPlainStyle, PLAIN_STYLE, sameStyle, styleToSgr, type TextStyle } from './sgr.js';
 
 /** A run of text with one style. */
@@ -95,7 +96,7 @@ class LineBuilder {
 export function parseTerminalOutput(output: string): StyledLine[] {
   const builder = new LineBuilder();
   const scanner = new EscapeScanner({
-    text: (run) => builder.text(run),
+    text: (run) => builder.text(separateEmojiModifiers(run)),
     control: (code) => builder.control(code),
     csi: (params, intermediates, final) => {
       // Only plain SGR: no private markers (`<=>?`), no intermediates.

@@ -2,7 +2,9 @@
  * Replays the recorded frames of real agents (`test/fixtures/agent-frames/*.jsonl`) into a
  * session state the way the client engine builds it: each `session/update` as an event, its
  * snippet diffs placed in the workspace's files first (`placeDiffs`, as `ClientSession` does),
- * the prompts and ends of turns as the engine records them.
+ * permission requests asked and allowed (as they were when recorded), the prompts, cancels, ends
+ * of turns and the agent's death as the engine records them (an error answering a cancelled turn ends it
+ * cancelled, as `ClientSession` decides with `cancelledTurnError`).
  */
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -10,13 +12,19 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  cancelledTurnError,
   initialSessionState,
   placeDiffs,
   reduceSessionEvents,
   type SessionEvent,
   type SessionState,
 } from '@acp-kit/client';
-import type { SessionUpdate, ToolCallContent, ToolCallUpdate } from '@acp-kit/protocol';
+import {
+  ProtocolError,
+  type SessionUpdate,
+  type ToolCallContent,
+  type ToolCallUpdate,
+} from '@acp-kit/protocol';
 
 /** Where the recordings are. */
 export const AGENT_FRAMES_DIR = resolve(
@@ -36,7 +44,10 @@ export type FrameLine =
   | { readonly kind: 'permission'; readonly toolCall: ToolCallUpdate }
   | { readonly kind: 'prompt'; readonly text: string }
   | { readonly kind: 'initialize'; readonly agentInfo: { name: string; title?: string; version: string } }
-  | { readonly kind: 'turn_end'; readonly stopReason: string };
+  | { readonly kind: 'turn_end'; readonly stopReason: string }
+  | { readonly kind: 'cancel' }
+  | { readonly kind: 'agent_exit' }
+  | { readonly kind: 'turn_error'; readonly code: number; readonly message: string; readonly data?: unknown };
 
 /** The lines of a recording, `$WS` replaced by `workspace`. */
 export function readAgentFrames(file: string, workspace: string): FrameLine[] {
@@ -59,6 +70,13 @@ export function readAgentFrames(file: string, workspace: string): FrameLine[] {
       });
     else if ('prompt' in value) lines.push({ kind: 'prompt', text: String(value.prompt) });
     else if ('turnEnd' in value) lines.push({ kind: 'turn_end', stopReason: String(value.turnEnd) });
+    else if ('cancel' in value) lines.push({ kind: 'cancel' });
+    else if ('agentExit' in value) lines.push({ kind: 'agent_exit' });
+    else if ('turnError' in value)
+      lines.push({
+        kind: 'turn_error',
+        ...(value.turnError as { code: number; message: string; data?: unknown }),
+      });
   }
   return lines;
 }
@@ -87,31 +105,71 @@ export async function replayAgentFrames(
     path.startsWith(`${workspace}/`)
       ? readFile(path, 'utf8').catch(() => undefined)
       : Promise.resolve(undefined);
+  const place = async (content: ToolCallContent[] | null | undefined) =>
+    Array.isArray(content) && content.some((c) => (c as { type?: unknown }).type === 'diff')
+      ? await placeDiffs(content, read, workspace)
+      : undefined;
   for (const line of readAgentFrames(file, workspace)) {
     if (until?.(line)) break;
-    let event: SessionEvent | undefined;
+    const events: SessionEvent[] = [];
     if (line.kind === 'prompt') {
-      event = { type: 'prompt', at: ++at, turn: ++turn, prompt: [{ type: 'text', text: line.text }] };
+      events.push({ type: 'prompt', at: ++at, turn: ++turn, prompt: [{ type: 'text', text: line.text }] });
     } else if (line.kind === 'turn_end') {
-      event = { type: 'turn_end', at: ++at, turn, stopReason: line.stopReason as 'end_turn' };
+      events.push({ type: 'turn_end', at: ++at, turn, stopReason: line.stopReason as 'end_turn' });
+    } else if (line.kind === 'cancel') {
+      events.push({ type: 'cancel_requested', at: ++at, turn });
+    } else if (line.kind === 'agent_exit') {
+      // Killed by the recorder: the exit as the engine reports a SIGKILL.
+      const error = { code: 'AGENT_EXITED', message: 'the agent was killed by SIGKILL', signal: 'SIGKILL' };
+      events.push({ type: 'turn_failed', at: ++at, turn, error }, { type: 'agent_exited', at: ++at, error });
+    } else if (line.kind === 'turn_error') {
+      const error = new ProtocolError(line.code, line.message, line.data);
+      events.push(
+        cancelledTurnError(state.status, error) !== undefined
+          ? { type: 'turn_end', at: ++at, turn, stopReason: 'cancelled' }
+          : {
+              type: 'turn_failed',
+              at: ++at,
+              turn,
+              error: { code: String(line.code), message: line.message },
+            },
+      );
     } else if (line.kind === 'permission') {
       permissions.push(line.toolCall);
+      const key = `p${permissions.length}`;
+      const diffPlacements = await place(line.toolCall.content);
+      events.push(
+        {
+          type: 'permission_requested',
+          at: ++at,
+          request: {
+            key,
+            source: 'permission_request',
+            kind: String(line.toolCall.kind ?? 'other'),
+            paths: [],
+            outsideRoots: false,
+            secret: false,
+            reason: 'recorded',
+            toolCallId: line.toolCall.toolCallId,
+            ...(line.toolCall.title ? { title: line.toolCall.title } : {}),
+          },
+          toolCall: line.toolCall,
+          ...(diffPlacements ? { diffPlacements } : {}),
+        },
+        { type: 'permission_resolved', at: ++at, key, decision: 'allow', by: 'default' },
+      );
     } else if (line.kind === 'initialize') {
       agentTitle = line.agentInfo.title ?? line.agentInfo.name;
     } else {
-      const content = (line.update as { content?: ToolCallContent[] | null }).content;
-      const diffPlacements =
-        Array.isArray(content) && content.some((c) => (c as { type?: unknown }).type === 'diff')
-          ? await placeDiffs(content, read)
-          : undefined;
-      event = {
+      const diffPlacements = await place((line.update as { content?: ToolCallContent[] | null }).content);
+      events.push({
         type: 'update',
         at: ++at,
         update: line.update,
         ...(diffPlacements ? { diffPlacements } : {}),
-      };
+      });
     }
-    if (event) state = reduceSessionEvents(state, [event]);
+    state = reduceSessionEvents(state, events);
   }
   return { state, permissions, ...(agentTitle !== undefined ? { agentTitle } : {}) };
 }

@@ -5,8 +5,16 @@
  * `aggregated_output`, `formatted_output`, `exit_code`); acp-kit's agent sends `rawOutput`
  * `{output, exitCode}`; newer codex-acp sends `{exit_code}` with the output as text content.
  */
+import { contentTerminalIds, toolCallTerminal, type SessionState, type ToolCallItem } from '@acp-kit/client';
+import { parseTerminalOutput, styledLinesToPlainText } from '../sanitize/terminal-output.js';
 import { commandLineFrom } from './permission.js';
-import type { TerminalSnapshot, ToolCallView } from './tool-call.js';
+import {
+  terminalRuns,
+  terminalSnapshot,
+  toolCallView,
+  type TerminalSnapshot,
+  type ToolCallView,
+} from './tool-call.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -106,7 +114,7 @@ export function commandParts(
       const terminal = terminals?.get((item as { terminalId: string }).terminalId);
       if (terminal?.command) terminalCommand = true;
       // A terminal still running shows its progress; one that ended without output shows none.
-      if (terminal && (terminal.output !== '' || (!terminal.exit && !terminal.released))) shown = true;
+      if (terminal && (terminal.output !== '' || terminalRuns(terminal, call.status))) shown = true;
     } else if (type === 'content') {
       const block = (item as { content?: { type?: unknown; text?: unknown } }).content;
       if (block?.type !== 'text' || (typeof block.text === 'string' && block.text.trim() !== ''))
@@ -136,4 +144,37 @@ function isTerminal(
   item: ToolCallView['content'][number],
 ): item is Extract<typeof item, { type: 'terminal' }> {
   return (item as { type?: unknown }).type === 'terminal';
+}
+
+/**
+ * The output of a command tool call as plain text, as its card shows it: its terminals' output,
+ * its text content, or the output found in `rawOutput` (undefined: not a command, or no output).
+ * For places without a card: the line mode on a dumb terminal.
+ *
+ * @example
+ * commandOutputText(item, session.state); // 'README.md\nnotes.txt'
+ */
+export function commandOutputText(item: ToolCallItem, state: SessionState): string | undefined {
+  if (item.toolKind !== 'execute') return undefined;
+  const terminals = new Map<string, TerminalSnapshot>();
+  for (const id of contentTerminalIds(item)) {
+    const view = toolCallTerminal(state, item, id);
+    if (view) terminals.set(id, terminalSnapshot(view));
+  }
+  const { output, content } = commandParts(toolCallView(item), terminals);
+  const plain = (text: string): string => styledLinesToPlainText(parseTerminalOutput(text));
+  const parts: string[] = [];
+  for (const { item: shown } of content) {
+    if (isTerminal(shown)) {
+      const text = terminals.get(shown.terminalId)?.output;
+      if (text) parts.push(plain(text));
+    } else if ((shown as { type?: unknown }).type === 'content') {
+      const block = (shown as { content?: { type?: unknown; text?: unknown } }).content;
+      if (block?.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '')
+        parts.push(plain(block.text));
+    }
+  }
+  if (output?.text) parts.push(plain(output.text));
+  const text = parts.join('\n').replace(/\n+$/, '');
+  return text === '' ? undefined : text;
 }

@@ -28,7 +28,7 @@ export function describeErrorInfo(error: ErrorInfo): { text: string; detail?: st
   const detail = error.stderrTail?.trim();
   // The engine's message may carry the stderr tail after its first line: it is shown apart.
   const first = error.message.split('\n')[0]?.trim() ?? '';
-  const already = /\b(exit code|exited with code|signal)\b/i.test(first);
+  const already = /\b(exit code|exited with code|signal|killed by)\b/i.test(first);
   return { text: `${first}${already ? '' : how}`, ...(detail ? { detail } : {}) };
 }
 

@@ -2,16 +2,17 @@
  * View models for tool calls and terminals: the ACP shapes plus what only the client knows
  * (a call cancelled with its turn, a terminal's command line and output).
  */
+import { resolve } from 'node:path';
 import type { TerminalView, ToolCallItem } from '@acp-kit/client';
-import type {
-  ToolCall,
-  ToolCallContent,
-  ToolCallLocation,
-  ToolCallStatus,
-  ToolCallUpdate,
-  ToolKind,
+import {
+  isUnknownVariant,
+  type ToolCall,
+  type ToolCallContent,
+  type ToolCallLocation,
+  type ToolCallStatus,
+  type ToolCallUpdate,
+  type ToolKind,
 } from '@acp-kit/protocol';
-
 /**
  * A tool call's status as shown: the ACP statuses plus `cancelled`, which the client sets on
  * calls left unfinished when their turn is cancelled. Unknown statuses from newer agents are kept.
@@ -42,13 +43,22 @@ export interface ToolCallView {
   readonly rawOutput?: unknown;
 }
 
-/** A tool call item of the transcript as a card (the status the client set wins). */
+/**
+ * A tool call's status as shown: the one the client set wins; a call still `pending` whose
+ * permission was allowed runs (GitHub Copilot never says `in_progress`).
+ */
+export function displayStatus(item: ToolCallItem): ToolCallDisplayStatus {
+  if (item.clientStatus) return item.clientStatus;
+  return (item.status === 'pending' && item.allowed === true ? 'in_progress' : item.status) as ToolCallStatus;
+}
+
+/** A tool call item of the transcript as a card. */
 export function toolCallView(item: ToolCallItem): ToolCallView {
   return {
     toolCallId: item.toolCallId,
     title: item.title,
     kind: item.toolKind as ToolKind,
-    status: (item.clientStatus ?? item.status) as ToolCallView['status'],
+    status: displayStatus(item),
     content: item.content,
     ...(item.diffPlacements ? { diffPlacements: item.diffPlacements } : {}),
     locations: item.locations,
@@ -67,7 +77,18 @@ export function terminalSnapshot(view: TerminalView): TerminalSnapshot {
     truncated: view.truncated,
     ...(view.exitStatus ? { exit: view.exitStatus } : {}),
     ...(view.released ? { released: true } : {}),
+    ...(view.origin === 'agent' ? { byAgent: true } : {}),
   };
+}
+
+/**
+ * Whether a terminal is still running as its card shows it: until it exits or is released; a
+ * terminal the agent runs itself also ends with its tool call (the agent says no more about it:
+ * a cancelled call, or an agent that died, often leaves it without an exit status).
+ */
+export function terminalRuns(terminal: TerminalSnapshot, callStatus: ToolCallDisplayStatus): boolean {
+  if (terminal.exit || terminal.released) return false;
+  return !(terminal.byAgent === true && isFinishedStatus(callStatus));
 }
 
 /**
@@ -119,6 +140,18 @@ export function applyToolCallUpdate(
   };
 }
 
+/**
+ * The locations a card lists: those of files its diffs do not show already (a diff's header names
+ * its file and the line it changes, where an agent's location may name the snippet's first line).
+ */
+export function cardLocations(call: ToolCallView, cwd = '/'): readonly ToolCallLocation[] {
+  const diffed = new Set<string>();
+  for (const item of call.content)
+    if (!isUnknownVariant(item) && item.type === 'diff') diffed.add(resolve(cwd, item.path));
+  if (diffed.size === 0) return call.locations;
+  return call.locations.filter((location) => !diffed.has(resolve(cwd, location.path)));
+}
+
 /** True for statuses after which the call changes no more (unless the agent sends late updates). */
 export function isFinishedStatus(status: ToolCallDisplayStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
@@ -145,4 +178,6 @@ export interface TerminalSnapshot {
   readonly exit?: TerminalExit;
   /** The agent released the terminal. */
   readonly released?: boolean;
+  /** The agent runs it itself (it reports it through `_meta`), not the client. */
+  readonly byAgent?: boolean;
 }

@@ -114,6 +114,31 @@ describe('the transcript as a document', () => {
     expect(textOf(after, 0, run?.start ?? 0)).toEqual(textOf(before, 0, run?.start ?? 0));
   });
 
+  it('numbers a snippet diff from its place in the file, as the card does', () => {
+    const snippet: SessionEvent = {
+      type: 'update',
+      at: 1e9,
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'edit-2',
+        title: 'Edit notes.txt',
+        kind: 'edit',
+        status: 'completed',
+        content: [{ type: 'diff', path: `${BROWSE_CWD}/notes.txt`, oldText: 'line two', newText: 'line 2' }],
+      },
+      diffPlacements: [{ line: 2, wholeFile: false, atEnd: false }],
+    };
+    const document = new BrowseDocumentBuilder().build(browseSession(snippet));
+    const edit = document.units.filter((u) => u.kind === 'tool').at(-1);
+    expect(textOf(document, edit?.start ?? 0, edit?.end ?? 0)).toEqual([
+      '✓ ✎ Edit notes.txt',
+      'diff notes.txt',
+      '@@ -2,1 +2,1 @@',
+      '- line two',
+      '+ line 2',
+    ]);
+  });
+
   it('keeps ACP line numbers (1-based) and drops invalid ones', () => {
     const roots = { cwd: '/w', additional: ['/extra'] };
     expect(browseLocation('/w/a.ts', 1, roots)).toEqual({

@@ -7,7 +7,15 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ContentBlock, ToolCallContent, ToolKind } from '@acp-kit/protocol';
 import { isUnknownVariant } from '@acp-kit/protocol';
-import type { MessageItem, SessionState, TerminalView, ToolCallItem, TranscriptItem } from '@acp-kit/client';
+import {
+  toolCallTerminals,
+  type DiffPlacement,
+  type MessageItem,
+  type SessionState,
+  type TerminalView,
+  type ToolCallItem,
+  type TranscriptItem,
+} from '@acp-kit/client';
 import { findFencedBlocks } from '../../browse/code-fences.js';
 import { describeAttachment } from '../../components/attachments.js';
 import { messageSegments } from '../../components/message-segments.js';
@@ -17,7 +25,7 @@ import { parseTerminalOutput, styledLinesToPlainText } from '../../sanitize/term
 import { sanitizeInline, sanitizeText } from '../../sanitize/sanitize-text.js';
 import { expandTabs, splitLines } from '../../text/fold.js';
 import { displayPath } from '../../text/paths.js';
-import type { ToolCallDisplayStatus } from '../../view-model/tool-call.js';
+import { displayStatus } from '../../view-model/tool-call.js';
 import { noticeOf } from '../../view-model/notice.js';
 
 /** What a unit is. */
@@ -170,7 +178,11 @@ export function browseLocation(
   };
 }
 
-function diffLines(content: Extract<ToolCallContent, { type: 'diff' }>, cwd: string): BrowseLine[] {
+function diffLines(
+  content: Extract<ToolCallContent, { type: 'diff' }>,
+  placement: DiffPlacement | null | undefined,
+  cwd: string,
+): BrowseLine[] {
   const styles = {
     header: 'muted',
     note: 'muted',
@@ -184,7 +196,7 @@ function diffLines(content: Extract<ToolCallContent, { type: 'diff' }>, cwd: str
       unit: 0,
       style: 'muted',
     },
-    ...diffTextLines(content.oldText, content.newText).map((line): BrowseLine => ({
+    ...diffTextLines(content.oldText, content.newText, placement).map((line): BrowseLine => ({
       text: line.kind === 'header' ? line.text : expandTabs(sanitizeText(line.text)),
       unit: 0,
       style: styles[line.kind],
@@ -194,13 +206,7 @@ function diffLines(content: Extract<ToolCallContent, { type: 'diff' }>, cwd: str
 
 /** The terminals a tool call's card shows: its terminal content, and those the agent runs for it. */
 function terminalsOf(item: TranscriptItem, state: SessionState): TerminalView[] {
-  if (item.kind !== 'tool_call') return [];
-  const ids = new Set<string>();
-  for (const content of item.content)
-    if (!isUnknownVariant(content) && content.type === 'terminal') ids.add(content.terminalId);
-  for (const terminal of Object.values(state.terminals))
-    if (terminal.toolCallId === item.toolCallId) ids.add(terminal.terminalId);
-  return [...ids].flatMap((id) => state.terminals[id] ?? []);
+  return item.kind === 'tool_call' ? toolCallTerminals(state, item) : [];
 }
 
 function toolChunk(
@@ -209,7 +215,7 @@ function toolChunk(
   cwd: string,
   roots: SessionRoots,
 ): Chunk {
-  const status = (item.clientStatus ?? item.status) as ToolCallDisplayStatus;
+  const status = displayStatus(item);
   const icon = status === 'in_progress' ? '◐' : (STATUS_ICONS[status] ?? '?');
   const label = statusLabel(status);
   const title = sanitizeInline(item.title).trim() || item.toolKind;
@@ -226,16 +232,16 @@ function toolChunk(
     lines.push({ text: `  ↳ ${location.label}${where}`, unit: 0, style: 'location' });
   }
   const bodyStart = lines.length;
-  for (const content of item.content) {
-    if (isUnknownVariant(content) || content.type === 'terminal') continue;
-    if (content.type === 'diff') lines.push(...diffLines(content, cwd));
+  item.content.forEach((content, index) => {
+    if (isUnknownVariant(content) || content.type === 'terminal') return;
+    if (content.type === 'diff') lines.push(...diffLines(content, item.diffPlacements?.[index], cwd));
     else if (!isUnknownVariant(content.content) && content.content.type === 'text')
       for (const line of textLines(content.content.text)) lines.push({ text: line, unit: 0, style: 'text' });
     else {
       const attachment = attachmentLine(content.content);
       if (attachment) lines.push({ text: attachment, unit: 0, style: 'muted' });
     }
-  }
+  });
   for (const terminal of terminals) {
     if (terminal.command)
       lines.push({ text: `$ ${sanitizeInline(terminal.command)}`, unit: 0, style: 'muted' });

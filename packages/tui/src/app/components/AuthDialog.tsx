@@ -3,6 +3,7 @@ import { Box, Text, useInput } from 'ink';
 import type { AuthOption } from '@acp-kit/client';
 import { useTheme } from '../../theme/ThemeContext.js';
 import { sanitizeInline, sanitizeText } from '../../sanitize/sanitize-text.js';
+import { InlineCode } from '../../components/InlineCode.js';
 import type { TabInfo } from '../state/app-state.js';
 import { useController } from '../hooks/AppContext.js';
 import { SelectList, type SelectItem } from './SelectList.js';
@@ -121,7 +122,10 @@ export const AuthDialog = memo(function AuthDialog({
     >
       {tab.message && <Text color={theme.text.muted}>{sanitizeInline(tab.message)}</Text>}
       {tab.agent.authHint && (
-        <Text color={theme.text.muted}>{`Hint: ${sanitizeInline(tab.agent.authHint)}`}</Text>
+        <Text color={theme.text.muted}>
+          {'Hint: '}
+          <InlineCode text={sanitizeInline(tab.agent.authHint)} />
+        </Text>
       )}
       {explained && (
         <Box flexDirection="column" marginY={1}>

@@ -7,6 +7,7 @@ import { splitLines } from '../../text/fold.js';
 import type { TabInfo } from '../state/app-state.js';
 import { describeErrorInfo } from '../../view-model/notice.js';
 import { useController } from '../hooks/AppContext.js';
+import { InlineCode } from '../../components/InlineCode.js';
 
 /** Props of {@link CrashPanel}. */
 export interface CrashPanelProps {
@@ -45,7 +46,10 @@ export const CrashPanel = memo(function CrashPanel({ tab, isActive = true }: Cra
     { isActive },
   );
   const described = tab.error ? describeErrorInfo(tab.error) : undefined;
-  const stderr = described?.detail ? splitLines(sanitizeText(described.detail)).slice(-STDERR_LINES) : [];
+  // The session's transcript ends with the exit, its stderr lines included, right above.
+  const shownAbove = crashed && tab.status === 'disconnected';
+  const stderr =
+    described?.detail && !shownAbove ? splitLines(sanitizeText(described.detail)).slice(-STDERR_LINES) : [];
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.status.error} paddingX={1}>
       <Text bold color={theme.status.error}>
@@ -64,10 +68,15 @@ export const CrashPanel = memo(function CrashPanel({ tab, isActive = true }: Cra
           ))}
         </Box>
       )}
-      {crashed && <Text color={theme.text.muted}>The transcript above is kept.</Text>}
+      {crashed && (
+        <Text color={theme.text.muted}>
+          {`The transcript above is kept${shownAbove && described?.detail ? ', with the last lines the agent wrote to stderr' : ''}.`}
+        </Text>
+      )}
       {!crashed && tab.agent.authHint && answeredWithError(tab) && (
         <Text color={theme.text.muted}>
-          {`If ${sanitizeInline(tab.agent.name)} needs you to sign in: ${sanitizeInline(tab.agent.authHint)}`}
+          {`If ${sanitizeInline(tab.agent.name)} needs you to sign in: `}
+          <InlineCode text={sanitizeInline(tab.agent.authHint)} />
         </Text>
       )}
       <Text color={theme.text.accent}>

@@ -11,6 +11,7 @@ import { plural, splitLines } from '../../text/fold.js';
 import { displayWidth } from '../../text/width.js';
 import { countRender } from '../services/metrics.js';
 import { fitLive, type TranscriptUnit } from '../view/transcript-projector.js';
+import { displayStatus, terminalRuns } from '../../view-model/tool-call.js';
 
 /**
  * Whether live units show a spinner (a running tool call or terminal, a thought being written):
@@ -18,9 +19,11 @@ import { fitLive, type TranscriptUnit } from '../view/transcript-projector.js';
  */
 export function liveSpins(live: readonly TranscriptUnit[]): boolean {
   return live.some(({ item, streaming, terminals }) => {
-    if (item.kind === 'tool_call' && (item.clientStatus ?? item.status) === 'in_progress') return true;
     if (item.kind === 'message' && item.role === 'thought' && streaming) return true;
-    for (const terminal of terminals?.values() ?? []) if (!terminal.exit && !terminal.released) return true;
+    if (item.kind !== 'tool_call') return false;
+    const status = displayStatus(item);
+    if (status === 'in_progress') return true;
+    for (const terminal of terminals?.values() ?? []) if (terminalRuns(terminal, status)) return true;
     return false;
   });
 }

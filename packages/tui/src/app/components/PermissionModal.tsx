@@ -4,6 +4,7 @@ import type { PermissionScope, SessionState } from '@acp-kit/client';
 import { useTheme } from '../../theme/ThemeContext.js';
 import { useActionMatcher, useKeyLabel } from '../../keys/KeyBindingsContext.js';
 import { PermissionHunkReview } from '../../permission/PermissionHunkReview.js';
+import { InlineCode } from '../../components/InlineCode.js';
 import { PermissionPrompt } from '../../permission/PermissionPrompt.js';
 import { sanitizeInline } from '../../sanitize/sanitize-text.js';
 import type { PendingPermission } from '../state/app-state.js';
@@ -101,10 +102,10 @@ function Question({
       {warnings.map((warning) => (
         <Text key={warning} color={theme.status.error}>{`⚠ ${warning}`}</Text>
       ))}
-      <Text
-        color={theme.text.muted}
-        wrap="truncate-end"
-      >{`Asked because: ${sanitizeInline(ask.reason)}`}</Text>
+      <Text color={theme.text.muted} wrap="truncate-end">
+        {'Asked because: '}
+        <InlineCode text={sanitizeInline(ask.reason)} />
+      </Text>
       {reviewing ? (
         <PermissionHunkReview
           key={pending.id}

@@ -2,6 +2,7 @@ import { memo, useRef, useState, type ReactNode } from 'react';
 import { Box, Text, useInput, type Key } from 'ink';
 import { useTheme } from '../../theme/ThemeContext.js';
 import { sanitizeInline } from '../../sanitize/sanitize-text.js';
+import { InlineCode } from '../../components/InlineCode.js';
 
 /** One entry of a {@link SelectList}. */
 export interface SelectItem {
@@ -111,7 +112,12 @@ export const SelectList = memo(function SelectList({
             {item.tag && (
               <Text color={toneColor[item.tag.tone]}>{` [${sanitizeInline(item.tag.text)}]`}</Text>
             )}
-            {item.detail && <Text color={theme.text.muted}>{`  ${sanitizeInline(item.detail)}`}</Text>}
+            {item.detail && (
+              <Text color={theme.text.muted}>
+                {'  '}
+                <InlineCode text={sanitizeInline(item.detail)} />
+              </Text>
+            )}
           </Text>
         );
       })}

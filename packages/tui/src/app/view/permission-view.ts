@@ -50,25 +50,26 @@ function known(ask: PermissionAsk, state: SessionState | undefined): ToolCallIte
 }
 
 /**
- * The placements the session found for the announced call's diffs, matched to the question's
- * diffs by content (the request may carry its own copy of the content).
+ * Where the question's diffs are in their files: as the engine placed them for the question (the
+ * hunk review numbers its lines from there too), else as it placed the announced call's, matched
+ * by content (the request may carry its own copy of the content).
  */
 function diffPlacementsOf(
   diffs: readonly Diff[],
+  ask: PermissionAsk,
   call: ToolCallItem | undefined,
+  cwd: string,
 ): (DiffPlacementView | null | undefined)[] | undefined {
-  const placements = call?.diffPlacements;
-  if (!call || !placements) return undefined;
   const placed = diffs.map((diff) => {
-    const index = call.content.findIndex(
-      (item) =>
-        !isUnknownVariant(item) &&
-        item.type === 'diff' &&
-        item.path === diff.path &&
-        (item.oldText ?? null) === (diff.oldText ?? null) &&
-        item.newText === diff.newText,
-    );
-    return index === -1 ? undefined : placements[index];
+    const same = (other: { path: string; oldText?: string | null; newText: string }): boolean =>
+      resolve(cwd, other.path) === resolve(cwd, diff.path) &&
+      (other.oldText ?? null) === (diff.oldText ?? null) &&
+      other.newText === diff.newText;
+    const asked = ask.diffs?.find(same);
+    if (asked?.placement) return asked.placement;
+    const index =
+      call?.content.findIndex((item) => !isUnknownVariant(item) && item.type === 'diff' && same(item)) ?? -1;
+    return index === -1 ? undefined : call?.diffPlacements?.[index];
   });
   return placed.some((placement) => placement != null) ? placed : undefined;
 }
@@ -119,7 +120,7 @@ export function permissionRequestView(
     if (!existing) paths.push(entry.line != null ? { path: absolute, line: entry.line } : { path: absolute });
     else if (existing.line == null && entry.line != null) existing.line = entry.line;
   }
-  const placements = diffPlacementsOf(diffs, known(ask, state));
+  const placements = diffPlacementsOf(diffs, ask, known(ask, state), cwd);
   // What the engine read from the real request (a terminal's own cwd and env) wins over the raw input.
   const cwdAsked = ask.commandCwd ?? described.cwd;
   const operation: PermissionOperation = {

@@ -10,11 +10,13 @@
  * region holds little more than the block being written; a message is only ever read from where
  * the last projection stopped.
  */
-import type {
-  MessageItem,
-  SessionState,
-  TerminalView as EngineTerminal,
-  TranscriptItem,
+import {
+  contentTerminalIds,
+  toolCallTerminal,
+  type MessageItem,
+  type SessionState,
+  type TerminalView as EngineTerminal,
+  type TranscriptItem,
 } from '@acp-kit/client';
 import { isUnknownVariant, type ContentBlock } from '@acp-kit/protocol';
 import type { Token } from 'marked';
@@ -24,7 +26,13 @@ import { MarkdownStream, PrintedMarkdown } from '../../markdown/markdown-stream.
 import { splitLines } from '../../text/fold.js';
 import { displayWidth } from '../../text/width.js';
 import { noticeOf } from '../../view-model/notice.js';
-import { terminalSnapshot, type TerminalSnapshot } from '../../view-model/tool-call.js';
+import {
+  displayStatus,
+  isFinishedStatus,
+  terminalRuns,
+  terminalSnapshot,
+  type TerminalSnapshot,
+} from '../../view-model/tool-call.js';
 import type { TranscriptUnit } from '../../view-model/transcript-unit.js';
 
 export type { MessagePart, TranscriptUnit } from '../../view-model/transcript-unit.js';
@@ -49,13 +57,10 @@ function isRunning(state: SessionState): boolean {
   return state.status === 'running' || state.status === 'cancelling';
 }
 
-function terminalIds(item: TranscriptItem): string[] {
+/** The terminals of a tool call's content, as its card shows them (undefined: never heard of). */
+function cardTerminals(item: TranscriptItem, state: SessionState): (EngineTerminal | undefined)[] {
   if (item.kind !== 'tool_call') return [];
-  const ids: string[] = [];
-  for (const content of item.content) {
-    if (!isUnknownVariant(content) && content.type === 'terminal') ids.push(content.terminalId);
-  }
-  return ids;
+  return contentTerminalIds(item).map((id) => toolCallTerminal(state, item, id));
 }
 
 /** Text of a block that is drawn as Markdown with the text around it (no annotations, no `_meta`). */
@@ -159,12 +164,11 @@ export class TranscriptProjector {
       case 'message':
         return item.role === 'user' || !last;
       case 'tool_call': {
-        const status = item.clientStatus ?? item.status;
-        if (status !== 'completed' && status !== 'failed' && status !== 'cancelled') return false;
-        return terminalIds(item).every((id) => {
-          const terminal = state.terminals[id];
-          return !terminal || terminal.exitStatus !== undefined || terminal.released === true;
-        });
+        const status = displayStatus(item);
+        if (!isFinishedStatus(status)) return false;
+        return cardTerminals(item, state).every(
+          (terminal) => !terminal || !terminalRuns(terminalSnapshot(terminal), status),
+        );
       }
       case 'compaction':
         return item.status !== 'in_progress' || !last;
@@ -301,9 +305,8 @@ export class TranscriptProjector {
     item: TranscriptItem,
     state: SessionState,
   ): ReadonlyMap<string, TerminalSnapshot> | undefined {
-    const ids = terminalIds(item);
-    if (ids.length === 0) return undefined;
-    const sources = ids.map((id) => state.terminals[id]);
+    const sources = cardTerminals(item, state);
+    if (sources.length === 0) return undefined;
     const cached = this.terminalCache.get(item.key);
     if (
       cached &&
