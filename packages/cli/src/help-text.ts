@@ -24,8 +24,10 @@ ${examples([
 ])}`;
 
 export const RUN_HELP = `
-The prompt is an argument, or - to read it from stdin. The agent is a catalog name (--agent, see
-\`acp agents\`) or a command given after --; with --session and neither, the session's own agent.
+The prompt is an argument, or piped in (echo "…" | acp run, acp run < prompt.txt); - reads stdin
+whatever it is. With both, the argument is sent with the piped text attached as a second text
+block (git diff | acp run "review this"). The agent is a catalog name (--agent, see \`acp agents\`)
+or a command given after --; with --session and neither, the session's own agent.
 
 Permissions: nobody can answer a prompt, so what the policy does not allow is denied.
   --approve reads  (default) reads inside the working directory are allowed, the rest denied
@@ -51,7 +53,8 @@ stopped the same way.
 ${examples([
   ['acp run --agent demo "hello"', 'one turn with the demo agent'],
   ['acp run --format json "summarise README.md" -- my-agent --acp', 'JSON lines, agent given as a command'],
-  ['git diff | acp run --agent claude -', 'the prompt from stdin'],
+  ['git diff | acp run --agent claude "review this diff"', 'the prompt, with the piped text attached'],
+  ['acp run --agent claude < prompt.txt', 'the prompt from a file'],
   ['acp run --session s-00mwrg "and now the docs"', 'continue a recorded session with its agent'],
   ['acp run --agent codex --approve all --file notes.md "apply these notes"', 'attach a file, allow edits'],
 ])}`;

@@ -1,7 +1,11 @@
+import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { quoteArgv } from '@acp-kit/client';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  SELF,
   fakeCommand,
   jsonLines,
   runCli,
@@ -70,6 +74,63 @@ describe('acp run, text', () => {
       stdin: 'from stdin',
     });
     expect(r.stdout).toBe('echo: from stdin [text,resource]\n');
+  });
+});
+
+describe('acp run with a prompt piped in', () => {
+  it('reads the prompt from a pipe when no argument is given', async () => {
+    const r = await runCli(['run', '--', ...fakeCommand()], home, { stdin: 'piped prompt\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('echo: piped prompt\n [text]\n');
+  });
+
+  it('sends the argument with the piped text attached as a second text block', async () => {
+    const r = await runCli(['run', '--format', 'json', 'summarise this', '--', ...fakeCommand()], home, {
+      stdin: 'line one\nline two\n',
+    });
+    expect(r.code).toBe(0);
+    const lines = jsonLines(r.stdout);
+    const text = lines
+      .filter((line) => line.type === 'update')
+      .map((line) => (line.update as { content?: { text?: string } }).content?.text ?? '')
+      .join('');
+    expect(text).toBe('echo: summarise this [text,text]');
+    const { localId } = lines.at(-1) as { localId: string };
+    const shown = jsonLines(
+      (await runCli(['sessions', 'show', localId, '--format', 'json'], home)).stdout,
+    )[0] as {
+      events: { type: string; prompt?: unknown }[];
+    };
+    expect(JSON.stringify(shown.events)).toContain('line one\\nline two\\n');
+  });
+
+  it('tells a shell pipe (read) from a stdin nobody writes to (not read) in a real process', async () => {
+    const acp = quoteArgv([SELF.command, ...SELF.args]);
+    const agent = quoteArgv(fakeCommand());
+    const sh = (line: string) =>
+      promisify(execFile)('sh', ['-c', line], { cwd: home.work, env: home.env }).then(
+        (r) => r.stdout,
+        (error: { stdout: string }) => error.stdout,
+      );
+    expect(await sh(`printf 'from a pipe' | ${acp} run -- ${agent}`)).toBe('echo: from a pipe [text]\n');
+    expect(await sh(`printf 'attached' | ${acp} run 'the argument' -- ${agent}`)).toBe(
+      'echo: the argument [text,text]\n',
+    );
+    // execFile's stdin is a socket this test never writes to or closes: not waited for.
+    expect(await sh(`${acp} run 'alone' -- ${agent}`)).toBe('echo: alone [text]\n');
+  });
+
+  it('says how to give a prompt when there is none, and ignores an empty pipe next to an argument', async () => {
+    const none = await runCli(['run', '--', ...fakeCommand()], home);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe(
+      'acp: no prompt\nhint: acp run "PROMPT", or pipe it in: echo "PROMPT" | acp run (acp run - reads stdin whatever it is)\n',
+    );
+    const empty = await runCli(['run', '--', ...fakeCommand()], home, { stdin: '  \n' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('acp: the prompt is empty (stdin had no text)');
+    const argument = await runCli(['run', 'hello', '--', ...fakeCommand()], home, { stdin: '' });
+    expect(argument.stdout).toBe('echo: hello [text]\n');
   });
 });
 
@@ -341,6 +402,13 @@ describe('acp run exit codes', () => {
     const unknown = await runCli(['run', '--agent', 'nope', 'hi'], home);
     expect(unknown.code).toBe(8);
     expect(unknown.stderr).toContain('no agent named "nope"');
+    const json = await runCli(['run', '--agent', 'nope', '--format', 'json', 'hi'], home);
+    expect(json.code).toBe(8);
+    expect(json.stderr).toBe('');
+    expect(jsonLines(json.stdout)).toEqual([
+      expect.objectContaining({ type: 'error', code: 'AGENT_NOT_FOUND', exitCode: 8 }),
+      { type: 'result', stopReason: null, exitCode: 8 },
+    ]);
     const missing = await runCli(['run', '--agent', 'claude', 'hi'], {
       ...home,
       env: { ...home.env, PATH: home.dir },
