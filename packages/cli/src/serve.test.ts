@@ -178,10 +178,24 @@ describe('acp run --url', () => {
     const refused = await runCli(['run', '--url', served.url, 'hello'], h);
     expect(refused.code).toBe(8);
     expect(refused.stderr).toMatch(/token was missing or wrong/);
+    // No agent stderr to look at over a URL: the hint names the variable the token goes in.
+    expect(refused.stderr).toContain(
+      'hint: set ACP_KIT_REMOTE_TOKEN to the token `acp serve` printed (or ACP_KIT_SERVE_TOKEN on the server), then run again',
+    );
+    expect(refused.stderr).not.toContain('--verbose');
+    // A port nobody listens on (the server's, once it stopped).
+    const url = served.url;
+    await served.stop();
+    served = undefined;
+    const unreachable = await runCli(['run', '--url', url, '--format', 'json', 'hello'], h);
+    expect(unreachable.code).toBe(8);
+    expect(unreachable.stdout).toContain(
+      '"hint":"check the address and that the server is running (`acp serve` prints its address); through ssh -L, that the tunnel is open"',
+    );
     const bad = await runCli(['run', '--url', 'ftp://host/acp', 'hello'], h);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--url needs an http/);
-    const both = await runCli(['run', '--url', served.url, '--agent', 'demo', 'hello'], h);
+    const both = await runCli(['run', '--url', url, '--agent', 'demo', 'hello'], h);
     expect(both.code).toBe(2);
     const ui = await runCli(['--url', 'nope'], h);
     expect(ui.code).toBe(2);
