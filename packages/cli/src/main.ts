@@ -208,10 +208,12 @@ export async function buildProgram(
       done(await runCommand(prompt, tail, { ...options, format: outputFormat(options) }, io));
     });
 
-  const sessions = program
-    .command('sessions')
-    .description('List, show and delete the sessions acp recorded')
-    .addHelpText('after', help.SESSIONS_HELP);
+  const sessions = rejectUnknownSubcommands(
+    program
+      .command('sessions')
+      .description('List, show and delete the sessions acp recorded')
+      .addHelpText('after', help.SESSIONS_HELP),
+  );
   addFormatOptions(
     sessions
       .command('list', { isDefault: true })
@@ -251,10 +253,12 @@ export async function buildProgram(
       done(await deleteSession(id, options, io));
     });
 
-  const agents = program
-    .command('agents')
-    .description('The agent catalog: built-in agents, your own, and registry imports')
-    .addHelpText('after', help.AGENTS_HELP);
+  const agents = rejectUnknownSubcommands(
+    program
+      .command('agents')
+      .description('The agent catalog: built-in agents, your own, and registry imports')
+      .addHelpText('after', help.AGENTS_HELP),
+  );
   addFormatOptions(
     agents.command('list', { isDefault: true }).description('List agents and whether they are installed'),
     ['text', 'json', 'names'],
@@ -380,10 +384,12 @@ async function registerAgent(
 }
 
 function registerRules(program: Command, noTail: () => void, done: (code: number) => void, io: CliIo): void {
-  const rules = program
-    .command('rules')
-    .description('Saved permission rules, applied across agents')
-    .addHelpText('after', help.RULES_HELP);
+  const rules = rejectUnknownSubcommands(
+    program
+      .command('rules')
+      .description('Saved permission rules, applied across agents')
+      .addHelpText('after', help.RULES_HELP),
+  );
   addFormatOptions(rules.command('list', { isDefault: true }).description('List saved rules'))
     .addHelpText('after', help.RULES_LIST_HELP)
     .action(async (options: FormatOptions) => {
@@ -435,9 +441,30 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** Commander's own "unknown command" error, with its suggestion of a similar command. */
+/**
+ * Commander's own "unknown command" error, with its suggestion of a similar command; a word that
+ * is the name of an option (`acp version`) suggests the option instead.
+ */
 function unknownCommand(program: Command, word: string): never {
+  const option = program.options.find((candidate) => candidate.long === `--${word}`);
+  if (option?.long)
+    throw new UsageError(`unknown command '${word}'`, {
+      hint: `did you mean ${option.long}? see \`acp ${program.parent ? `${program.name()} ` : ''}--help\``,
+    });
   const withSuggestion = program as unknown as { unknownCommand?: () => never };
   if (typeof withSuggestion.unknownCommand === 'function') withSuggestion.unknownCommand();
   throw new UsageError(`unknown command '${word}'`);
+}
+
+/**
+ * `acp sessions frob`: a word that names none of a command's subcommands is an unknown command
+ * there, not an argument of its default subcommand (`list`).
+ */
+function rejectUnknownSubcommands(parent: Command): Command {
+  parent.hook('preSubcommand', (command, subcommand) => {
+    const word = command.args[0];
+    if (word === undefined || word.startsWith('-')) return;
+    if (word !== subcommand.name() && !subcommand.aliases().includes(word)) unknownCommand(command, word);
+  });
+  return parent;
 }
