@@ -90,7 +90,8 @@ export const SESSIONS_HELP = examples([
 ]);
 
 export const SESSIONS_LIST_HELP = examples([
-  ['acp sessions list', 'id, agent, turns, last update, title, directory'],
+  ['acp sessions list', 'id, agent, turns, last update, title, directory (sessions with a turn)'],
+  ['acp sessions list --all', 'also the sessions without a turn (the UI opened and closed)'],
   ['acp sessions list --json', 'the same as JSON'],
   ['acp sessions list --agent gemini --cwd ~/src/app', "Gemini's sessions for that directory"],
 ]);

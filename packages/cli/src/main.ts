@@ -218,11 +218,12 @@ export async function buildProgram(
     sessions
       .command('list', { isDefault: true })
       .description('List recorded sessions, or with --agent the sessions that agent lists (session/list)')
+      .option('--all', 'also list sessions without a turn (the UI opened and closed)')
       .option('--agent <name>', "list this agent's own sessions instead")
       .option('--cwd <dir>', 'with --agent: the working directory to list sessions for'),
   )
     .addHelpText('after', help.SESSIONS_LIST_HELP)
-    .action(async (options: { agent?: string; cwd?: string } & FormatOptions) => {
+    .action(async (options: { agent?: string; cwd?: string; all?: boolean } & FormatOptions) => {
       noTail();
       const { listSessions } = await import('./commands/sessions.js');
       done(await listSessions({ ...options, format: outputFormat(options) }, io));
