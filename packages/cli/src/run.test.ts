@@ -567,6 +567,11 @@ describe('acp run --agent demo', () => {
     const text = await runCli(['run', '--agent', 'demo', 'hello'], home);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('demo agent');
+    // Nobody was asked: the agent says which policy decided, not that a user rejected it.
+    expect(text.stdout).toContain(
+      "recording notes in `ACP_DEMO.md`: not done (The client's permission policy rejected this without asking anyone: edit is not a read (--approve reads))",
+    );
+    expect(text.stdout).not.toContain('The user rejected');
     const json = await runCli(
       ['run', '--agent', 'demo', '--approve', 'all', '--format', 'json', 'hello'],
       home,

@@ -189,9 +189,11 @@ describe('AgentConnection against a scripted agent process', () => {
         },
       ]),
     );
+    // Headless: the policy answered both, and the answers say so (`_meta["acp-kit/decision"]`).
+    const byPolicy = { 'acp-kit/decision': { by: 'default', reason: expect.any(String) } };
     expect(reportedResults(session.state)).toEqual([
-      { result: { outcome: { outcome: 'selected', optionId: 'cancel' } } },
-      { result: { outcome: { outcome: 'selected', optionId: 'proceed_once' } } },
+      { result: { outcome: { outcome: 'selected', optionId: 'cancel' }, _meta: byPolicy } },
+      { result: { outcome: { outcome: 'selected', optionId: 'proceed_once' }, _meta: byPolicy } },
     ]);
     const decisions = session.state.items.filter((item) => item.kind === 'permission');
     expect(decisions.map((d) => (d.kind === 'permission' ? d.decision : ''))).toEqual(['deny', 'allow']);
