@@ -68,6 +68,26 @@ describe('acp run, text', () => {
     expect(tools.stderr).toContain('▸ tool: Read x [read]\n▸   done: Read x\n');
   });
 
+  it('--verbose prints a streamed thought as lines, not one note per chunk', async () => {
+    const thought = (text: string) => ({
+      update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } },
+    });
+    const steps = [
+      thought('Looking '),
+      thought('at the '),
+      thought('files.\nThen '),
+      thought('done.'),
+      { text: 'answer' },
+    ];
+    const r = await runCli(['run', '--verbose', script(steps), '--', ...fakeCommand()], home);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('answer\n');
+    expect(r.stderr.split('\n').filter((line) => line.includes('thinking'))).toEqual([
+      '▸ thinking: Looking at the files.',
+      '▸ thinking: Then done.',
+    ]);
+  });
+
   it('reads the prompt from stdin with -, and attaches files', async () => {
     await writeFile(join(home.work, 'notes.md'), '# notes\n');
     const r = await runCli(['run', '-', '--file', 'notes.md', '--', ...fakeCommand()], home, {
