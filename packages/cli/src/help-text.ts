@@ -66,8 +66,9 @@ client connects and stopped when it leaves (its sessions are cancelled first); t
 and exit are reported to that client. Files and terminals the agent asks the client for are the
 client's: they are on the machine where acp --url runs, not here.
 
-Listens on 127.0.0.1 unless --host says otherwise. Any other address requires a bearer token: the
-value of ACP_KIT_SERVE_TOKEN, or one generated and printed at start. Put a TLS reverse proxy in front
+Listens on 127.0.0.1 unless --host says otherwise (0.0.0.0 or ::: every address; the connect:
+line then shows this machine's address). Any other address requires a bearer token: the value of
+ACP_KIT_SERVE_TOKEN, or one generated and printed at start. Put a TLS reverse proxy in front
 for anything beyond a trusted network (docs/remote.md). Browsers are refused unless --allow-origin
 names their origin. A client whose connection drops has --resume-grace seconds to resume it.
 Stops on Ctrl-C or SIGTERM (exit code 0), closing every connection and stopping every agent.

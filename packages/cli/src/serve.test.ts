@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AcpKitError, ClientSideConnection, type SessionNotification } from '@acp-kit/protocol';
 import { AGENT_STDERR_NOTIFICATION } from '@acp-kit/protocol/remote';
 import { connectRemoteAgent } from '@acp-kit/protocol/remote/node';
-import { serveToken } from './commands/serve.js';
+import { connectUrl, serveToken } from './commands/serve.js';
 import { fakeCommand, runCli, testHome, type TestHome } from './test-support/cli-harness.js';
 import { startServe, type Served } from './test-support/serve-harness.js';
 
@@ -138,6 +138,25 @@ describe('acp serve', () => {
       token: 'set',
       generated: false,
     });
+  });
+
+  it('on every address (--host 0.0.0.0) prints a URL to connect to, and it works', async () => {
+    served = await serve(['--agent', 'demo', '--host', '0.0.0.0'], { ACP_KIT_SERVE_TOKEN: 'tok-1' });
+    expect(served.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/acp$/);
+    expect(served.connect).not.toContain('0.0.0.0');
+    expect(served.connect).toBe(connectUrl(served.url));
+    const h = home as TestHome;
+    h.env.ACP_KIT_REMOTE_TOKEN = 'tok-1';
+    const run = await runCli(['run', '--url', served.connect, 'hello'], h);
+    expect(run.code, run.stderr).toBe(0);
+    expect(
+      connectUrl('http://[::]:9/acp', {
+        lo: [],
+        eth0: [{ address: '192.0.2.5', family: 'IPv4', internal: false } as never],
+      }),
+    ).toBe('http://192.0.2.5:9/acp');
+    expect(connectUrl('http://0.0.0.0:9/acp', {}, 'devbox')).toBe('http://devbox:9/acp');
+    expect(connectUrl('http://127.0.0.1:9/acp', {}, 'devbox')).toBe('http://127.0.0.1:9/acp');
   });
 
   it('takes the token from ACP_KIT_SERVE_TOKEN and does not print it', async () => {
