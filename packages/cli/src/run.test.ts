@@ -391,11 +391,17 @@ describe('acp run exit codes', () => {
     const missing = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], home);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--auth key needs your fake API key: set ACP_KIT_AUTH_API_KEY');
-    const wrongKey = { ...home, env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-wrong' } };
+    const wrongKey = {
+      ...home,
+      env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-wrong', OPENAI_API_KEY: 'not-for-this-agent' },
+    };
     const refused = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], wrongKey);
     expect(refused.code).toBe(6);
     expect(refused.stderr).toContain('did not sign you in with key: Invalid API key');
     expect(refused.stderr).not.toContain('k-wrong');
+    // What the agent was not given may be why it refused: said after the attempt too.
+    expect(refused.stderr).toContain('held back from this agent (named like credentials): OPENAI_API_KEY;');
+    expect(refused.stderr).not.toContain('not-for-this-agent');
     const withKey = { ...home, env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-123' } };
     const authed = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], withKey);
     expect(authed.code).toBe(0);

@@ -326,6 +326,8 @@ async function signIn(
       {
         authOptions: connection.authOptions,
         agentId: connection.agent.id,
+        // What the agent was not given may be why it refused.
+        ...(connection.heldBackEnv.length > 0 ? { heldBackEnv: connection.heldBackEnv } : {}),
       },
     );
   }
