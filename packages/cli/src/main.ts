@@ -14,6 +14,7 @@ import { deprecatedEnvWarnings } from './deprecated-env.js';
 import { EXIT_CODES, UsageError } from './exit-codes.js';
 import * as help from './help-text.js';
 import { processIo, type CliIo } from './io.js';
+import { rejectUnknownSubcommands, unknownCommand } from './unknown-command.js';
 import { addFormatOptions, outputFormat, type FormatOptions } from './output-format.js';
 import { VERSION } from './version.js';
 
@@ -440,32 +441,4 @@ function registerRules(program: Command, noTail: () => void, done: (code: number
 /** Repeatable options collect their values. */
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
-}
-
-/**
- * Commander's own "unknown command" error, with its suggestion of a similar command; a word that
- * is the name of an option (`acp version`) suggests the option instead.
- */
-function unknownCommand(program: Command, word: string): never {
-  const option = program.options.find((candidate) => candidate.long === `--${word}`);
-  if (option?.long)
-    throw new UsageError(`unknown command '${word}'`, {
-      hint: `did you mean ${option.long}? see \`acp ${program.parent ? `${program.name()} ` : ''}--help\``,
-    });
-  const withSuggestion = program as unknown as { unknownCommand?: () => never };
-  if (typeof withSuggestion.unknownCommand === 'function') withSuggestion.unknownCommand();
-  throw new UsageError(`unknown command '${word}'`);
-}
-
-/**
- * `acp sessions frob`: a word that names none of a command's subcommands is an unknown command
- * there, not an argument of its default subcommand (`list`).
- */
-function rejectUnknownSubcommands(parent: Command): Command {
-  parent.hook('preSubcommand', (command, subcommand) => {
-    const word = command.args[0];
-    if (word === undefined || word.startsWith('-')) return;
-    if (word !== subcommand.name() && !subcommand.aliases().includes(word)) unknownCommand(command, word);
-  });
-  return parent;
 }
