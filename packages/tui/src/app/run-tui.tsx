@@ -145,9 +145,11 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     stopResizeWatch();
     ink?.unmount();
     input.suspend();
-    // Below the transcript: how to come back to what was worked on.
+    // Below the transcript: how to come back to what was worked on. Through Ink's batched stream,
+    // after its last frame: written straight to stdout, the frame (flushed in a microtask) could
+    // follow and erase it.
     const hint = resumeHint(controller.resumable);
-    if (hint) stdout.write(hint);
+    if (hint) terminal.write(hint);
     restoreConsole();
     metrics?.save();
     stopOnSignals.exitSoon();

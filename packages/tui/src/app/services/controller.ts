@@ -37,13 +37,13 @@ export interface TabSessionRule {
   readonly rule: PermissionRule;
 }
 
-/** Options of {@link Controller.create}. */
 /** A session the user can reopen with `acp --resume`. */
 export interface ResumableSession {
   readonly localId: string;
   readonly title?: string;
 }
 
+/** Options of {@link Controller.create}. */
 export interface ControllerOptions {
   readonly store: AppStore;
   readonly paths: ClientPaths;
