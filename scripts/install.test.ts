@@ -26,6 +26,7 @@ import { startHttpMcpServer } from '../packages/agent/src/test-support/mcp-test-
 import { startOpenAIStub } from '../packages/cli/src/test-support/openai-stub.ts';
 import { TuiHarness } from '../packages/tui/src/e2e/tmux-harness.ts';
 import { ROOT } from './bundle.ts';
+import { installGlobal } from './install-global.ts';
 import { packAll, type PackedPackage } from './pack.ts';
 
 const enabled = process.env.ACP_KIT_INSTALL_TEST === '1';
@@ -78,8 +79,12 @@ describe.runIf(enabled)('acp-kit installed from its tarballs', () => {
     // here would rewrite dist/ under the other test files running meanwhile.
     packed = packAll({ outDir: join(dir, 'tarballs') });
     const prefix = join(dir, 'prefix');
-    npm(['install', '--global', '--prefix', prefix, tarball('acp-kit')], dir);
-    acp = join(prefix, 'bin', 'acp');
+    // What README's `npm run install:global` runs on the packed acp-kit.
+    acp = installGlobal(tarball('acp-kit'), {
+      prefix,
+      npmArgs: ['--prefer-offline'],
+      env: { ...process.env, npm_config_loglevel: 'error' },
+    });
     app = join(dir, 'app');
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
     const libraries = packed.filter((pkg) => pkg.name !== 'acp-kit').map((pkg) => pkg.tarball);

@@ -67,4 +67,14 @@ describe('acp agent setup', () => {
     },
     30_000,
   );
+
+  it('without a terminal and without flags: the two-line error, the flags to give on the hint line', async () => {
+    const { code, stderr, stdout } = await acp(['agent', 'setup']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'acp: agent setup: no terminal to ask on: give at least --provider (or --base-url and --model)\n' +
+        'hint: without a terminal: acp agent setup --provider openai-compatible|openai|anthropic [--base-url URL] [--model NAME] [--api-key-env VAR | --api-key-stdin] [--config FILE]\n',
+    );
+  });
 });

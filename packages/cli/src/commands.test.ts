@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ENV_ALLOW_LIST } from '@acp-kit/client';
+import { AcpClient, ENV_ALLOW_LIST, resolveClientPaths } from '@acp-kit/client';
 import { completionTree } from './commands/completion.js';
 import { RULES_ADD_HELP } from './help-text.js';
 import { buildProgram } from './main.js';
@@ -38,6 +38,35 @@ describe('acp sessions', () => {
     expect(trace).toContain('"method":"session/prompt"');
     expect((await runCli(['sessions', 'delete', localId], home)).code).toBe(0);
     expect((await runCli(['sessions', 'show', localId], home)).code).toBe(2);
+  });
+
+  it('leaves sessions without a turn out of the list unless --all, and says how many', async () => {
+    const client = await AcpClient.create({
+      paths: resolveClientPaths(home.env),
+      env: home.env,
+      self: SELF,
+      mode: 'none',
+    });
+    const [command, ...args] = fakeCommand() as [string, ...string[]];
+    const entry = { id: 'fake', name: 'fake', source: 'user' as const, command, args };
+    const connection = await client.connect(entry, { cwd: home.work });
+    await connection.newSession({ cwd: home.work });
+    await client.close();
+    const none = await runCli(['sessions', 'list'], home);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe(
+      'no sessions with a turn yet; 1 without a turn not shown (acp sessions list --all shows them)\n',
+    );
+    expect(JSON.parse((await runCli(['sessions', 'list', '--json'], home)).stdout)).toEqual([]);
+    const run = await runCli(['run', '--format', 'json', 'hello', '--', ...fakeCommand()], home);
+    const localId = String(jsonLines(run.stdout)[0]?.localId);
+    const list = await runCli(['sessions', 'list'], home);
+    expect(list.stdout.trim().split('\n').slice(1)).toEqual([
+      expect.stringMatching(new RegExp(`^${localId} `)),
+    ]);
+    expect(list.stderr).toBe('1 without a turn not shown (acp sessions list --all shows them)\n');
+    const all = JSON.parse((await runCli(['sessions', 'list', '--all', '--json'], home)).stdout);
+    expect(all.map((meta: { turns: number }) => meta.turns).sort()).toEqual([0, 1]);
   });
 
   it("lists an agent's own sessions", async () => {

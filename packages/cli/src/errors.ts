@@ -82,6 +82,8 @@ function hintFor(error: unknown, context: ErrorContext): string {
       case 'AGENT_NOT_INSTALLED':
         return 'install it, or put its command on PATH; `acp doctor` shows which agents are installed';
       case 'AGENT_START_FAILED':
+        if (error.details.remote === true) return remoteHint(error);
+        return agentStderr;
       case 'SPAWN_FAILED':
       case 'REQUEST_TIMEOUT':
         return agentStderr;
@@ -109,6 +111,31 @@ function hintFor(error: unknown, context: ErrorContext): string {
     return 'check the permissions of the file or directory named above; `acp doctor` shows the paths acp uses';
   if (code === 'ENOSPC') return 'the disk is full; free some space and run again';
   return BUG_HINT;
+}
+
+/**
+ * What to do when a remote agent (`--url`, a catalog entry with a url) cannot be reached or
+ * refuses the connection: there is no agent stderr here to look at.
+ */
+function remoteHint(error: ClientError | AcpKitError): string {
+  const cause = error.cause;
+  const status = cause instanceof AcpKitError ? cause.details.status : undefined;
+  const tokenEnv =
+    typeof error.details.tokenEnv === 'string' ? error.details.tokenEnv : 'ACP_KIT_REMOTE_TOKEN';
+  switch (status) {
+    case 401:
+      return `set ${oneLine(tokenEnv)} to the token \`acp serve\` printed (or ACP_KIT_SERVE_TOKEN on the server), then run again`;
+    case 403:
+      return 'the server refuses this Origin or Host: connect with the address `acp serve` printed; docs/remote.md explains --allow-origin';
+    case 404:
+      return 'check the address: `acp serve` prints the one to use (it ends in /acp)';
+    case 503:
+      return 'the server is at its limit of connections: try again later, or raise `acp serve --max-connections`';
+    default:
+      return status === undefined
+        ? 'check the address and that the server is running (`acp serve` prints its address); through ssh -L, that the tunnel is open'
+        : 'the server refused the connection; its log (the terminal running `acp serve`) says why';
+  }
 }
 
 /** How to sign in: the agent's methods as `acp run` can use them, and the catalog's hint. */

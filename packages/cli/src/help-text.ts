@@ -24,8 +24,10 @@ ${examples([
 ])}`;
 
 export const RUN_HELP = `
-The prompt is an argument, or - to read it from stdin. The agent is a catalog name (--agent, see
-\`acp agents\`) or a command given after --; with --session and neither, the session's own agent.
+The prompt is an argument, or piped in (echo "…" | acp run, acp run < prompt.txt); - reads stdin
+whatever it is. With both, the argument is sent with the piped text attached as a second text
+block (git diff | acp run "review this"). The agent is a catalog name (--agent, see \`acp agents\`)
+or a command given after --; with --session and neither, the session's own agent.
 
 Permissions: nobody can answer a prompt, so what the policy does not allow is denied.
   --approve reads  (default) reads inside the working directory are allowed, the rest denied
@@ -53,7 +55,8 @@ stopped the same way.
 ${examples([
   ['acp run --agent demo "hello"', 'one turn with the demo agent'],
   ['acp run --format json "summarise README.md" -- my-agent --acp', 'JSON lines, agent given as a command'],
-  ['git diff | acp run --agent claude -', 'the prompt from stdin'],
+  ['git diff | acp run --agent claude "review this diff"', 'the prompt, with the piped text attached'],
+  ['acp run --agent claude < prompt.txt', 'the prompt from a file'],
   ['acp run --session s-00mwrg "and now the docs"', 'continue a recorded session with its agent'],
   ['acp run --agent codex --approve all --file notes.md "apply these notes"', 'attach a file, allow edits'],
 ])}`;
@@ -65,8 +68,9 @@ client sends initialize and stopped when it leaves (its sessions are cancelled f
 stderr and exit are reported to that client. Files and terminals the agent asks the client for are
 the client's: they are on the machine where acp --url runs, not here.
 
-Listens on 127.0.0.1 unless --host says otherwise. Any other address requires a bearer token: the
-value of ACP_KIT_SERVE_TOKEN, or one generated and printed at start. Put a TLS reverse proxy in front
+Listens on 127.0.0.1 unless --host says otherwise (0.0.0.0 or ::: every address; the connect:
+line then shows this machine's address). Any other address requires a bearer token: the value of
+ACP_KIT_SERVE_TOKEN, or one generated and printed at start. Put a TLS reverse proxy in front
 for anything beyond a trusted network (docs/remote.md). Browsers are refused unless --allow-origin
 names their origin. A client with a session whose connection drops has --resume-grace seconds to
 resume it; one without a session is let go at once, and one that sends no initialize within
@@ -92,7 +96,8 @@ export const SESSIONS_HELP = examples([
 ]);
 
 export const SESSIONS_LIST_HELP = examples([
-  ['acp sessions list', 'id, agent, turns, last update, title, directory'],
+  ['acp sessions list', 'id, agent, turns, last update, title, directory (sessions with a turn)'],
+  ['acp sessions list --all', 'also the sessions without a turn (the UI opened and closed)'],
   ['acp sessions list --json', 'the same as JSON'],
   ['acp sessions list --agent gemini --cwd ~/src/app', "Gemini's sessions for that directory"],
 ]);

@@ -2,6 +2,7 @@
  * What a command talks to: output streams, input, environment, signals. Injected so commands can
  * run in-process in tests; `processIo()` is the real thing.
  */
+import { fstatSync } from 'node:fs';
 import type { LaunchSpec } from '@acp-kit/client';
 import type { StopSignal } from './exit-codes.js';
 
@@ -39,6 +40,11 @@ export interface CliIo {
   onSignal(handler: (signal: StopSignal) => void): () => void;
   /** Whether a person is at a terminal (stdin is one): interactive logins can run. */
   interactive?: boolean;
+  /**
+   * Whether stdin is a pipe or a file a shell gave (`echo … | acp run`, `acp run < prompt.txt`):
+   * `acp run` reads it. A socket (another program's default stdio) or a device is not read unasked.
+   */
+  stdinPiped?: boolean;
 }
 
 const LOADER_FLAG = /^(--import|--require|-r|--loader|--experimental-loader)$/;
@@ -74,6 +80,16 @@ function replayableExecArgv(): string[] {
 /** How to run this very `acp`: the same node, flags and script. */
 export function selfLaunchSpec(): LaunchSpec {
   return { command: process.execPath, args: [...replayableExecArgv(), process.argv[1] as string] };
+}
+
+/** Whether the descriptor is a pipe (FIFO) or a regular file. */
+function isPipeOrFile(fd: number): boolean {
+  try {
+    const info = fstatSync(fd);
+    return info.isFIFO() || info.isFile();
+  } catch {
+    return false;
+  }
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -113,6 +129,7 @@ export function processIo(options: { exitOnBrokenPipe?: boolean } = {}): CliIo {
     cwd: process.cwd(),
     self: selfLaunchSpec(),
     interactive: process.stdin.isTTY === true,
+    stdinPiped: isPipeOrFile(0),
     onSignal: (handler) => {
       if (handlers.size === 0) for (const signal of STOP_SIGNALS) process.on(signal, onProcessSignal);
       handlers.add(handler);

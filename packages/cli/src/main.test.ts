@@ -59,6 +59,17 @@ describe('acp without a command', () => {
       [['--agent'], /^acp: option '--agent <name>' argument missing\nhint: see `acp --help`/],
       [['--bogus'], /^acp: unknown option '--bogus'\nhint: see `acp --help`/],
       [['rn'], /^acp: unknown command 'rn'\nhint: did you mean run\? see `acp --help`/],
+      [['version'], /^acp: unknown command 'version'\nhint: did you mean --version\? see `acp --help`\n$/],
+      [['sessions', 'frob'], /^acp: unknown command 'frob'\nhint: see `acp sessions --help`\n$/],
+      [
+        ['sessions', 'shwo', 'x'],
+        /^acp: unknown command 'shwo'\nhint: did you mean show\? see `acp sessions --help`\n$/,
+      ],
+      [
+        ['agents', 'lsit'],
+        /^acp: unknown command 'lsit'\nhint: did you mean list\? see `acp agents --help`\n$/,
+      ],
+      [['rules', 'frob'], /^acp: unknown command 'frob'\nhint: see `acp rules --help`\n$/],
       [
         ['--agent', 'demo', 'run', 'hi'],
         /^acp: --agent before a command belongs to the terminal UI\nhint: put/,

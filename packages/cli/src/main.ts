@@ -14,6 +14,7 @@ import { deprecatedEnvWarnings } from './deprecated-env.js';
 import { EXIT_CODES, UsageError } from './exit-codes.js';
 import * as help from './help-text.js';
 import { processIo, type CliIo } from './io.js';
+import { rejectUnknownSubcommands, unknownCommand } from './unknown-command.js';
 import { addFormatOptions, outputFormat, type FormatOptions } from './output-format.js';
 import { VERSION } from './version.js';
 
@@ -208,19 +209,22 @@ export async function buildProgram(
       done(await runCommand(prompt, tail, { ...options, format: outputFormat(options) }, io));
     });
 
-  const sessions = program
-    .command('sessions')
-    .description('List, show and delete the sessions acp recorded')
-    .addHelpText('after', help.SESSIONS_HELP);
+  const sessions = rejectUnknownSubcommands(
+    program
+      .command('sessions')
+      .description('List, show and delete the sessions acp recorded')
+      .addHelpText('after', help.SESSIONS_HELP),
+  );
   addFormatOptions(
     sessions
       .command('list', { isDefault: true })
       .description('List recorded sessions, or with --agent the sessions that agent lists (session/list)')
+      .option('--all', 'also list sessions without a turn (the UI opened and closed)')
       .option('--agent <name>', "list this agent's own sessions instead")
       .option('--cwd <dir>', 'with --agent: the working directory to list sessions for'),
   )
     .addHelpText('after', help.SESSIONS_LIST_HELP)
-    .action(async (options: { agent?: string; cwd?: string } & FormatOptions) => {
+    .action(async (options: { agent?: string; cwd?: string; all?: boolean } & FormatOptions) => {
       noTail();
       const { listSessions } = await import('./commands/sessions.js');
       done(await listSessions({ ...options, format: outputFormat(options) }, io));
@@ -251,10 +255,12 @@ export async function buildProgram(
       done(await deleteSession(id, options, io));
     });
 
-  const agents = program
-    .command('agents')
-    .description('The agent catalog: built-in agents, your own, and registry imports')
-    .addHelpText('after', help.AGENTS_HELP);
+  const agents = rejectUnknownSubcommands(
+    program
+      .command('agents')
+      .description('The agent catalog: built-in agents, your own, and registry imports')
+      .addHelpText('after', help.AGENTS_HELP),
+  );
   addFormatOptions(
     agents.command('list', { isDefault: true }).description('List agents and whether they are installed'),
     ['text', 'json', 'names'],
@@ -384,10 +390,12 @@ async function registerAgent(
 }
 
 function registerRules(program: Command, noTail: () => void, done: (code: number) => void, io: CliIo): void {
-  const rules = program
-    .command('rules')
-    .description('Saved permission rules, applied across agents')
-    .addHelpText('after', help.RULES_HELP);
+  const rules = rejectUnknownSubcommands(
+    program
+      .command('rules')
+      .description('Saved permission rules, applied across agents')
+      .addHelpText('after', help.RULES_HELP),
+  );
   addFormatOptions(rules.command('list', { isDefault: true }).description('List saved rules'))
     .addHelpText('after', help.RULES_LIST_HELP)
     .action(async (options: FormatOptions) => {
@@ -443,11 +451,4 @@ function registerRules(program: Command, noTail: () => void, done: (code: number
 /** Repeatable options collect their values. */
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
-}
-
-/** Commander's own "unknown command" error, with its suggestion of a similar command. */
-function unknownCommand(program: Command, word: string): never {
-  const withSuggestion = program as unknown as { unknownCommand?: () => never };
-  if (typeof withSuggestion.unknownCommand === 'function') withSuggestion.unknownCommand();
-  throw new UsageError(`unknown command '${word}'`);
 }

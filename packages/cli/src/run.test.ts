@@ -1,7 +1,11 @@
+import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { quoteArgv } from '@acp-kit/client';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  SELF,
   fakeCommand,
   jsonLines,
   runCli,
@@ -64,12 +68,89 @@ describe('acp run, text', () => {
     expect(tools.stderr).toContain('▸ tool: Read x [read]\n▸   done: Read x\n');
   });
 
+  it('--verbose prints a streamed thought as lines, not one note per chunk', async () => {
+    const thought = (text: string) => ({
+      update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } },
+    });
+    const steps = [
+      thought('Looking '),
+      thought('at the '),
+      thought('files.\nThen '),
+      thought('done.'),
+      { text: 'answer' },
+    ];
+    const r = await runCli(['run', '--verbose', script(steps), '--', ...fakeCommand()], home);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('answer\n');
+    expect(r.stderr.split('\n').filter((line) => line.includes('thinking'))).toEqual([
+      '▸ thinking: Looking at the files.',
+      '▸ thinking: Then done.',
+    ]);
+  });
+
   it('reads the prompt from stdin with -, and attaches files', async () => {
     await writeFile(join(home.work, 'notes.md'), '# notes\n');
     const r = await runCli(['run', '-', '--file', 'notes.md', '--', ...fakeCommand()], home, {
       stdin: 'from stdin',
     });
     expect(r.stdout).toBe('echo: from stdin [text,resource]\n');
+  });
+});
+
+describe('acp run with a prompt piped in', () => {
+  it('reads the prompt from a pipe when no argument is given', async () => {
+    const r = await runCli(['run', '--', ...fakeCommand()], home, { stdin: 'piped prompt\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('echo: piped prompt\n [text]\n');
+  });
+
+  it('sends the argument with the piped text attached as a second text block', async () => {
+    const r = await runCli(['run', '--format', 'json', 'summarise this', '--', ...fakeCommand()], home, {
+      stdin: 'line one\nline two\n',
+    });
+    expect(r.code).toBe(0);
+    const lines = jsonLines(r.stdout);
+    const text = lines
+      .filter((line) => line.type === 'update')
+      .map((line) => (line.update as { content?: { text?: string } }).content?.text ?? '')
+      .join('');
+    expect(text).toBe('echo: summarise this [text,text]');
+    const { localId } = lines.at(-1) as { localId: string };
+    const shown = jsonLines(
+      (await runCli(['sessions', 'show', localId, '--format', 'json'], home)).stdout,
+    )[0] as {
+      events: { type: string; prompt?: unknown }[];
+    };
+    expect(JSON.stringify(shown.events)).toContain('line one\\nline two\\n');
+  });
+
+  it('tells a shell pipe (read) from a stdin nobody writes to (not read) in a real process', async () => {
+    const acp = quoteArgv([SELF.command, ...SELF.args]);
+    const agent = quoteArgv(fakeCommand());
+    const sh = (line: string) =>
+      promisify(execFile)('sh', ['-c', line], { cwd: home.work, env: home.env }).then(
+        (r) => r.stdout,
+        (error: { stdout: string }) => error.stdout,
+      );
+    expect(await sh(`printf 'from a pipe' | ${acp} run -- ${agent}`)).toBe('echo: from a pipe [text]\n');
+    expect(await sh(`printf 'attached' | ${acp} run 'the argument' -- ${agent}`)).toBe(
+      'echo: the argument [text,text]\n',
+    );
+    // execFile's stdin is a socket this test never writes to or closes: not waited for.
+    expect(await sh(`${acp} run 'alone' -- ${agent}`)).toBe('echo: alone [text]\n');
+  });
+
+  it('says how to give a prompt when there is none, and ignores an empty pipe next to an argument', async () => {
+    const none = await runCli(['run', '--', ...fakeCommand()], home);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe(
+      'acp: no prompt\nhint: acp run "PROMPT", or pipe it in: echo "PROMPT" | acp run (acp run - reads stdin whatever it is)\n',
+    );
+    const empty = await runCli(['run', '--', ...fakeCommand()], home, { stdin: '  \n' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('acp: the prompt is empty (stdin had no text)');
+    const argument = await runCli(['run', 'hello', '--', ...fakeCommand()], home, { stdin: '' });
+    expect(argument.stdout).toBe('echo: hello [text]\n');
   });
 });
 
@@ -310,11 +391,17 @@ describe('acp run exit codes', () => {
     const missing = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], home);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--auth key needs your fake API key: set ACP_KIT_AUTH_API_KEY');
-    const wrongKey = { ...home, env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-wrong' } };
+    const wrongKey = {
+      ...home,
+      env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-wrong', OPENAI_API_KEY: 'not-for-this-agent' },
+    };
     const refused = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], wrongKey);
     expect(refused.code).toBe(6);
     expect(refused.stderr).toContain('did not sign you in with key: Invalid API key');
     expect(refused.stderr).not.toContain('k-wrong');
+    // What the agent was not given may be why it refused: said after the attempt too.
+    expect(refused.stderr).toContain('held back from this agent (named like credentials): OPENAI_API_KEY;');
+    expect(refused.stderr).not.toContain('not-for-this-agent');
     const withKey = { ...home, env: { ...home.env, ACP_KIT_AUTH_API_KEY: 'k-123' } };
     const authed = await runCli(['run', '--auth', 'key', 'hi', '--', ...agent], withKey);
     expect(authed.code).toBe(0);
@@ -341,6 +428,13 @@ describe('acp run exit codes', () => {
     const unknown = await runCli(['run', '--agent', 'nope', 'hi'], home);
     expect(unknown.code).toBe(8);
     expect(unknown.stderr).toContain('no agent named "nope"');
+    const json = await runCli(['run', '--agent', 'nope', '--format', 'json', 'hi'], home);
+    expect(json.code).toBe(8);
+    expect(json.stderr).toBe('');
+    expect(jsonLines(json.stdout)).toEqual([
+      expect.objectContaining({ type: 'error', code: 'AGENT_NOT_FOUND', exitCode: 8 }),
+      { type: 'result', stopReason: null, exitCode: 8 },
+    ]);
     const missing = await runCli(['run', '--agent', 'claude', 'hi'], {
       ...home,
       env: { ...home.env, PATH: home.dir },
@@ -524,6 +618,11 @@ describe('acp run --agent demo', () => {
     const text = await runCli(['run', '--agent', 'demo', 'hello'], home);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('demo agent');
+    // Nobody was asked: the agent says which policy decided, not that a user rejected it.
+    expect(text.stdout).toContain(
+      "recording notes in `ACP_DEMO.md`: not done (The client's permission policy rejected this without asking anyone: edit is not a read (--approve reads))",
+    );
+    expect(text.stdout).not.toContain('The user rejected');
     const json = await runCli(
       ['run', '--agent', 'demo', '--approve', 'all', '--format', 'json', 'hello'],
       home,

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AcpKitError, ClientSideConnection, type SessionNotification } from '@acp-kit/protocol';
 import { AGENT_STDERR_NOTIFICATION } from '@acp-kit/protocol/remote';
 import { CLOSE_NO_INITIALIZE, connectRemoteAgent } from '@acp-kit/protocol/remote/node';
-import { serveToken } from './commands/serve.js';
+import { connectUrl, serveToken } from './commands/serve.js';
 import { fakeCommand, runCli, testHome, type TestHome } from './test-support/cli-harness.js';
 import { startServe, type Served } from './test-support/serve-harness.js';
 
@@ -154,6 +154,25 @@ describe('acp serve', () => {
     });
   });
 
+  it('on every address (--host 0.0.0.0) prints a URL to connect to, and it works', async () => {
+    served = await serve(['--agent', 'demo', '--host', '0.0.0.0'], { ACP_KIT_SERVE_TOKEN: 'tok-1' });
+    expect(served.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/acp$/);
+    expect(served.connect).not.toContain('0.0.0.0');
+    expect(served.connect).toBe(connectUrl(served.url));
+    const h = home as TestHome;
+    h.env.ACP_KIT_REMOTE_TOKEN = 'tok-1';
+    const run = await runCli(['run', '--url', served.connect, 'hello'], h);
+    expect(run.code, run.stderr).toBe(0);
+    expect(
+      connectUrl('http://[::]:9/acp', {
+        lo: [],
+        eth0: [{ address: '192.0.2.5', family: 'IPv4', internal: false } as never],
+      }),
+    ).toBe('http://192.0.2.5:9/acp');
+    expect(connectUrl('http://0.0.0.0:9/acp', {}, 'devbox')).toBe('http://devbox:9/acp');
+    expect(connectUrl('http://127.0.0.1:9/acp', {}, 'devbox')).toBe('http://127.0.0.1:9/acp');
+  });
+
   it('takes the token from ACP_KIT_SERVE_TOKEN and does not print it', async () => {
     served = await serve(['--agent', 'demo', '--require-token'], { ACP_KIT_SERVE_TOKEN: 'my-own-token-123' });
     expect(served.token).toBeUndefined();
@@ -205,10 +224,24 @@ describe('acp run --url', () => {
     const refused = await runCli(['run', '--url', served.url, 'hello'], h);
     expect(refused.code).toBe(8);
     expect(refused.stderr).toMatch(/token was missing or wrong/);
+    // No agent stderr to look at over a URL: the hint names the variable the token goes in.
+    expect(refused.stderr).toContain(
+      'hint: set ACP_KIT_REMOTE_TOKEN to the token `acp serve` printed (or ACP_KIT_SERVE_TOKEN on the server), then run again',
+    );
+    expect(refused.stderr).not.toContain('--verbose');
+    // A port nobody listens on (the server's, once it stopped).
+    const url = served.url;
+    await served.stop();
+    served = undefined;
+    const unreachable = await runCli(['run', '--url', url, '--format', 'json', 'hello'], h);
+    expect(unreachable.code).toBe(8);
+    expect(unreachable.stdout).toContain(
+      '"hint":"check the address and that the server is running (`acp serve` prints its address); through ssh -L, that the tunnel is open"',
+    );
     const bad = await runCli(['run', '--url', 'ftp://host/acp', 'hello'], h);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--url needs an http/);
-    const both = await runCli(['run', '--url', served.url, '--agent', 'demo', 'hello'], h);
+    const both = await runCli(['run', '--url', url, '--agent', 'demo', 'hello'], h);
     expect(both.code).toBe(2);
     const ui = await runCli(['--url', 'nope'], h);
     expect(ui.code).toBe(2);

@@ -86,6 +86,7 @@ export { ClientSession, type ReplayMode, type TurnResult } from './session/clien
 export { FrameFeed, RECENT_FRAMES, RECENT_FRAME_BYTES } from './session/frame-feed.js';
 export { SessionStore } from './session/store.js';
 export { MAX_WAITING_QUESTIONS } from './session/question-queue.js';
+export { DECISION_META_KEY } from './session/permission-broker.js';
 export { retain, type SessionRetention } from './session/retention.js';
 export { reduceSession, reduceSessionEvents } from './session/reducer.js';
 export { locateSnippet, placeDiffs, type DiffPlacement } from './session/diff-placement.js';

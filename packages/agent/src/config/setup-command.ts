@@ -47,8 +47,9 @@ const INTERRUPTED = 130;
 /** Raised for input that setup cannot use; the message says what to do. */
 class UsageError extends Error {}
 
+/** The second line of a usage error (errors are `acp: …` then `hint: …`, as every acp command's). */
 const USAGE_HINT =
-  'Usage without a terminal: acp agent setup --provider openai-compatible|openai|anthropic ' +
+  'without a terminal: acp agent setup --provider openai-compatible|openai|anthropic ' +
   '[--base-url URL] [--model NAME] [--api-key-env VAR | --api-key-stdin] [--config FILE]';
 
 /**
@@ -73,11 +74,11 @@ export async function runAgentSetup(options: AgentSetupOptions, io: SetupIo = pr
       return INTERRUPTED;
     }
     if (error instanceof UsageError) {
-      io.errors.write(`acp agent setup: ${error.message}\n${USAGE_HINT}\n`);
+      io.errors.write(`acp: agent setup: ${error.message}\nhint: ${USAGE_HINT}\n`);
       return USAGE;
     }
     if (error instanceof SetupError) {
-      io.errors.write(`acp agent setup: ${error.message}\n`);
+      io.errors.write(`acp: agent setup: ${error.message}\nhint: see \`acp agent setup --help\`\n`);
       return FAILED;
     }
     throw error;

@@ -144,7 +144,9 @@ describe('acp agent setup without a terminal', () => {
     for (const options of [{}, { provider: 'nope' }, { provider: 'openai' }, { baseUrl: 'http://x/v1' }]) {
       const world = io();
       expect(await runAgentSetup(options, world)).toBe(2);
-      expect(world.err()).toMatch(/^acp agent setup: .+\nUsage without a terminal: /);
+      expect(world.err()).toMatch(
+        /^acp: agent setup: .+\nhint: without a terminal: acp agent setup --provider [^\n]+\n$/,
+      );
     }
     await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
   });

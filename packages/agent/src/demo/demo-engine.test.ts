@@ -63,6 +63,30 @@ describe('demo agent tour (in process)', () => {
     await client.close();
   });
 
+  it('reads the file the prompt names and searches for what it asks about', async () => {
+    await writeFile(join(work, 'notes.md'), '# Notes\n\nThe tokenizer splits words.\n');
+    const { client } = inProcessAgent({ engine: new DemoEngine({ delayMs: 0 }), dataDir: data });
+    await client.initialize();
+    const { sessionId } = await client.connection.newSession({ cwd: work, mcpServers: [] });
+    await client.connection.promptSession({
+      sessionId,
+      prompt: [{ type: 'text', text: 'Please improve the tokenizer section of notes.md' }],
+    });
+    const calls = client.toolCalls(sessionId);
+    expect(calls.map((c) => c.title)).toEqual([
+      'List **/* (2 files)',
+      'Search for /tokenizer/ (1 match)',
+      'Read notes.md',
+      'Create ACP_DEMO.md',
+      'Run `ls -la`',
+    ]);
+    expect(client.agentText(sessionId)).toContain('Done. I read `notes.md` (3 lines)');
+    expect(await readFile(join(work, 'ACP_DEMO.md'), 'utf8')).toContain(
+      'Searched for `tokenizer`: 1 matching line',
+    );
+    await client.close();
+  });
+
   it('edits the notes on the second tour and remembers allow_always', async () => {
     const { client } = inProcessAgent(
       { engine: new DemoEngine({ delayMs: 0 }), dataDir: data },

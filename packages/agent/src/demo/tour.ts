@@ -8,10 +8,10 @@ import { join, resolve } from 'node:path';
 import type { PlanEntry, StopReason } from '@acp-kit/protocol';
 import type { Turn } from '../session/turn.js';
 import type { ToolRunResult } from '../tools/runner.js';
-import { expandFileUri } from '../tools/workspace.js';
 import { clip, countLines, firstLine, plural } from '../util/text.js';
 import { NOTES_FILE, notesChange, type TourFacts } from './notes.js';
 import { stream } from './pacing.js';
+import { promptTopic } from './prompt-topic.js';
 
 export interface TourOptions {
   delayMs: number;
@@ -32,32 +32,6 @@ const STEPS = [
   `Record notes in ${NOTES_FILE}`,
   'Run a command',
 ];
-
-const TEXT_FILE = /\.(md|txt|ts|tsx|js|mjs|cjs|json|py|rs|go|java|c|h|cpp|rb|sh|toml|ya?ml|html|css)$/i;
-
-/** The file to read: one the prompt mentions, else a README, else the first text file listed. */
-async function chooseFile(turn: Turn, listed: string[]): Promise<string | undefined> {
-  for (const block of turn.prompt) {
-    if (block.type === 'resource_link') return expandFileUri((block as { uri: string }).uri);
-    if (block.type === 'resource')
-      return expandFileUri((block as { resource: { uri: string } }).resource.uri);
-  }
-  const words = turn.text.split(/\s+/).map((word) => word.replace(/^[`'"(]+|[`'",.:;)]+$/g, ''));
-  const mentioned = words.find((word) => listed.includes(word));
-  if (mentioned) return mentioned;
-  const candidates = listed.filter((file) => file !== NOTES_FILE);
-  return (
-    candidates.find((file) => /^readme(\.md)?$/i.test(file)) ??
-    candidates.find((file) => !file.includes('/') && TEXT_FILE.test(file)) ??
-    candidates.find((file) => TEXT_FILE.test(file))
-  );
-}
-
-/** A search term from the prompt (its first word of 4+ letters), else `TODO`. */
-function searchTerm(text: string): string {
-  const word = text.match(/[A-Za-z_][A-Za-z0-9_]{3,}/)?.[0];
-  return word ?? 'TODO';
-}
 
 function plan(done: number, skipped: ReadonlySet<number> = new Set()): PlanEntry[] {
   return STEPS.map((content, index) => ({
@@ -112,18 +86,26 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
     listed.status === 'completed' && !listed.output.startsWith('No files') ? listed.output.split('\n') : [];
   await session.emit({ sessionUpdate: 'plan', entries: plan(1) });
 
-  const pattern = searchTerm(turn.text);
-  const search = await tools.run('grep', { pattern, maxResults: 20 }, signal);
+  // What the prompt names: the file it mentions, the words it asks about.
+  const topic = await promptTopic(turn.prompt, files, session.workspace);
+  const pattern = topic.search.pattern;
+  const search = await tools.run(
+    'grep',
+    { pattern, caseInsensitive: topic.search.caseInsensitive, maxResults: 20 },
+    signal,
+  );
   if (search.status === 'cancelled') return 'cancelled';
   const matches = search.output.startsWith('No matches') ? 0 : search.output.split('\n').length;
   await session.emit({ sessionUpdate: 'plan', entries: plan(2) });
 
   const facts: TourFacts = {
     prompt: clip(firstLine(turn.text) || '(no text)', 80),
-    search: { pattern, matches: `${matches} matching lines` },
+    search: { pattern, matches: plural(matches, 'matching line') },
   };
-  const file = await chooseFile(turn, files);
-  let readText = 'found no text file to read';
+  const file = topic.file;
+  let readText = topic.missing
+    ? `found no \`${topic.missing}\` in the workspace, nor another text file to read`
+    : 'found no text file to read';
   if (file) {
     const read = await tools.run('read_file', { path: file, limit: 40 }, signal);
     if (read.status === 'cancelled') return 'cancelled';
@@ -131,9 +113,10 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
     if (read.status === 'completed')
       facts.file = { path: session.workspace.display(resolve(session.workspace.cwd, file)), lines };
     readText =
-      read.status === 'completed'
+      (topic.missing ? `found no \`${topic.missing}\` in the workspace, so I ` : '') +
+      (read.status === 'completed'
         ? `read \`${file}\` (${plural(lines, 'line')})`
-        : `tried to read \`${file}\`: ${outcomeText(read)}`;
+        : `tried to read \`${file}\`: ${outcomeText(read)}`);
   } else {
     skipped.add(2);
   }

@@ -80,6 +80,27 @@ describe('permission outcomes', () => {
     expect(client.toolCalls(sessionId).some((c) => c.kind === 'execute')).toBe(false);
   });
 
+  it("says the client's policy decided when the answer carries acp-kit's decision, and remembers nothing", async () => {
+    const sessionId = await start((request) => ({
+      outcome: {
+        outcome: 'selected',
+        optionId: request.toolCall.kind === 'edit' ? 'reject_always' : 'allow_once',
+      },
+      _meta: { 'acp-kit/decision': { by: 'default', reason: 'edit is not a read (--approve reads)' } },
+    }));
+    await tour(sessionId);
+    const edit = client.toolCalls(sessionId).find((c) => c.kind === 'edit');
+    expect(edit).toMatchObject({ status: 'failed', rawOutput: { rejected: true, by: 'client' } });
+    expect(client.agentText(sessionId)).toContain(
+      "recording notes in `ACP_DEMO.md`: not done (The client's permission policy rejected this without asking anyone: edit is not a read (--approve reads))",
+    );
+    const run = client.toolCalls(sessionId).find((c) => c.kind === 'execute');
+    expect(run).toMatchObject({ status: 'completed' });
+    // A policy's answer is not the user's "always": the next tour asks again.
+    await tour(sessionId);
+    expect(client.permissionRequests.filter((r) => r.toolCall.kind === 'edit')).toHaveLength(2);
+  });
+
   it('an unknown option id is treated as a rejection', async () => {
     const sessionId = await start(() => ({ outcome: { outcome: 'selected', optionId: 'bogus' } }));
     await tour(sessionId);

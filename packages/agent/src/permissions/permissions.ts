@@ -24,8 +24,11 @@ export interface PermissionNeed {
   rejectLabel?: string;
 }
 
-/** How the decision was reached, reported in `rawOutput` and to the model. */
-export type DecisionSource = 'mode' | 'remembered' | 'user';
+/**
+ * How the decision was reached, reported in `rawOutput` and to the model: `client` when the client
+ * answered by its own policy or rules without asking its user (a headless `acp run`).
+ */
+export type DecisionSource = 'mode' | 'remembered' | 'user' | 'client';
 
 export type PermissionResult =
   | { outcome: 'allowed'; source: DecisionSource }
@@ -115,6 +118,7 @@ export async function authorize(
   if (signal.aborted) return { outcome: 'cancelled' };
 
   let optionId: string;
+  let byClient: string | undefined;
   try {
     const response = await session.connection.requestPermission(
       { sessionId: session.id, toolCall, options: permissionOptions(need) },
@@ -122,6 +126,7 @@ export async function authorize(
     );
     if (response.outcome.outcome !== 'selected') return { outcome: 'cancelled' };
     optionId = (response.outcome as { optionId: string }).optionId;
+    byClient = clientDecision(response._meta);
   } catch (error) {
     // Aborted by the turn, or the connection ended: nothing may run.
     if (signal.aborted || session.connection.isClosed) return { outcome: 'cancelled' };
@@ -133,6 +138,17 @@ export async function authorize(
     };
   }
 
+  if (byClient !== undefined) {
+    // Not remembered: the client's policy answers again next time, and it may change.
+    if (optionId === OPTION_IDS.allowOnce || optionId === OPTION_IDS.allowAlways)
+      return { outcome: 'allowed', source: 'client' };
+    if (optionId === OPTION_IDS.rejectOnce || optionId === OPTION_IDS.rejectAlways)
+      return {
+        outcome: 'rejected',
+        source: 'client',
+        reason: `The client's permission policy rejected this without asking anyone: ${byClient}.`,
+      };
+  }
   switch (optionId) {
     case OPTION_IDS.allowOnce:
       return { outcome: 'allowed', source: 'user' };
@@ -153,4 +169,19 @@ export async function authorize(
       session.logger.log('warn', 'client selected an unknown permission option', { sessionId: session.id });
       return { outcome: 'rejected', source: 'user', reason: 'The client answered with an unknown option.' };
   }
+}
+
+/**
+ * The reason of an answer the client chose by itself: acp-kit's client puts
+ * `{ by, reason }` under `_meta["acp-kit/decision"]` when `by` is not the user (see the client's
+ * permission broker). Undefined for an answer a person gave, or from another client.
+ */
+function clientDecision(meta: unknown): string | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const decision = (meta as Record<string, unknown>)['acp-kit/decision'];
+  if (typeof decision !== 'object' || decision === null) return undefined;
+  const { by, reason } = decision as { by?: unknown; reason?: unknown };
+  if (typeof by !== 'string' || by === 'user') return undefined;
+  const why = typeof reason === 'string' && reason.trim() !== '' ? reason.trim() : `decided by ${by}`;
+  return why.replace(/[.\s]+$/, '').slice(0, 300);
 }

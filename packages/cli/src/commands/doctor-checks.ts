@@ -133,6 +133,12 @@ function credentialPlaces(id: string, env: Env, agentConfigFile: string): Creden
         env: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY'],
         files: [join(home, '.pi', 'agent', 'auth.json')],
       };
+    case 'copilot':
+      return {
+        env: ['COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN', 'COPILOT_PROVIDER_BASE_URL'],
+        files: [],
+        note: 'Copilot keeps a /login in the system keychain or its own config: not checked',
+      };
     case 'acp-kit':
       return {
         env: ['ACP_KIT_MODEL', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'],

@@ -45,6 +45,9 @@ export interface TextRendererOptions {
   readonly toolOutput?: (session: ClientSession, call: ToolCallItem) => readonly string[] | undefined;
 }
 
+/** Longest thought line shown by `--verbose` (longer ones are cut). */
+const MAX_THOUGHT_LINE = 300;
+
 /** Human-readable output. */
 export class TextRenderer implements RunRenderer {
   private atLineStart = true;
@@ -52,6 +55,8 @@ export class TextRenderer implements RunRenderer {
   /** Streaming: an escape sequence split across two chunks of a message is still removed. */
   private readonly messageText = new TextSanitizer();
   private plan: string[] = [];
+  /** `--verbose`: thought chunks collected into lines (a chunk is often one word). */
+  private thought = '';
 
   constructor(
     readonly output: RunOutput,
@@ -89,11 +94,13 @@ export class TextRenderer implements RunRenderer {
 
   /** The one error style of `acp` (see errors.ts), auth methods included in the hint. */
   error(error: unknown): void {
+    this.endThought();
     if (this.output.stdout.isTTY && this.output.stderr.isTTY) this.endLine();
     this.output.err(formatErrorReport(errorReport(error, { command: 'run' })));
   }
 
   result(stopReason: string | null): void {
+    this.endThought();
     this.endLine();
     if (stopReason !== null && stopReason !== 'end_turn') this.note(`stopped: ${stopReason}`);
   }
@@ -126,6 +133,12 @@ export class TextRenderer implements RunRenderer {
 
   private onUpdate(session: ClientSession, update: SessionUpdate): void {
     const kind = String(update.sessionUpdate);
+    if (kind === 'agent_thought_chunk') {
+      if (this.verbose) this.addThought((update as { content: { text?: string } }).content.text ?? '');
+      return;
+    }
+    // A thought ends where anything else begins.
+    this.endThought();
     if (kind === 'agent_message_chunk') {
       const items = session.state.items;
       const key = items[items.length - 1]?.key;
@@ -143,13 +156,6 @@ export class TextRenderer implements RunRenderer {
       else if (content.type === 'resource_link') this.write(`[${safe(content.uri ?? 'link')}]`);
       else
         this.write(`[${safe(String(content.type))}${content.mimeType ? ` ${safe(content.mimeType)}` : ''}]`);
-      return;
-    }
-    if (kind === 'agent_thought_chunk') {
-      if (this.verbose) {
-        const text = (update as { content: { text?: string } }).content.text;
-        if (text) this.note(`thinking: ${oneLine(text, 300)}`);
-      }
       return;
     }
     if (kind === 'tool_call' || kind === 'tool_call_update') {
@@ -196,6 +202,26 @@ export class TextRenderer implements RunRenderer {
 
   private toolOutput(session: ClientSession, item: ToolCallItem): void {
     for (const line of this.options.toolOutput?.(session, item) ?? []) this.note(`    ${line}`);
+  }
+
+  /** Collects a thought chunk; each complete line is one `thinking:` note. */
+  private addThought(text: string): void {
+    this.thought += text;
+    const lines = this.thought.split('\n');
+    this.thought = lines.pop() ?? '';
+    for (const line of lines) this.thinking(line);
+    // A thought that never breaks its line is still shown, a note's worth at a time.
+    if (this.thought.length > MAX_THOUGHT_LINE) this.endThought();
+  }
+
+  private endThought(): void {
+    const rest = this.thought;
+    this.thought = '';
+    this.thinking(rest);
+  }
+
+  private thinking(line: string): void {
+    if (line.trim() !== '') this.note(`thinking: ${oneLine(line, MAX_THOUGHT_LINE)}`);
   }
 
   private write(text: string): void {

@@ -52,6 +52,14 @@ export interface RunOptions {
 
 const APPROVE_MODES: readonly string[] = ['all', 'reads', 'none'];
 
+/** What a run needs before it starts the agent: checked options, the prompt, the client. */
+interface PreparedRun {
+  client: AcpClient;
+  entry: AgentEntry;
+  parts: PromptPart[];
+  cwd: string;
+}
+
 /** Runs `acp run`; resolves with the exit code. */
 export async function runCommand(
   promptArg: string | undefined,
@@ -62,42 +70,21 @@ export async function runCommand(
   const format = options.format ?? 'text';
   if (format !== 'text' && format !== 'json')
     throw new UsageError(`--format must be text or json, not "${format}"`);
-  const approve = options.approve ?? 'reads';
-  if (!APPROVE_MODES.includes(approve))
-    throw new UsageError(`--approve must be all, reads or none, not "${approve}"`);
-  if (options.agent && agentCommand)
-    throw new UsageError('give either --agent NAME or a command after --, not both');
-  if (options.url && (options.agent || agentCommand))
-    throw new UsageError('give one agent: --url URL, --agent NAME or a command after --');
-  if (promptArg === undefined)
-    throw new UsageError('no prompt: acp run "PROMPT", or acp run - to read it from stdin');
-  const text = promptArg === '-' ? await io.readStdin() : promptArg;
-  if (text.trim() === '') throw new UsageError('the prompt is empty');
-  const stallMs = options.stall === undefined ? undefined : Number(options.stall) * 1000;
-  if (stallMs !== undefined && !(stallMs > 0)) throw new UsageError('--stall takes a number of seconds');
-  const cwd = resolve(io.cwd, options.cwd ?? '.');
-  if (!(await stat(cwd).catch(() => undefined))?.isDirectory())
-    throw new UsageError(`--cwd ${cwd} is not a directory`);
-  const extraRules = options.policy ? await readPolicy(resolve(io.cwd, options.policy)) : undefined;
-
-  const client = await AcpClient.create({
-    paths: resolveClientPaths(io.env),
-    env: io.env,
-    self: io.self,
-    mode: approve as BaseMode,
-    coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
-    ...(extraRules ? { extraRules } : {}),
-    ...(stallMs !== undefined ? { stallMs } : {}),
-  });
-  const recorded = options.session ? await findRecorded(client, options.session) : undefined;
-  const entry = chooseAgent(client, options.agent, agentCommand, io.cwd, recorded, options.url);
   const output = new RunOutput(io.stdout, io.stderr);
   const renderer: RunRenderer =
     format === 'json' ? new JsonRenderer(output) : new TextRenderer(output, options.verbose === true);
-  const parts: PromptPart[] = [
-    text,
-    ...(options.file ?? []).map((path): PromptPart => ({ type: 'file', path: resolve(io.cwd, path) })),
-  ];
+  let prepared: PreparedRun;
+  try {
+    prepared = await prepareRun(promptArg, agentCommand, options, io);
+  } catch (error) {
+    // Once the format is known, every failure is reported in it (--format json: error and result lines).
+    const code = exitCodeForError(error);
+    renderer.error(error, code);
+    renderer.result(null, code);
+    await output.settle();
+    return code;
+  }
+  const { client, entry, parts, cwd } = prepared;
 
   // From here on, every way out (the end of the turn, a signal, a broken stdout) goes through `stop`.
   const stop = new RunStop(client, (note) => renderer.info(note));
@@ -160,6 +147,67 @@ export async function runCommand(
     await output.settle(stop.stopping ? STOP_GRACE_MS : Infinity);
     offSignal();
   }
+}
+
+/** Checks the options, reads the prompt (and stdin), and finds the agent. */
+async function prepareRun(
+  promptArg: string | undefined,
+  agentCommand: readonly string[] | undefined,
+  options: RunOptions,
+  io: CliIo,
+): Promise<PreparedRun> {
+  const approve = options.approve ?? 'reads';
+  if (!APPROVE_MODES.includes(approve))
+    throw new UsageError(`--approve must be all, reads or none, not "${approve}"`);
+  if (options.agent && agentCommand)
+    throw new UsageError('give either --agent NAME or a command after --, not both');
+  if (options.url && (options.agent || agentCommand))
+    throw new UsageError('give one agent: --url URL, --agent NAME or a command after --');
+  const prompt = await readPrompt(promptArg, io);
+  const stallMs = options.stall === undefined ? undefined : Number(options.stall) * 1000;
+  if (stallMs !== undefined && !(stallMs > 0)) throw new UsageError('--stall takes a number of seconds');
+  const cwd = resolve(io.cwd, options.cwd ?? '.');
+  if (!(await stat(cwd).catch(() => undefined))?.isDirectory())
+    throw new UsageError(`--cwd ${cwd} is not a directory`);
+  const extraRules = options.policy ? await readPolicy(resolve(io.cwd, options.policy)) : undefined;
+
+  const client = await AcpClient.create({
+    paths: resolveClientPaths(io.env),
+    env: io.env,
+    self: io.self,
+    mode: approve as BaseMode,
+    coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
+    ...(extraRules ? { extraRules } : {}),
+    ...(stallMs !== undefined ? { stallMs } : {}),
+  });
+  const recorded = options.session ? await findRecorded(client, options.session) : undefined;
+  const entry = chooseAgent(client, options.agent, agentCommand, io.cwd, recorded, options.url);
+  const parts: PromptPart[] = [
+    ...prompt,
+    ...(options.file ?? []).map((path): PromptPart => ({ type: 'file', path: resolve(io.cwd, path) })),
+  ];
+  return { client, entry, parts, cwd };
+}
+
+/**
+ * The prompt's text parts: the argument; or stdin, for `-` and when a shell pipes or redirects
+ * into acp without an argument; with both, the argument and then the piped text, as its own text
+ * block. Only a shell's pipe or file is read unasked: a program that starts acp with an open
+ * stdin it never closes would otherwise leave it waiting.
+ */
+async function readPrompt(promptArg: string | undefined, io: CliIo): Promise<PromptPart[]> {
+  if (promptArg === '-' || (promptArg === undefined && io.stdinPiped === true)) {
+    const text = await io.readStdin();
+    if (text.trim() === '') throw new UsageError('the prompt is empty (stdin had no text)');
+    return [text];
+  }
+  if (promptArg === undefined)
+    throw new UsageError('no prompt', {
+      hint: 'acp run "PROMPT", or pipe it in: echo "PROMPT" | acp run (acp run - reads stdin whatever it is)',
+    });
+  if (promptArg.trim() === '') throw new UsageError('the prompt is empty');
+  const piped = io.stdinPiped === true ? await io.readStdin() : '';
+  return piped.trim() === '' ? [promptArg] : [promptArg, { type: 'text', text: piped }];
 }
 
 const NO_SESSION_HINT = '`acp sessions list` shows the recorded sessions and their ids';
@@ -288,6 +336,8 @@ async function signIn(
       {
         authOptions: connection.authOptions,
         agentId: connection.agent.id,
+        // What the agent was not given may be why it refused.
+        ...(connection.heldBackEnv.length > 0 ? { heldBackEnv: connection.heldBackEnv } : {}),
       },
     );
   }

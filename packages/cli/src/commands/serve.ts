@@ -5,6 +5,7 @@
  * needs a bearer token (ACP_KIT_SERVE_TOKEN, or one generated and printed here).
  */
 import { randomBytes } from 'node:crypto';
+import { hostname, networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { AgentCatalog, resolveClientPaths, startAgentProcess, type AgentEntry } from '@acp-kit/client';
@@ -53,6 +54,28 @@ export function serveToken(
   if (given) return { token: given, generated: false };
   if (isLoopbackHost(host) && !requireToken) return { token: undefined, generated: false };
   return { token: randomBytes(24).toString('base64url'), generated: true };
+}
+
+/**
+ * The URL a client connects to. A wildcard host (`0.0.0.0`, `::`) is where the server listens, not
+ * an address to connect to: this machine's first external IPv4 address stands in for it (else its
+ * host name).
+ *
+ * @example
+ * connectUrl('http://0.0.0.0:8765/acp'); // 'http://192.168.1.20:8765/acp'
+ */
+export function connectUrl(
+  url: string,
+  interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces(),
+  name: string = hostname(),
+): string {
+  const parsed = new URL(url);
+  if (parsed.hostname !== '0.0.0.0' && parsed.hostname !== '[::]') return url;
+  const external = Object.values(interfaces)
+    .flat()
+    .find((address) => address?.family === 'IPv4' && !address.internal);
+  parsed.hostname = external?.address ?? name;
+  return parsed.href;
 }
 
 /** Runs the endpoint until SIGINT/SIGTERM/SIGHUP; then every connection and agent is stopped. */
@@ -131,16 +154,17 @@ export async function serveCommand(
     throw error;
   });
 
+  const url = connectUrl(listener.url);
   io.stdout.write(
-    `acp serve: ${entry.name} at ${listener.url} (WebSocket and Streamable HTTP), one agent process per connection\n`,
+    `acp serve: ${entry.name} at ${listener.url}${url === listener.url ? '' : ' (every address of this machine)'} (WebSocket and Streamable HTTP), one agent process per connection\n`,
   );
   if (generated)
     io.stdout.write(
-      `token: ${token}\n  clients send it as "Authorization: Bearer <token>"; for acp: ACP_KIT_REMOTE_TOKEN=<token> acp --url ${listener.url}\n  (set ${SERVE_TOKEN_VARIABLE} to choose the token yourself)\n`,
+      `token: ${token}\n  clients send it as "Authorization: Bearer <token>"; for acp: ACP_KIT_REMOTE_TOKEN=<token> acp --url ${url}\n  (set ${SERVE_TOKEN_VARIABLE} to choose the token yourself)\n`,
     );
   else if (!token)
     io.stdout.write(`no token: only this machine can connect (set ${SERVE_TOKEN_VARIABLE} to require one)\n`);
-  io.stdout.write(`connect: acp --url ${listener.url}   or   acp run --url ${listener.url} "PROMPT"\n`);
+  io.stdout.write(`connect: acp --url ${url}   or   acp run --url ${url} "PROMPT"\n`);
 
   const signal = await new Promise<StopSignal>((resolveSignal) => {
     const off = io.onSignal((received) => {

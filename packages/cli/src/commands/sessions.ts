@@ -28,22 +28,33 @@ async function open(io: CliIo): Promise<AcpClient> {
   });
 }
 
-/** `acp sessions list [--agent NAME [--cwd DIR]] [--format text|json]`. */
+/**
+ * `acp sessions list [--all] [--agent NAME [--cwd DIR]] [--format text|json]`. Sessions without a
+ * turn (the UI opened on an agent and closed again) are left out unless `--all`.
+ */
 export async function listSessions(
-  options: { agent?: string; format: OutputFormat; cwd?: string },
+  options: { agent?: string; format: OutputFormat; cwd?: string; all?: boolean },
   io: CliIo,
 ): Promise<number> {
   const client = await open(io);
   if (options.agent) return listRemote(client, options.agent, options, io);
-  const metas = await client.transcripts.list();
+  const recorded = await client.transcripts.list();
+  const metas = options.all ? recorded : recorded.filter((meta) => meta.turns > 0);
   if (options.format === 'json') {
     io.stdout.write(`${JSON.stringify(metas)}\n`);
     return 0;
   }
+  const withoutTurn = recorded.length - metas.length;
+  const hidden = `${withoutTurn} without a turn not shown (acp sessions list --all shows them)`;
   if (metas.length === 0) {
-    io.stderr.write('no sessions yet (acp run records one per run)\n');
+    io.stderr.write(
+      withoutTurn > 0
+        ? `no sessions with a turn yet; ${hidden}\n`
+        : 'no sessions yet (acp run records one per run)\n',
+    );
     return 0;
   }
+  if (withoutTurn > 0) io.stderr.write(`${hidden}\n`);
   const rows = metas.map((m) => [
     m.localId,
     m.agentId ?? '-',

@@ -104,6 +104,8 @@ export async function runCli(
       },
     },
     readStdin: async () => options.stdin ?? '',
+    // Text given as stdin is what a shell pipe would carry.
+    stdinPiped: options.stdin !== undefined,
     ...(options.input ? { input: options.input } : {}),
     env: home.env,
     cwd: home.work,

@@ -189,9 +189,11 @@ describe('AgentConnection against a scripted agent process', () => {
         },
       ]),
     );
+    // Headless: the policy answered both, and the answers say so (`_meta["acp-kit/decision"]`).
+    const byPolicy = { 'acp-kit/decision': { by: 'default', reason: expect.any(String) } };
     expect(reportedResults(session.state)).toEqual([
-      { result: { outcome: { outcome: 'selected', optionId: 'cancel' } } },
-      { result: { outcome: { outcome: 'selected', optionId: 'proceed_once' } } },
+      { result: { outcome: { outcome: 'selected', optionId: 'cancel' }, _meta: byPolicy } },
+      { result: { outcome: { outcome: 'selected', optionId: 'proceed_once' }, _meta: byPolicy } },
     ]);
     const decisions = session.state.items.filter((item) => item.kind === 'permission');
     expect(decisions.map((d) => (d.kind === 'permission' ? d.decision : ''))).toEqual(['deny', 'allow']);
@@ -366,7 +368,8 @@ describe('AgentConnection against a scripted agent process', () => {
       ['setup', 'run-terminal'],
     ]);
     expect(options[1]?.run?.args.slice(-1)).toEqual(['--login']);
-    expect(options[1]?.instructions).toContain('MODE=…');
+    // A plain setting is shown, so the line can be pasted (secrets are not: auth-methods.test.ts).
+    expect(options[1]?.instructions).toMatch(/^run `MODE=x \S+/);
     expect(options[2]?.instructions).toContain('FAKE_API_KEY');
     expect(options[3]?.instructions).toContain('/usr/bin/fake-setup --setup');
     await connection.authenticate('login');

@@ -401,16 +401,25 @@ export class AgentConnection implements SessionLink {
     this.stall.end(localId);
   }
 
+  /**
+   * Names of our credential variables the agent was not given (see `agentEnvironment`): what a
+   * refused sign-in may be missing. Names only, never values; acp's own (`ACP_KIT_*`: its remote
+   * token, the key `acp run --auth` passes itself) are no agent's missing credential.
+   */
+  get heldBackEnv(): string[] {
+    return agentEnvironment(
+      this.options.env ?? process.env,
+      this.agent,
+      this.options.passEnv,
+    ).withheld.filter((name) => !name.startsWith('ACP_KIT_'));
+  }
+
   authError(error: unknown): ClientError | undefined {
     if (!isAuthRequiredError(error)) return undefined;
     const methods = authMethodsFromErrorData(error.data) ?? this.init?.authMethods ?? [];
     const authOptions = describeAuthMethods(methods, this.agent);
     // A key the user set may be one the agent was not given (see agentEnvironment): say which.
-    const heldBackEnv = agentEnvironment(
-      this.options.env ?? process.env,
-      this.agent,
-      this.options.passEnv,
-    ).withheld;
+    const heldBackEnv = this.heldBackEnv;
     return new ClientError('AUTH_REQUIRED', `${this.agent.name} needs authentication: ${error.message}`, {
       authOptions,
       agentId: this.agent.id,

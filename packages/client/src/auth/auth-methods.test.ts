@@ -55,6 +55,27 @@ describe('describeAuthMethods', () => {
       'run `SECRET_MODE=… /usr/local/bin/gemini --acp --login` in a terminal and follow its prompts',
     );
     expect(byId.tui?.instructions).not.toContain('=v');
+    // Pasteable: a plain setting is shown; anything that may be a secret stays hidden.
+    const [auggie] = describeAuthMethods(
+      [
+        {
+          id: 'login',
+          name: 'Log in',
+          type: 'terminal',
+          args: ['login'],
+          env: {
+            AUGMENT_DISABLE_AUTO_UPDATE: '1',
+            AUGMENT_TENANT: 'd1.api.example.com',
+            AUGMENT_SESSION_AUTH: '{"accessToken":"a"}',
+            OTHER: 'ghp_0123456789abcdefghij0123',
+          },
+        },
+      ],
+      { command: 'auggie', args: ['--acp'] },
+    );
+    expect(auggie?.instructions).toBe(
+      'run `AUGMENT_DISABLE_AUTO_UPDATE=1 AUGMENT_TENANT=d1.api.example.com AUGMENT_SESSION_AUTH=… OTHER=… auggie --acp login` in a terminal and follow its prompts',
+    );
     expect(byId.key?.instructions).toBe('set GEMINI_API_KEY in the environment, then run acp again');
     expect(byId.old?.instructions).toContain('OPENAI_API_KEY');
     expect(byId.old?.instructions).toContain('https://platform.openai.com');

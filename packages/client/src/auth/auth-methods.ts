@@ -5,7 +5,8 @@
  * wild: `type: "env_var"` with `vars`, `_meta["terminal-auth"] {command, args, label}`,
  * `_meta["api-key"]` and `_meta.gateway`.
  */
-import { quoteArgv } from '../permissions/shell-words.js';
+import { quoteArgv, quoteWord } from '../permissions/shell-words.js';
+import { isSecretKey, redactString } from '../persistence/redact.js';
 import { isRecord, isStringArray } from '../util/json-file.js';
 import type { LaunchSpec } from '../catalog/types.js';
 
@@ -177,13 +178,27 @@ function stringRecord(value: unknown): Record<string, string> {
   return out;
 }
 
-/** A command line for people; environment values are never shown. */
+/**
+ * A command line for people to paste: plain settings are shown (`AUGMENT_DISABLE_AUTO_UPDATE=1`),
+ * a value that may be a secret (by its name, its look, or a length no setting has) is `…`.
+ */
 function commandLine(command: string, args: readonly string[], env: Record<string, string>): string {
-  const prefix = Object.keys(env)
-    .map((name) => `${name}=…`)
+  const prefix = Object.entries(env)
+    .map(([name, value]) => `${name}=${mayBeSecret(name, value) ? '…' : quoteWord(value)}`)
     .join(' ');
   const line = quoteArgv([command, ...args]);
   return prefix ? `${prefix} ${line}` : line;
+}
+
+const PLAIN_VALUE = /^[\w.:/@+,=-]{0,64}$/;
+
+function mayBeSecret(name: string, value: string): boolean {
+  return (
+    isSecretKey(name) ||
+    /auth|session|cred|pass|key|cookie/i.test(name) ||
+    !PLAIN_VALUE.test(value) ||
+    redactString(value) !== value
+  );
 }
 
 /** The auth methods in a -32000 error's data, if any. */

@@ -133,9 +133,25 @@ export function builtinAgents(self?: LaunchSpec): AgentEntry[] {
       aliases: ['pi-acp'],
       command: 'pi-acp',
       args: [],
-      install: 'npm install -g pi-acp (and the pi coding agent itself)',
+      // pi-acp runs `pi --mode rpc`: an old pi (the @mariozechner package) never answers it.
+      install:
+        'npm install -g pi-acp @earendil-works/pi-coding-agent (pi needs Node.js 22.19 or later; an older pi, such as @mariozechner/pi-coding-agent, makes pi-acp hang without a word)',
       passEnv: ['PI_*', ...PROVIDER_KEYS, ...CLOUD_CREDENTIALS],
-      authHint: 'run `pi` once and log in, or set the API key of its provider',
+      authHint: 'run `pi` once and log in (`/login`), or set the API key of its provider',
+    },
+    {
+      id: 'copilot',
+      name: 'GitHub Copilot CLI',
+      description:
+        "GitHub's Copilot CLI in ACP mode (no GitHub login needed when COPILOT_PROVIDER_BASE_URL names your own provider)",
+      source: 'builtin',
+      aliases: ['copilot-cli', 'github-copilot'],
+      command: 'copilot',
+      args: ['--acp'],
+      install: 'npm install -g @github/copilot',
+      passEnv: ['COPILOT_*', 'GH_TOKEN', 'GITHUB_TOKEN'],
+      authHint:
+        'run `copilot` once and sign in with `/login` (or set COPILOT_GITHUB_TOKEN to a GitHub token with Copilot access); without a GitHub login, set COPILOT_PROVIDER_BASE_URL (with COPILOT_PROVIDER_API_KEY and COPILOT_MODEL) to use your own model provider',
     },
   ];
 }

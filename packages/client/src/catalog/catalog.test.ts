@@ -76,8 +76,19 @@ describe('AgentCatalog', () => {
       goose: 'goose acp',
       opencode: 'opencode acp',
       pi: 'pi-acp',
+      copilot: 'copilot --acp',
     });
     expect(catalog.get('claude-code')?.id).toBe('claude');
+    // What the picker and `acp agents` tell to install: the packages that provide these commands.
+    const install = Object.fromEntries(catalog.list().map((e) => [e.id, e.install]));
+    expect(install).toMatchObject({
+      codex: 'npm install -g @agentclientprotocol/codex-acp',
+      copilot: 'npm install -g @github/copilot',
+    });
+    expect(install.pi).toMatch(
+      /^npm install -g pi-acp @earendil-works\/pi-coding-agent \(pi needs Node\.js 22\.19/,
+    );
+    expect(catalog.get('copilot')?.authHint).toContain('COPILOT_PROVIDER_BASE_URL');
     expect(() => catalog.require('nope')).toThrow(/no agent named "nope"/);
   });
 

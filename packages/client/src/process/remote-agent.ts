@@ -49,7 +49,13 @@ export async function startRemoteAgent(
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new ClientError('AGENT_START_FAILED', message, { url: entry.command, remote: true }, error);
+    const tokenEnv = entry.tokenEnv ?? REMOTE_TOKEN_VARIABLE;
+    throw new ClientError(
+      'AGENT_START_FAILED',
+      message,
+      { url: entry.command, remote: true, tokenEnv },
+      error,
+    );
   }
   let ended!: (details: CloseDetails) => void;
   const exited = new Promise<CloseDetails>((resolve) => (ended = resolve));

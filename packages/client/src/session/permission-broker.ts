@@ -37,6 +37,12 @@ type Final = {
   acceptedTexts?: unknown[];
 };
 
+/**
+ * The `_meta` key of a permission answer the client chose without asking the user:
+ * `{ by: "rule" | "session-rule" | "grant" | "default", reason }` (acp-kit's agent reads it).
+ */
+export const DECISION_META_KEY = 'acp-kit/decision';
+
 /** A decided question, and the diffs it showed the user. */
 interface Decided {
   final: Final;
@@ -129,6 +135,9 @@ export class PermissionBroker {
       this.approve(final, shown, state.turn);
     }
     this.resolved(key, { ...final, decision, reason }, outcome);
+    // Nobody was asked (a policy, a rule, a grant): the agent may tell its user, or its model, so.
+    if (final.by !== 'user' && outcome.outcome === 'selected')
+      return { outcome, _meta: { [DECISION_META_KEY]: { by: final.by, reason } } };
     return { outcome };
   }
 

@@ -62,6 +62,11 @@ describe('remembering answers', () => {
       .filter((i) => i.kind === 'permission')
       .map((i) => (i.kind === 'permission' ? i.by : ''));
     expect(decided).toEqual(['user', 'session-rule', 'user']);
+    // The agent is told which answers nobody gave (acp-kit's agent says so to its model and user).
+    const meta = (reportedResults(session.state) as { result: { _meta?: Record<string, unknown> } }[]).map(
+      (r) => r.result._meta?.['acp-kit/decision'],
+    );
+    expect(meta).toEqual([undefined, { by: 'session-rule', reason: expect.any(String) }, undefined]);
   });
 
   it('always scope saves a rule; the exact option the user picked is echoed', async () => {

@@ -152,6 +152,23 @@ describe('the app', () => {
     expect(flat(r.stdout.frames.join('\n'))).not.toContain('sk-scenario-good');
   }, 30_000);
 
+  it('keeps saying which credentials were held back after a sign-in attempt they may explain', async () => {
+    const { r } = await start({ env: () => ({ SCENARIO_AUTH: '1', OPENAI_API_KEY: 'not-for-this-agent' }) });
+    await openScenario(r, false);
+    await waitFrame(r, 'Scenario needs you to sign in');
+    const heldBack = /Held back from\s+this agent:\s[^(]*OPENAI_API_KEY/;
+    // The dialog wraps its lines inside a box: read them as one text.
+    const dialog = (): string => flat(r.frame()).replace(/\s*│\s*/g, ' ');
+    expect(dialog()).toMatch(heldBack);
+    await r.press('4');
+    await waitFrame(r, 'Typed key: enter your Scenario API key');
+    await r.type('sk-wrong');
+    await r.press(KEYS.enter);
+    await waitFrame(r, 'Typed key did not sign you in');
+    expect(dialog()).toMatch(heldBack);
+    expect(flat(r.stdout.frames.join('\n'))).not.toContain('not-for-this-agent');
+  }, 30_000);
+
   it('shows why a session could not be opened, with the sign-in hint, and what can be done', async () => {
     const { r } = await start({ env: () => ({ SCENARIO_NEW_ERROR: '1' }) });
     await openScenario(r, false);

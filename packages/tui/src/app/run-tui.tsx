@@ -6,11 +6,12 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { render, type Instance } from 'ink';
 import { remoteEntry, resolveClientPaths, type ClientPaths, type LaunchSpec } from '@acp-kit/client';
 import { loadHighlighter } from '../markdown/highlight.js';
+import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { AppRoot } from './components/AppRoot.js';
 import { CLEAR_SCREEN, createScreen, reprintOnResize } from './screen.js';
 import { FilteredStdin } from './input/filtered-stdin.js';
 import { batchedStdout } from './services/batched-stdout.js';
-import { Controller } from './services/controller.js';
+import { Controller, type ResumableSession } from './services/controller.js';
 import { terminalInput } from './services/input-activity.js';
 import { TuiMetrics } from './services/metrics.js';
 import { commandEntry, type TerminalHandover } from './services/tab-runtime.js';
@@ -144,10 +145,30 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     stopResizeWatch();
     ink?.unmount();
     input.suspend();
+    // Below the transcript: how to come back to what was worked on. Through Ink's batched stream,
+    // after its last frame: written straight to stdout, the frame (flushed in a microtask) could
+    // follow and erase it.
+    const hint = resumeHint(controller.resumable);
+    if (hint) terminal.write(hint);
     restoreConsole();
     metrics?.save();
     stopOnSignals.exitSoon();
   }
+}
+
+/**
+ * `acp --resume ID` for each session that had a turn, printed when the UI ends.
+ *
+ * @example
+ * resumeHint([{ localId: 's-00mwrg', title: 'Fix the parser' }]);
+ * // 'Resume this session with: acp --resume s-00mwrg  (Fix the parser)\n'
+ */
+export function resumeHint(sessions: readonly ResumableSession[]): string {
+  const line = ({ localId, title }: ResumableSession): string =>
+    `acp --resume ${localId}${title ? `  (${sanitizeInline(title).slice(0, 60)})` : ''}`;
+  if (sessions.length === 0) return '';
+  if (sessions.length === 1) return `Resume this session with: ${line(sessions[0] as ResumableSession)}\n`;
+  return `Resume a session with:\n${sessions.map((session) => `  ${line(session)}\n`).join('')}`;
 }
 
 /** Exit codes after a signal: 128 + its number. */

@@ -51,6 +51,19 @@ describe('scripted agent in tmux', () => {
     expect(readFileSync(join(d.workspace, 'notes.txt'), 'utf8')).not.toContain('line 2 (changed) (changed)');
   }, 60_000);
 
+  it('offers no hunk review for a rewrite that changes nothing (+0 -0)', async () => {
+    // One line without a newline: the scripted agent's change (lines 2, 11, 20) leaves it as it is.
+    const d = tmux.keep(makeScenarioDirs({ files: { 'same.txt': 'the only line' } }));
+    const h = launch(['--agent', 'scenario']);
+    await h.waitFor('Connected to scenario: new session');
+    await h.submit('patch same.txt');
+    const asked = await h.waitFor(/Permission requested[\s\S]*No changes\.[\s\S]*Enter answer/);
+    expect(asked).not.toContain('review the changes hunk by hunk');
+    await h.answer('y');
+    await h.waitFor('write result: ok', { history: true });
+    expect(readFileSync(join(d.workspace, 'same.txt'), 'utf8')).toBe('the only line');
+  });
+
   it('shows a command once, as a command, as Claude and Codex ask to run it', async () => {
     setup();
     const h = launch(['--agent', 'scenario']);
@@ -140,21 +153,38 @@ describe('scripted agent in tmux', () => {
     expect(screen).not.toContain('You said: second tab');
     h.press('C-Right');
     await h.waitFor('You said: second tab');
+    // A third tab, left without a turn: nothing to resume there.
+    h.press('C-n');
+    await h.waitFor('New tab: choose an agent');
+    h.press(hotkey as string);
+    await h.waitFor(/3 Scenario/);
+    await h.waitFor('Message · / for commands');
 
     h.press('C-q');
     expect(await h.exitStatus()).toBe(0);
+    const exited = h.history();
     h.close();
     const sessionsDir = join(d.data, 'client', 'sessions');
-    const first = readdirSync(sessionsDir)
+    // The third tab's session is recorded when its session/new finished before the quit: 2 or 3.
+    const recorded = readdirSync(sessionsDir);
+    const [first, second] = recorded
       .map((id) => ({
         id,
-        meta: JSON.parse(readFileSync(join(sessionsDir, id, 'meta.json'), 'utf8')) as { createdAt: string },
+        meta: JSON.parse(readFileSync(join(sessionsDir, id, 'meta.json'), 'utf8')) as {
+          createdAt: string;
+          turns: number;
+        },
       }))
-      .sort((a, b) => a.meta.createdAt.localeCompare(b.meta.createdAt))[0];
+      .filter(({ meta }) => meta.turns > 0)
+      .sort((a, b) => a.meta.createdAt.localeCompare(b.meta.createdAt));
     expect(first).toBeDefined();
+    // On exit, below the transcript: how to resume the two sessions that had a turn.
+    const resume = exited.split('\n').filter((line) => line.includes('acp --resume'));
+    expect(resume.map((line) => line.trim().split(/\s+/)[2]).sort()).toEqual([first?.id, second?.id].sort());
+    expect(exited).toContain('Resume a session with:');
     // A prefix of both sessions is said to be ambiguous, in the UI (it used to throw and exit).
     h = launch(['--resume', 's-']);
-    await h.waitFor(/s- matches 2 sessions/);
+    await h.waitFor(new RegExp(`s- matches ${recorded.length} sessions`));
     h.press('C-q');
     expect(await h.exitStatus()).toBe(0);
     h.close();
@@ -165,7 +195,7 @@ describe('scripted agent in tmux', () => {
     await h.waitFor('Message · / for commands');
     await h.submit('after reopening');
     await h.waitFor('You said: after reopening', { history: true });
-  }, 90_000);
+  }, 120_000);
 
   it('signs in: explains what it cannot do, hands the terminal to a terminal login, then reconnects', async () => {
     setup();

@@ -65,6 +65,8 @@ function Question({
   const [returned, setReturned] = useState(false);
   const { ask } = pending;
   const diffs = ask.diffs ?? [];
+  // An identical rewrite (+0 -0, "No changes") has no hunk to accept or reject.
+  const changes = diffs.some((diff) => diff.oldText !== diff.newText);
   const reviewing = pending.reviewing === true;
   const setReviewing = useCallback(
     (on: boolean) => {
@@ -131,7 +133,7 @@ function Question({
           maxOperationLines={maxOperationLines}
           isActive={isActive}
           {...(returned ? { armDelayMs: 0 } : armDelayMs !== undefined ? { armDelayMs } : {})}
-          {...(diffs.length > 0 ? { onReviewHunks: openReview } : {})}
+          {...(changes ? { onReviewHunks: openReview } : {})}
           onSelect={(optionId) => controller.answerPermission(pending.id, answerFor(ask, optionId, scope))}
         />
       )}

@@ -37,6 +37,12 @@ export interface TabSessionRule {
   readonly rule: PermissionRule;
 }
 
+/** A session the user can reopen with `acp --resume`. */
+export interface ResumableSession {
+  readonly localId: string;
+  readonly title?: string;
+}
+
 /** Options of {@link Controller.create}. */
 export interface ControllerOptions {
   readonly store: AppStore;
@@ -69,6 +75,7 @@ export class Controller {
   private client_: AcpClient | undefined;
   private exitResolve: ((code: number) => void) | undefined;
   private quitting_: Promise<void> | undefined;
+  private resumable_: readonly ResumableSession[] = [];
   /** Resolves with the exit code when the user quits. */
   readonly exited: Promise<number>;
   readonly now: () => number;
@@ -396,6 +403,11 @@ export class Controller {
     return this.quitting_ !== undefined;
   }
 
+  /** Once quitting: the sessions its tabs held that had a turn, to print how to resume them. */
+  get resumable(): readonly ResumableSession[] {
+    return this.resumable_;
+  }
+
   /**
    * Closes every tab — turns cancelled, sessions closed, agents stopped, those still starting
    * included (stdin closed, SIGTERM, SIGKILL to each agent's process group) — and resolves
@@ -415,6 +427,11 @@ export class Controller {
 
   private async closeAll(code: number): Promise<void> {
     this.options.metrics?.mark('quit');
+    this.resumable_ = [...this.tabs.values()].flatMap(({ session }) =>
+      session && session.state.turn > 0
+        ? [{ localId: session.localId, ...(session.state.title ? { title: session.state.title } : {}) }]
+        : [],
+    );
     if (this.tabs.size > 0) this.flash('Quitting: stopping the agents (Ctrl+C again: kill them now)');
     for (const id of [...this.tabs.keys()]) {
       this.permissions.denyTab(id);

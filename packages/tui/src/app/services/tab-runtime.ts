@@ -442,7 +442,11 @@ export class TabRuntime {
       const options = Array.isArray(fromError)
         ? (fromError as AuthOption[])
         : (this.connection?.authOptions ?? []);
-      const heldBack = error instanceof ClientError ? error.details.heldBackEnv : undefined;
+      // Also after a refused attempt (a plain JSON-RPC error): what was held back may be why.
+      const heldBack =
+        error instanceof ClientError && Array.isArray(error.details.heldBackEnv)
+          ? error.details.heldBackEnv
+          : this.connection?.heldBackEnv;
       const message =
         (attempted
           ? `${attempted.name} did not sign you in: ${describeError(error)}`
