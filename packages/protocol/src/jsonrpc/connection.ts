@@ -19,6 +19,7 @@ import {
 } from './errors.js';
 import { outboundFull, RequestSlots } from './flow-control.js';
 import { FrameDecoder, encodeFrame, utf8ByteLength, type FrameDecoderSink } from './framing.js';
+import { IdTable } from './id-table.js';
 import { InboundQueue } from './inbound-queue.js';
 import { InboundRequest } from './inbound-request.js';
 import { PendingRequests, abortedError, type PendingRequest } from './pending-requests.js';
@@ -100,7 +101,7 @@ export class JsonRpcConnection {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationEntry>();
   /** Inbound requests from arrival (queued or running) until answered, to spot duplicate ids. */
-  private readonly inFlight = new Map<RequestId, InboundRequest>();
+  private readonly inFlight = new IdTable<InboundRequest>();
   private unhandledRequest: RequestHandler | undefined;
   private unhandledNotification: NotificationHandler | undefined;
   private nextId = 1;
