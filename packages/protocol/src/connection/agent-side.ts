@@ -139,7 +139,7 @@ export class AgentSideConnection extends TypedConnection {
     return this;
   }
 
-  private guard(method: string, params: unknown): void {
+  protected override assertPeerSupports(method: string, params: unknown): void {
     assertClientSupports(this.clientCapabilities, method, params);
   }
 
@@ -147,16 +147,21 @@ export class AgentSideConnection extends TypedConnection {
    * Streams a `session/update` to the client. Await it: it resolves once the frame is written and
    * waits while the client reads slowly. `notice` and compaction updates need the client's capability.
    */
-  async sessionUpdate(params: T.SessionNotification): Promise<void> {
-    const kind = params.update.sessionUpdate;
-    if (kind === 'notice' || kind === 'compaction_update' || kind === 'compaction_summary_chunk') {
-      this.guard('session/update', params);
+  sessionUpdate(params: T.SessionNotification): Promise<void> {
+    // Not async: an update is sent from a loop, where each extra promise shows.
+    try {
+      const kind = params.update.sessionUpdate;
+      if (kind === 'notice' || kind === 'compaction_update' || kind === 'compaction_summary_chunk') {
+        this.assertPeerSupports('session/update', params);
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
     return this.send('session/update', params);
   }
 
   /** Asks the user for permission. A `cancelled` outcome means: do not run the tool. */
-  async requestPermission(
+  requestPermission(
     params: T.RequestPermissionRequest,
     options?: RequestOptions,
   ): Promise<T.RequestPermissionResponse> {
@@ -164,21 +169,13 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** Reads a text file through the client (sees unsaved editor buffers). Needs `fs.readTextFile`. */
-  async readTextFile(
-    params: T.ReadTextFileRequest,
-    options?: RequestOptions,
-  ): Promise<T.ReadTextFileResponse> {
-    this.guard('fs/read_text_file', params);
-    return this.call('fs/read_text_file', params, options);
+  readTextFile(params: T.ReadTextFileRequest, options?: RequestOptions): Promise<T.ReadTextFileResponse> {
+    return this.guardedCall('fs/read_text_file', params, options);
   }
 
   /** Writes a text file through the client. Needs `fs.writeTextFile`. */
-  async writeTextFile(
-    params: T.WriteTextFileRequest,
-    options?: RequestOptions,
-  ): Promise<T.WriteTextFileResponse> {
-    this.guard('fs/write_text_file', params);
-    return this.call('fs/write_text_file', params, options);
+  writeTextFile(params: T.WriteTextFileRequest, options?: RequestOptions): Promise<T.WriteTextFileResponse> {
+    return this.guardedCall('fs/write_text_file', params, options);
   }
 
   /**
@@ -189,58 +186,50 @@ export class AgentSideConnection extends TypedConnection {
    * try { await term.waitForExit(); return (await term.output()).output; } finally { await term.release(); }
    */
   async createTerminal(params: T.CreateTerminalRequest, options?: RequestOptions): Promise<TerminalHandle> {
-    this.guard('terminal/create', params);
+    this.assertPeerSupports('terminal/create', params);
     const res = await this.call<T.CreateTerminalResponse>('terminal/create', params, options);
     return new TerminalHandle(this, params.sessionId, res.terminalId);
   }
 
   /** `terminal/output`. Needs `terminal`. */
-  async terminalOutput(
+  terminalOutput(
     params: T.TerminalOutputRequest,
     options?: RequestOptions,
   ): Promise<T.TerminalOutputResponse> {
-    this.guard('terminal/output', params);
-    return this.call('terminal/output', params, options);
+    return this.guardedCall('terminal/output', params, options);
   }
 
   /** `terminal/wait_for_exit`. Needs `terminal`. */
-  async waitForTerminalExit(
+  waitForTerminalExit(
     params: T.WaitForTerminalExitRequest,
     options?: RequestOptions,
   ): Promise<T.WaitForTerminalExitResponse> {
-    this.guard('terminal/wait_for_exit', params);
-    return this.call('terminal/wait_for_exit', params, options);
+    return this.guardedCall('terminal/wait_for_exit', params, options);
   }
 
   /** `terminal/kill`: stops the command, keeps the terminal. Needs `terminal`. */
-  async killTerminal(
-    params: T.KillTerminalRequest,
-    options?: RequestOptions,
-  ): Promise<T.KillTerminalResponse> {
-    this.guard('terminal/kill', params);
-    return this.call('terminal/kill', params, options);
+  killTerminal(params: T.KillTerminalRequest, options?: RequestOptions): Promise<T.KillTerminalResponse> {
+    return this.guardedCall('terminal/kill', params, options);
   }
 
   /** `terminal/release`: kills the command if running and frees the terminal. Needs `terminal`. */
-  async releaseTerminal(
+  releaseTerminal(
     params: T.ReleaseTerminalRequest,
     options?: RequestOptions,
   ): Promise<T.ReleaseTerminalResponse> {
-    this.guard('terminal/release', params);
-    return this.call('terminal/release', params, options);
+    return this.guardedCall('terminal/release', params, options);
   }
 
   /** Asks the user for structured input. Needs `elicitation.form` or `elicitation.url`. */
-  async createElicitation(
+  createElicitation(
     params: T.CreateElicitationRequest,
     options?: RequestOptions,
   ): Promise<T.CreateElicitationResponse> {
-    this.guard('elicitation/create', params);
-    return this.call('elicitation/create', params, options);
+    return this.guardedCall('elicitation/create', params, options);
   }
 
   /** Tells the client a URL-mode elicitation finished. */
-  async completeElicitation(params: T.CompleteElicitationNotification): Promise<void> {
+  completeElicitation(params: T.CompleteElicitationNotification): Promise<void> {
     return this.send('elicitation/complete', params);
   }
 }

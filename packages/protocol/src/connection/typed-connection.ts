@@ -51,6 +51,7 @@ export interface HandlerContext {
 export type ExtensionMethod = `_${string}`;
 
 type Handler = (params: never, ctx: HandlerContext) => unknown;
+type Parser = NonNullable<MethodInfo['parseParams']>;
 
 /** Base of {@link AgentSideConnection} and {@link ClientSideConnection}. */
 export abstract class TypedConnection {
@@ -58,6 +59,7 @@ export abstract class TypedConnection {
   readonly rpc: JsonRpcConnection;
   protected readonly options: TypedConnectionOptions;
   private readonly table: ReadonlyMap<string, MethodInfo>;
+  private readonly parseContext = new ParseContext();
 
   protected constructor(channel: ByteChannel, options: TypedConnectionOptions, peerName: string) {
     this.options = options;
@@ -79,6 +81,14 @@ export abstract class TypedConnection {
     return this.rpc.close();
   }
 
+  /** The generated parser of a method's `params` or `result` (undefined: not a method of the schema). */
+  private parserFor(method: string, part: 'params' | 'result', asNotification = false): Parser | undefined {
+    const entry = this.table.get(method);
+    // A few unstable methods exist both as a request and as a notification.
+    const info = asNotification && entry?.kind === 'request' ? (entry.notification ?? entry) : entry;
+    return part === 'params' ? info?.parseParams : info?.parseResult;
+  }
+
   /** Parses received params or results in place; reports diagnostics. Returns the value or throws. */
   protected parseIncoming(
     method: string,
@@ -86,22 +96,30 @@ export abstract class TypedConnection {
     value: unknown,
     asNotification = false,
   ): unknown {
-    const entry = this.table.get(method);
-    // A few unstable methods exist both as a request and as a notification.
-    const info = asNotification && entry?.kind === 'request' ? (entry.notification ?? entry) : entry;
-    const parse = part === 'params' ? info?.parseParams : info?.parseResult;
-    if (!parse) return value;
-    const ctx = new ParseContext();
+    const parse = this.parserFor(method, part, asNotification);
+    return parse ? this.parseWith(parse, method, part, value) : value;
+  }
+
+  private parseWith(parse: Parser, method: string, part: 'params' | 'result', value: unknown): unknown {
+    // One context for every message: parsers run synchronously, one at a time, and allocate
+    // nothing on the success path, so a valid message costs no allocation here either.
+    const ctx = this.parseContext;
+    ctx.error = undefined;
+    if (ctx.diagnostics.length > 0) ctx.diagnostics.length = 0;
     let out = parse(value, ctx);
     // Older peers answer `null` where the schema now has an empty object.
     if (out === FAIL && part === 'result' && (value === null || value === undefined)) {
-      const retry = new ParseContext();
-      out = parse({}, retry);
-      if (out !== FAIL) ctx.error = undefined;
+      // What the retry finds is not reported: only whether it succeeds.
+      const error = ctx.error;
+      const mark = ctx.diagnostics.length;
+      ctx.error = undefined;
+      out = parse({}, ctx);
+      ctx.diagnostics.length = mark;
+      if (out === FAIL) ctx.error = error;
     }
     if (out === FAIL) {
       const error = ctx.error ?? { path: '', message: 'invalid value' };
-      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics, error });
+      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics.slice(), error });
       const path = error.path ? `${part}.${error.path}` : part;
       if (part === 'params') {
         throw ProtocolError.invalidParams({ path, message: error.message });
@@ -113,7 +131,7 @@ export abstract class TypedConnection {
       });
     }
     if (ctx.diagnostics.length > 0)
-      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics });
+      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics.slice() });
     return out;
   }
 
@@ -147,16 +165,26 @@ export abstract class TypedConnection {
   /** Registers a handler for a request we receive; params are validated before it runs. */
   protected handleRequest(method: string, handler: Handler | undefined): void {
     if (!handler) return;
+    const parse = this.parserFor(method, 'params');
     this.rpc.onRequest(method, (params, ctx) => {
       const admitted = this.admitRequest(method);
-      if (admitted) return admitted.then(() => this.runRequest(method, handler, params, ctx));
-      return this.runRequest(method, handler, params, ctx);
+      if (admitted) return admitted.then(() => this.runRequest(method, parse, handler, params, ctx));
+      return this.runRequest(method, parse, handler, params, ctx);
     });
   }
 
-  private runRequest(method: string, handler: Handler, params: unknown, ctx: RequestContext): unknown {
-    const parsed = this.parseIncoming(method, 'params', params);
-    const result = (handler as (p: unknown, c: HandlerContext) => unknown)(parsed, handlerContext(ctx));
+  private runRequest(
+    method: string,
+    parse: Parser | undefined,
+    handler: Handler,
+    params: unknown,
+    ctx: RequestContext,
+  ): unknown {
+    const parsed = parse ? this.parseWith(parse, method, 'params', params) : params;
+    const result = (handler as (p: unknown, c: HandlerContext) => unknown)(
+      parsed,
+      new RequestHandlerContext(ctx),
+    );
     if (!this.options.validateOutgoing) return result;
     return Promise.resolve(result).then((value) => {
       this.checkOutgoing(method, value, 'result');
@@ -175,10 +203,11 @@ export abstract class TypedConnection {
     ordered = true,
   ): void {
     if (!handler) return;
+    const parse = this.parserFor(method, 'params', true);
     this.rpc.onNotification(method, (params) => {
-      let parsed: unknown;
+      let parsed: unknown = params;
       try {
-        parsed = this.parseIncoming(method, 'params', params, true);
+        if (parse) parsed = this.parseWith(parse, method, 'params', params);
       } catch {
         // Notifications cannot be answered; onValidation has already reported it.
         return undefined;
@@ -194,16 +223,41 @@ export abstract class TypedConnection {
     });
   }
 
-  /** Sends a request of the schema, validating what comes back. */
-  protected async call<R>(method: string, params: unknown, options?: RequestOptions): Promise<R> {
-    this.checkOutgoing(method, params);
-    const result = await this.rpc.request(method, params, options);
-    return this.parseIncoming(method, 'result', result) as R;
+  /** Sends a request of the schema, validating what comes back. Never throws: the promise rejects. */
+  protected call<R>(method: string, params: unknown, options?: RequestOptions): Promise<R> {
+    try {
+      this.checkOutgoing(method, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.rpc
+      .request(method, params, options)
+      .then((result) => this.parseIncoming(method, 'result', result) as R);
   }
 
-  /** Sends a notification of the schema. */
+  /**
+   * Throws `CAPABILITY_NOT_SUPPORTED` when the peer did not advertise what `method` with these
+   * params needs (each side knows what its peer advertised).
+   */
+  protected assertPeerSupports(_method: string, _params: unknown): void {}
+
+  /** {@link call} of a method the peer must have advertised. Never throws: the promise rejects. */
+  protected guardedCall<R>(method: string, params: unknown, options?: RequestOptions): Promise<R> {
+    try {
+      this.assertPeerSupports(method, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.call(method, params, options);
+  }
+
+  /** Sends a notification of the schema. Never throws: the promise rejects. */
   protected send(method: string, params: unknown): Promise<void> {
-    this.checkOutgoing(method, params, 'params', true);
+    try {
+      this.checkOutgoing(method, params, 'params', true);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.rpc.notify(method, params);
   }
 
@@ -231,8 +285,8 @@ export abstract class TypedConnection {
     assertExtension(method);
     this.rpc.onRequest(method, (params, ctx) => {
       const admitted = this.admitRequest(method);
-      if (admitted) return admitted.then(() => handler(params, handlerContext(ctx)));
-      return handler(params, handlerContext(ctx));
+      if (admitted) return admitted.then(() => handler(params, new RequestHandlerContext(ctx)));
+      return handler(params, new RequestHandlerContext(ctx));
     });
   }
 
@@ -286,14 +340,21 @@ export abstract class TypedConnection {
   }
 }
 
-/** The engine creates a request's AbortSignal on first use; a getter keeps it lazy (~5 µs a call). */
-function handlerContext(ctx: RequestContext): HandlerContext {
-  return {
-    get signal() {
-      return ctx.signal;
-    },
-    requestId: ctx.id,
-  };
+/**
+ * A request handler's context. The engine creates a request's AbortSignal on first use (~5 µs):
+ * the getter keeps it lazy. A class, not an object literal with a getter: that would build a
+ * closure and an accessor for every request.
+ */
+class RequestHandlerContext implements HandlerContext {
+  constructor(private readonly request: RequestContext) {}
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  get requestId(): RequestId {
+    return this.request.id;
+  }
 }
 
 function assertExtension(method: string): void {
