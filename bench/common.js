@@ -2,7 +2,6 @@
  * Shared constants and helpers for the benchmark processes. Every implementation sends the same
  * frames: same session id, same chunk text, same method for the round trip.
  */
-import { writeFileSync } from 'node:fs';
 
 export const SESSION_ID = 'sess-bench-0001';
 export const MODE_ID = 'code';
@@ -16,9 +15,6 @@ export const MODES = {
 };
 export const AGENT_INFO = { name: 'bench-agent', version: '0.0.0' };
 export const CLIENT_INFO = { name: 'bench-client', version: '0.0.0' };
-
-/** Round-trip requests sent before measuring (JIT warm-up), not counted. */
-export const RTT_WARMUP = 1000;
 
 /** The text of chunk `i`: exactly 60 characters. */
 export function chunkText(i) {
@@ -48,24 +44,6 @@ export function chunksRequested(prompt) {
 /** Peak resident set size of this process, in KiB. */
 export function peakRssKiB() {
   return process.resourceUsage().maxRSS;
-}
-
-let cpuBaseline;
-
-/** Agents call this when they answer `session/new`: their CPU time is counted from here. */
-export function markAgentBaseline() {
-  cpuBaseline = process.cpuUsage();
-}
-
-/**
- * Agents write their peak RSS and the CPU time (user + system) spent since `session/new` to the
- * file named by BENCH_AGENT_STATS (overwritten; the last write wins).
- */
-export function writeAgentStats() {
-  const file = process.env.BENCH_AGENT_STATS;
-  if (!file) return;
-  const cpu = process.cpuUsage(cpuBaseline);
-  writeFileSync(file, JSON.stringify({ maxRssKiB: peakRssKiB(), cpuUs: cpu.user + cpu.system }));
 }
 
 export function percentile(sorted, p) {

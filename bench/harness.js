@@ -1,16 +1,30 @@
 /**
- * The client-side driver shared by the three implementations, so that all of them are timed the
- * same way. Usage (run by bench/protocol.js): `node bench/impl/<impl>-client.js <throughput|rtt> <n>`.
- * Prints one JSON line with the result on stdout.
+ * The client-side driver shared by every implementation of the protocol bench, so that all of
+ * them are timed the same way. A client process opens its connection (spawning its agent), then
+ * runs blocks on command: bench/protocol.js starts one client per implementation and has them take
+ * turns, block by block, so that every implementation runs under the same load on this shared
+ * machine.
+ *
+ * `node bench/impl/<impl>-client.js serve <throughput|rtt>`: prints `{"ready":true}`, then reads one
+ * command per line on stdin (`warmup N`, `block N`, `end`) and prints one JSON line per command.
+ * `node bench/impl/<impl>-client.js <throughput|rtt> N`: one warm-up and one block of N, then exits
+ * (for profiling: `node --cpu-prof ...`).
+ *
+ * CPU time is each process's own (user + system, all threads): the client's from
+ * `process.cpuUsage()`, the agent's from `/proc/PID/task/*\/schedstat` (Linux; nanoseconds), both
+ * read outside the timed part.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
-import { RTT_WARMUP, peakRssKiB, percentile } from './common.js';
+import { peakRssKiB } from './common.js';
+
+/** Round trips made before the measured ones (JIT warm-up), and updates streamed. */
+const WARMUP = { rtt: 1000, throughput: 20_000 };
 
 /**
  * @typedef {object} Adapter
+ * @property {number | undefined} pid the agent process's id
  * @property {() => Promise<unknown>} initialize
  * @property {() => Promise<unknown>} newSession
  * @property {(n: number) => Promise<string>} prompt resolves with the stop reason
@@ -18,21 +32,49 @@ import { RTT_WARMUP, peakRssKiB, percentile } from './common.js';
  * @property {() => Promise<void>} close closes the connection and waits for the agent to exit
  */
 
+/** CPU time of every thread of process `pid`, in µs (NaN where /proc is not there). */
+function processCpuUs(pid) {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1000;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Peak RSS of process `pid` in KiB (`VmHWM`; NaN where /proc is not there). */
+function processPeakRssKiB(pid) {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+  } catch {
+    return NaN;
+  }
+}
+
+/** The timed part of one block, between two readings of both processes' CPU. */
+async function timed(adapter, body) {
+  const agent0 = processCpuUs(adapter.pid);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const result = await body();
+  const elapsedMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const agentCpuUs = processCpuUs(adapter.pid) - agent0;
+  return { ...result, elapsedMs, clientCpuUs: cpu.user + cpu.system, agentCpuUs };
+}
+
 /**
  * @param {string} impl
  * @param {(opts: { agentScript: string, onUpdate: (params: any) => void }) => Promise<Adapter>} open
  * @param {string} agentScript absolute path of the agent process script
  */
 export async function runClient(impl, open, agentScript) {
-  const scenario = process.argv[2];
-  const n = Number(process.argv[3]);
-  if ((scenario !== 'throughput' && scenario !== 'rtt') || !(n > 0)) {
-    throw new Error(`usage: <client> throughput|rtt <n> (got ${process.argv.slice(2).join(' ')})`);
-  }
-  const statsFile = join(tmpdir(), `acp-bench-agent-${process.pid}.json`);
-  rmSync(statsFile, { force: true });
-  // Inherited by the agent process we spawn.
-  process.env.BENCH_AGENT_STATS = statsFile;
+  const serving = process.argv[2] === 'serve';
+  const scenario = serving ? process.argv[3] : process.argv[2];
+  if (scenario !== 'throughput' && scenario !== 'rtt')
+    throw new Error(`usage: <client> [serve] throughput|rtt [N] (got ${process.argv.slice(2).join(' ')})`);
 
   let received = 0;
   let textChars = 0;
@@ -40,57 +82,59 @@ export async function runClient(impl, open, agentScript) {
     received++;
     textChars += params.update.content.text.length;
   };
-
   const adapter = await open({ agentScript, onUpdate });
   await adapter.initialize();
   await adapter.newSession();
 
-  const result = { impl, scenario, n };
-  if (scenario === 'throughput') {
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    const stopReason = await adapter.prompt(n);
-    const elapsedMs = performance.now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    if (stopReason !== 'end_turn') throw new Error(`${impl}: unexpected stop reason ${stopReason}`);
-    if (received !== n) throw new Error(`${impl}: received ${received} of ${n} updates before the response`);
-    if (textChars !== n * 60) throw new Error(`${impl}: received ${textChars} text characters`);
-    Object.assign(result, {
-      elapsedMs,
-      msgsPerSec: n / (elapsedMs / 1000),
-      clientCpuUsPerOp: (cpu.user + cpu.system) / n,
-    });
-  } else {
-    for (let i = 0; i < RTT_WARMUP; i++) await adapter.setMode();
-    const lat = new Float64Array(n);
-    const cpu0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) {
-      const t = performance.now();
-      await adapter.setMode();
-      lat[i] = performance.now() - t;
-    }
-    const cpu = process.cpuUsage(cpu0);
-    lat.sort();
-    let sum = 0;
-    for (const v of lat) sum += v;
-    Object.assign(result, {
-      p50Ms: percentile(lat, 50),
-      p99Ms: percentile(lat, 99),
-      meanMs: sum / n,
-      clientCpuUsPerOp: (cpu.user + cpu.system) / n,
-    });
+  /** One block of n updates or round trips; checks that every update arrived. */
+  const block = (n) =>
+    scenario === 'throughput'
+      ? timed(adapter, async () => {
+          received = 0;
+          textChars = 0;
+          const stopReason = await adapter.prompt(n);
+          if (stopReason !== 'end_turn') throw new Error(`${impl}: unexpected stop reason ${stopReason}`);
+          if (received !== n)
+            throw new Error(`${impl}: received ${received} of ${n} updates before the response`);
+          if (textChars !== n * 60) throw new Error(`${impl}: received ${textChars} text characters`);
+          return { n };
+        })
+      : timed(adapter, async () => {
+          const latencies = new Array(n);
+          for (let i = 0; i < n; i++) {
+            const t = performance.now();
+            await adapter.setMode();
+            latencies[i] = performance.now() - t;
+          }
+          return { n, latencies };
+        });
+  const finish = async () => {
+    const agentMaxRssKiB = processPeakRssKiB(adapter.pid);
+    const clientMaxRssKiB = peakRssKiB();
+    await adapter.close();
+    return { impl, scenario, clientMaxRssKiB, agentMaxRssKiB };
+  };
+  const print = (value) => process.stdout.write(JSON.stringify(value) + '\n');
+
+  if (!serving) {
+    await block(WARMUP[scenario]);
+    const result = await block(Number(process.argv[3]));
+    print({ ...result, latencies: undefined, ...(await finish()) });
+    return;
   }
-  result.clientMaxRssKiB = peakRssKiB();
-  await adapter.close();
-  try {
-    const stats = JSON.parse(readFileSync(statsFile, 'utf8'));
-    result.agentMaxRssKiB = stats.maxRssKiB;
-    // Counted from session/new to the agent's exit: the timed part plus the round-trip warm-up.
-    result.agentCpuUsPerOp = stats.cpuUs / (scenario === 'rtt' ? n + RTT_WARMUP : n);
-  } catch {
-    result.agentMaxRssKiB = null;
-    result.agentCpuUsPerOp = null;
+  print({ ready: true });
+  for await (const line of createInterface({ input: process.stdin })) {
+    const [command, count] = line.trim().split(' ');
+    if (command === 'warmup') {
+      await block(WARMUP[scenario]);
+      print({ warm: true });
+    } else if (command === 'block') {
+      print(await block(Number(count)));
+    } else if (command === 'end') {
+      print(await finish());
+      break;
+    } else throw new Error(`unknown command ${line}`);
   }
-  rmSync(statsFile, { force: true });
-  process.stdout.write(JSON.stringify(result) + '\n');
+  // The orchestrator keeps its end of the pipe open: let this process exit.
+  process.stdin.destroy();
 }

@@ -1,43 +1,70 @@
 /**
- * `node bench/protocol.js [--quick] [--runs N] [--impl acp-kit,sdk,raw] [--profile]` (one suite of `npm run bench`)
+ * `node bench/protocol.js [--quick] [--runs N] [--no-sdk] [--only throughput|rtt] [--with IMPL,...] [--profile]`
+ * (one suite of `npm run bench`)
  *
- * Runs the throughput and round-trip benchmarks for acp-kit, the official SDK and a raw
- * JSON.parse/JSON.stringify baseline, each in its own pair of processes (the client spawns the agent
- * over a pipe), takes the median of the runs, prints a table and the target ratios, and writes
- * `.bench-out/results.json`. `--profile` additionally records CPU profiles of one acp-kit
- * throughput run and one round-trip run under `.bench-out/profiles/` and prints their top frames.
+ * The protocol engine against its floor: acp-kit, a raw JSON.parse/JSON.stringify peer writing one
+ * frame per write (raw per-line) and one gathering a streamed answer into 64 KiB writes (raw
+ * batched), and the official SDK as context; each a pair of processes (the client spawns the agent
+ * over a pipe). The measurements alternate (every implementation once per run, the order reversed
+ * from one run to the next) and every budget is the ratio of acp-kit to the floor of the same run:
+ *
+ * - throughput (msg/s) vs raw batched ≥ 0.9, and both sides' CPU per message vs raw batched ≤ 1.1;
+ * - round-trip p50 vs raw per-line ≤ 1.1, and both sides' CPU per call vs raw per-line ≤ 1.1.
+ *
+ * `--with IMPL,...` adds `bench/impl/IMPL-client.js` pairs as context (say, a build of the
+ * previous commit, for a before/after measured in the same run).
+ *
+ * Writes `.bench-out/results.json` (every run) and the verdicts. `--profile` also records CPU
+ * profiles of one acp-kit run of each scenario under `.bench-out/profiles/` and prints their top
+ * frames.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './common.js';
+import { percentile } from './common.js';
 import { summarizeProfiles } from './profile-summary.js';
-import { boundRow, reportVerdicts } from './lib/verdict.mjs';
+import { alternate, machineInfo, ratioRow, reportVerdicts, stats } from './lib/verdict.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const outDir = join(root, '.bench-out');
-const IMPLS = ['acp-kit', 'sdk', 'raw'];
-const RUN_TIMEOUT_MS = 180_000;
+const RUN_TIMEOUT_MS = 300_000;
 
 function parseArgs(argv) {
-  const opts = { quick: false, runs: 3, impls: IMPLS, profile: false };
+  const opts = { quick: false, runs: 5, sdk: true, profile: false, only: undefined, with: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') opts.quick = true;
     else if (a === '--profile') opts.profile = true;
+    else if (a === '--no-sdk') opts.sdk = false;
     else if (a === '--runs') opts.runs = Number(argv[++i]);
-    else if (a === '--impl') opts.impls = argv[++i].split(',');
+    else if (a === '--only') opts.only = argv[++i];
+    else if (a === '--with') opts.with = argv[++i].split(',');
     else throw new Error(`unknown option ${a}`);
   }
-  for (const impl of opts.impls) if (!IMPLS.includes(impl)) throw new Error(`unknown implementation ${impl}`);
   if (!(opts.runs >= 1)) throw new Error('--runs must be at least 1');
+  for (const impl of opts.with)
+    if (!existsSync(join(root, 'bench/impl', `${impl}-client.js`)))
+      throw new Error(`--with ${impl}: no bench/impl/${impl}-client.js`);
+  if (opts.only !== undefined && opts.only !== 'throughput' && opts.only !== 'rtt')
+    throw new Error('--only takes throughput or rtt');
   return opts;
 }
 
 const opts = parseArgs(process.argv.slice(2));
-const sizes = opts.quick ? { throughput: 20_000, rtt: 2_000 } : { throughput: 200_000, rtt: 20_000 };
+/** Per implementation and run: `blocks` blocks of `size` updates or round trips. */
+const BLOCKS = opts.quick
+  ? { throughput: { blocks: 4, size: 5_000 }, rtt: { blocks: 4, size: 500 } }
+  : { throughput: { blocks: 10, size: 20_000 }, rtt: { blocks: 20, size: 1_000 } };
+/** The SDK (context only) streams ten times slower: its throughput blocks are a tenth of the size. */
+const SDK_SHARE = 10;
+/** What each scenario measures, the subject first; the SDK is context, never a floor. */
+const IMPLS = {
+  throughput: ['acp-kit', 'raw-batched', 'raw', ...opts.with, ...(opts.sdk ? ['sdk'] : [])],
+  rtt: ['acp-kit', 'raw', ...opts.with, ...(opts.sdk ? ['sdk'] : [])],
+};
+const SCENARIOS = opts.only ? [opts.only] : ['throughput', 'rtt'];
 
 /** Newest modification time of the non-test files under `dir` (0 when it does not exist). */
 function newestMtime(dir) {
@@ -53,7 +80,6 @@ function newestMtime(dir) {
 
 /** The benchmark runs the built package: build it when dist is missing, warn when it looks stale. */
 function ensureBuilt() {
-  if (!opts.impls.includes('acp-kit')) return;
   const pkg = join(root, 'packages/protocol');
   if (!existsSync(join(pkg, 'dist/node/index.js'))) {
     console.log('packages/protocol/dist is missing: running npm run build ...');
@@ -69,53 +95,128 @@ function ensureBuilt() {
   }
 }
 
-/** Runs one client process; resolves with its JSON result. */
-function runOnce(impl, scenario, n, nodeFlags = []) {
+/** A client process in `serve` mode: its agent spawned, it runs one block per command. */
+function startClient(impl, scenario, nodeFlags = []) {
   const script = join(root, 'bench/impl', `${impl}-client.js`);
-  return new Promise((resolve, reject) => {
-    // The client passes its own node flags (process.execArgv) on to the agent it spawns.
-    const child = spawn(process.execPath, [...nodeFlags, script, scenario, String(n)], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d) => (out += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      const line = out.trim().split('\n').pop();
-      if (code !== 0 || !line) {
-        reject(new Error(`${impl} ${scenario} failed (exit ${code ?? signal})`));
-        return;
-      }
-      resolve(JSON.parse(line));
-    });
+  // The client passes its own node flags (process.execArgv) on to the agent it spawns.
+  const child = spawn(process.execPath, [...nodeFlags, script, 'serve', scenario], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
+  // One JSON line per command, read as it comes; `next` waits for the following one.
+  const lines = [];
+  const waiting = [];
+  let buffer = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (text) => {
+    buffer += text;
+    let newline;
+    while ((newline = buffer.indexOf('\n')) !== -1) {
+      lines.push(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+    }
+    while (lines.length > 0 && waiting.length > 0) waiting.shift().resolve(lines.shift());
+  });
+  const exited = once(child, 'exit');
+  void exited.then(([code, signal]) => {
+    for (const w of waiting.splice(0))
+      w.reject(new Error(`${impl} ${scenario}: the client exited (${code ?? signal})`));
+  });
+  const next = async (what) => {
+    if (lines.length > 0) return JSON.parse(lines.shift());
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    try {
+      const line = await new Promise((resolve, reject) => {
+        if (child.exitCode !== null || child.signalCode !== null)
+          reject(new Error(`${impl} ${scenario}: the client exited before ${what}`));
+        else waiting.push({ resolve, reject });
+      });
+      return JSON.parse(line);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const command = (line) => {
+    child.stdin.write(line + '\n');
+    return next(line);
+  };
+  return {
+    ready: next('ready'),
+    command,
+    end: async () => {
+      const result = await command('end');
+      await exited;
+      return result;
+    },
+  };
 }
 
-function machine() {
-  let cpuModel = os.cpus()[0]?.model ?? 'unknown';
-  try {
-    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
-    if (m) cpuModel = m[1].trim();
-  } catch {
-    // not Linux
+/**
+ * One run of a scenario: a fresh client (and agent) per implementation, warmed up, then
+ * `blocks` blocks each, taking turns (the order reversed every block). Resolves with each
+ * implementation's totals over its blocks.
+ */
+async function runScenario(scenario, run) {
+  const impls = IMPLS[scenario];
+  const clients = Object.fromEntries(impls.map((impl) => [impl, startClient(impl, scenario)]));
+  for (const impl of impls) await clients[impl].ready;
+  for (const impl of impls) await clients[impl].command('warmup');
+  const { blocks, size } = BLOCKS[scenario];
+  const steps = Object.fromEntries(
+    impls.map((impl) => [
+      impl,
+      () => clients[impl].command(`block ${impl === 'sdk' ? size / SDK_SHARE : size}`),
+    ]),
+  );
+  const perBlock = await alternate(blocks, steps);
+  const totals = {};
+  for (const impl of impls) {
+    const done = perBlock[impl];
+    const n = done.reduce((sum, b) => sum + b.n, 0);
+    const sum = (field) => done.reduce((total, b) => total + b[field], 0);
+    const end = await clients[impl].end();
+    const total = {
+      impl,
+      scenario,
+      run,
+      n,
+      clientCpuUsPerOp: sum('clientCpuUs') / n,
+      agentCpuUsPerOp: sum('agentCpuUs') / n,
+      clientMaxRssKiB: end.clientMaxRssKiB,
+      agentMaxRssKiB: end.agentMaxRssKiB,
+    };
+    if (scenario === 'throughput') {
+      total.msgsPerSec = n / (sum('elapsedMs') / 1000);
+    } else {
+      const latencies = done.flatMap((b) => b.latencies).sort((a, b) => a - b);
+      total.p50Ms = percentile(latencies, 50);
+      total.p99Ms = percentile(latencies, 99);
+      total.meanMs = latencies.reduce((a, b) => a + b, 0) / latencies.length;
+    }
+    totals[impl] = total;
   }
-  return {
-    cpuModel,
-    cores: os.availableParallelism(),
-    node: process.version,
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    totalMemMiB: Math.round(os.totalmem() / 2 ** 20),
-  };
+  return totals;
+}
+
+/** A profile of one acp-kit client and its agent, one block of the scenario. */
+function profileOnce(scenario, dir) {
+  const script = join(root, 'bench/impl', 'acp-kit-client.js');
+  const n = BLOCKS[scenario].size * BLOCKS[scenario].blocks;
+  const child = spawn(
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, script, scenario, String(n)],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  return once(child, 'exit');
 }
 
 const fmtInt = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a');
 const fmtUs = (ms) => (Number.isFinite(ms) ? (ms * 1000).toFixed(1) : 'n/a');
+const fmtCpu = (us) => (Number.isFinite(us) ? us.toFixed(2) : 'n/a');
 const fmtMiB = (kib) => (Number.isFinite(kib) ? (kib / 1024).toFixed(1) : 'n/a');
-const fmtRatio = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}x` : 'n/a');
 
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
@@ -130,54 +231,10 @@ function table(rows) {
     .join('\n');
 }
 
-async function main() {
-  ensureBuilt();
-  const info = machine();
-  const load = os.loadavg()[0];
-  console.log(
-    `acp-kit bench: ${info.cpuModel}, ${info.cores} cores, Node ${info.node}; ` +
-      `${fmtInt(sizes.throughput)} updates, ${fmtInt(sizes.rtt)} round trips, ${opts.runs} run(s) each` +
-      (opts.quick ? ' (quick)' : ''),
-  );
-  if (load > 0.5 * info.cores) {
-    console.log(`warning: load average is ${load.toFixed(2)}; other processes will make the numbers noisy`);
-  }
-  const runs = [];
-  for (let r = 1; r <= opts.runs; r++) {
-    for (const scenario of ['throughput', 'rtt']) {
-      for (const impl of opts.impls) {
-        const res = await runOnce(impl, scenario, sizes[scenario]);
-        runs.push({ run: r, ...res });
-        const what =
-          scenario === 'throughput'
-            ? `${fmtInt(res.msgsPerSec)} msg/s`
-            : `p50 ${fmtUs(res.p50Ms)} us, p99 ${fmtUs(res.p99Ms)} us`;
-        console.log(`  run ${r}  ${scenario.padEnd(10)}  ${impl.padEnd(7)}  ${what}`);
-      }
-    }
-  }
-
-  const summary = {};
-  for (const impl of opts.impls) {
-    const tp = runs.filter((x) => x.impl === impl && x.scenario === 'throughput');
-    const rt = runs.filter((x) => x.impl === impl && x.scenario === 'rtt');
-    summary[impl] = {
-      msgsPerSec: median(tp.map((x) => x.msgsPerSec)),
-      throughputElapsedMs: median(tp.map((x) => x.elapsedMs)),
-      rttP50Ms: median(rt.map((x) => x.p50Ms)),
-      rttP99Ms: median(rt.map((x) => x.p99Ms)),
-      rttMeanMs: median(rt.map((x) => x.meanMs)),
-      throughputClientCpuUsPerMsg: median(tp.map((x) => x.clientCpuUsPerOp)),
-      rttClientCpuUsPerCall: median(rt.map((x) => x.clientCpuUsPerOp)),
-      throughputAgentCpuUsPerMsg: median(tp.map((x) => x.agentCpuUsPerOp)),
-      rttAgentCpuUsPerCall: median(rt.map((x) => x.agentCpuUsPerOp)),
-      clientMaxRssKiB: median(tp.map((x) => x.clientMaxRssKiB)),
-      agentMaxRssKiB: median(tp.map((x) => x.agentMaxRssKiB)),
-    };
-  }
-
-  const fmtCpu = (us) => (Number.isFinite(us) ? us.toFixed(2) : 'n/a');
-  const tpRows = [
+/** The absolute medians per implementation: context for the verdicts, never judged. */
+function printContext(results) {
+  const med = (key, field) => stats((results[key] ?? []).map((r) => r[field])).median;
+  const tp = [
     [
       'throughput',
       'msg/s',
@@ -187,72 +244,152 @@ async function main() {
       'agent RSS (MiB)',
     ],
   ];
-  const rtRows = [
+  for (const impl of IMPLS.throughput) {
+    const key = `throughput ${impl}`;
+    tp.push([
+      impl,
+      fmtInt(med(key, 'msgsPerSec')),
+      fmtCpu(med(key, 'clientCpuUsPerOp')),
+      fmtCpu(med(key, 'agentCpuUsPerOp')),
+      fmtMiB(med(key, 'clientMaxRssKiB')),
+      fmtMiB(med(key, 'agentMaxRssKiB')),
+    ]);
+  }
+  const rt = [
     ['round trip', 'p50 (us)', 'p99 (us)', 'mean (us)', 'client CPU/call (us)', 'agent CPU/call (us)'],
   ];
-  for (const impl of opts.impls) {
-    const s = summary[impl];
-    tpRows.push([
+  for (const impl of IMPLS.rtt) {
+    const key = `rtt ${impl}`;
+    rt.push([
       impl,
-      fmtInt(s.msgsPerSec),
-      fmtCpu(s.throughputClientCpuUsPerMsg),
-      fmtCpu(s.throughputAgentCpuUsPerMsg),
-      fmtMiB(s.clientMaxRssKiB),
-      fmtMiB(s.agentMaxRssKiB),
-    ]);
-    rtRows.push([
-      impl,
-      fmtUs(s.rttP50Ms),
-      fmtUs(s.rttP99Ms),
-      fmtUs(s.rttMeanMs),
-      fmtCpu(s.rttClientCpuUsPerCall),
-      fmtCpu(s.rttAgentCpuUsPerCall),
+      fmtUs(med(key, 'p50Ms')),
+      fmtUs(med(key, 'p99Ms')),
+      fmtUs(med(key, 'meanMs')),
+      fmtCpu(med(key, 'clientCpuUsPerOp')),
+      fmtCpu(med(key, 'agentCpuUsPerOp')),
     ]);
   }
-  console.log(`\nMedian of ${opts.runs} run(s):\n`);
-  console.log(table(tpRows) + '\n\n' + table(rtRows));
-
-  const k = summary['acp-kit'];
-  const sdk = summary.sdk;
-  const raw = summary.raw;
-  const targets = [];
-  if (k && sdk) {
-    targets.push(
-      { name: 'throughput vs SDK', ratio: k.msgsPerSec / sdk.msgsPerSec, op: '>=', target: 3 },
-      { name: 'rtt p50 vs SDK', ratio: k.rttP50Ms / sdk.rttP50Ms, op: '<=', target: 0.5 },
-      { name: 'client peak RSS vs SDK', ratio: k.clientMaxRssKiB / sdk.clientMaxRssKiB, op: '<=', target: 1 },
-      { name: 'agent peak RSS vs SDK', ratio: k.agentMaxRssKiB / sdk.agentMaxRssKiB, op: '<=', target: 1 },
+  console.log(`\nMedians of ${opts.runs} run(s) (context):\n`);
+  console.log(
+    [SCENARIOS.includes('throughput') ? table(tp) : '', SCENARIOS.includes('rtt') ? table(rt) : '']
+      .filter(Boolean)
+      .join('\n\n'),
+  );
+  if (opts.sdk && SCENARIOS.length === 2) {
+    const ratio = (a, b) => (a / b).toFixed(2);
+    console.log(
+      `\nacp-kit vs the SDK (context): throughput ${ratio(med('throughput acp-kit', 'msgsPerSec'), med('throughput sdk', 'msgsPerSec'))}x, ` +
+        `round-trip p50 ${ratio(med('rtt acp-kit', 'p50Ms'), med('rtt sdk', 'p50Ms'))}x`,
     );
   }
-  if (k && raw) {
-    targets.splice(1, 0, {
-      name: 'throughput vs raw',
-      ratio: k.msgsPerSec / raw.msgsPerSec,
-      op: '>=',
-      target: 0.7,
-    });
+}
+
+/** The budgets: acp-kit over the floor of the same run, pair by pair. */
+function verdictRows(results) {
+  const series = (key, field) => (results[key] ?? []).map((r) => r[field]);
+  const cpuGoal = { op: '<=', target: 1.1 };
+  const rows = [
+    ratioRow({
+      id: 'throughput',
+      what: 'throughput, msg/s',
+      floorName: 'raw batched',
+      unit: 'msg/s',
+      subject: series('throughput acp-kit', 'msgsPerSec'),
+      floor: series('throughput raw-batched', 'msgsPerSec'),
+      goal: { op: '>=', target: 0.9 },
+    }),
+    ratioRow({
+      id: 'throughput-client-cpu',
+      what: 'throughput, client CPU per message',
+      floorName: 'raw batched',
+      unit: 'us',
+      subject: series('throughput acp-kit', 'clientCpuUsPerOp'),
+      floor: series('throughput raw-batched', 'clientCpuUsPerOp'),
+      goal: cpuGoal,
+    }),
+    ratioRow({
+      id: 'throughput-agent-cpu',
+      what: 'throughput, agent CPU per message',
+      floorName: 'raw batched',
+      unit: 'us',
+      subject: series('throughput acp-kit', 'agentCpuUsPerOp'),
+      floor: series('throughput raw-batched', 'agentCpuUsPerOp'),
+      goal: cpuGoal,
+    }),
+    ratioRow({
+      id: 'rtt-p50',
+      what: 'round trip, p50',
+      floorName: 'raw per-line',
+      unit: 'ms',
+      subject: series('rtt acp-kit', 'p50Ms'),
+      floor: series('rtt raw', 'p50Ms'),
+      goal: { op: '<=', target: 1.1 },
+    }),
+    ratioRow({
+      id: 'rtt-client-cpu',
+      what: 'round trip, client CPU per call',
+      floorName: 'raw per-line',
+      unit: 'us',
+      subject: series('rtt acp-kit', 'clientCpuUsPerOp'),
+      floor: series('rtt raw', 'clientCpuUsPerOp'),
+      goal: cpuGoal,
+    }),
+    ratioRow({
+      id: 'rtt-agent-cpu',
+      what: 'round trip, agent CPU per call',
+      floorName: 'raw per-line',
+      unit: 'us',
+      subject: series('rtt acp-kit', 'agentCpuUsPerOp'),
+      floor: series('rtt raw', 'agentCpuUsPerOp'),
+      goal: cpuGoal,
+    }),
+  ];
+  return rows.filter((row) => SCENARIOS.includes(row.id.startsWith('rtt') ? 'rtt' : 'throughput'));
+}
+
+async function main() {
+  ensureBuilt();
+  const machine = machineInfo();
+  const per = (scenario) => {
+    const { blocks, size } = BLOCKS[scenario];
+    return `${fmtInt(blocks)} x ${fmtInt(size)}`;
+  };
+  console.log(
+    `protocol: ${machine.cpus}, ${machine.cores} cores, Node ${machine.node}, load ${machine.loadAverage.join(' ')}; ` +
+      `${opts.runs} run(s), each implementation in turn, block by block: ${per('throughput')} updates, ` +
+      `${per('rtt')} round trips` +
+      (opts.quick ? ' (quick)' : ''),
+  );
+  const results = {};
+  for (let run = 0; run < opts.runs; run++) {
+    for (const scenario of SCENARIOS) {
+      const totals = await runScenario(scenario, run);
+      for (const [impl, total] of Object.entries(totals)) {
+        (results[`${scenario} ${impl}`] ??= []).push(total);
+        const what =
+          scenario === 'throughput'
+            ? `${fmtInt(total.msgsPerSec)} msg/s, CPU/msg client ${fmtCpu(total.clientCpuUsPerOp)} us, agent ${fmtCpu(total.agentCpuUsPerOp)} us`
+            : `p50 ${fmtUs(total.p50Ms)} us, p99 ${fmtUs(total.p99Ms)} us, CPU/call client ${fmtCpu(total.clientCpuUsPerOp)} us, agent ${fmtCpu(total.agentCpuUsPerOp)} us`;
+        console.log(`  run ${run + 1}  ${`${scenario} ${impl}`.padEnd(22)}  ${what}`);
+      }
+    }
   }
-  for (const t of targets) t.pass = t.op === '>=' ? t.ratio >= t.target : t.ratio <= t.target;
-  if (targets.length > 0) {
-    const trows = [['acp-kit target', 'ratio', 'target', 'result']];
-    for (const t of targets)
-      trows.push([t.name, fmtRatio(t.ratio), `${t.op} ${t.target}x`, t.pass ? 'PASS' : 'MISS']);
-    console.log('\n' + table(trows));
-  }
+  printContext(results);
 
   let profiles;
-  if (opts.profile && opts.impls.includes('acp-kit')) {
+  if (opts.profile) {
     profiles = {};
-    for (const scenario of ['throughput', 'rtt']) {
+    for (const scenario of SCENARIOS) {
       const dir = join(outDir, 'profiles', `acp-kit-${scenario}`);
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
-      await runOnce('acp-kit', scenario, sizes[scenario], ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+      await profileOnce(scenario, dir);
       console.log(`\nCPU profiles of one acp-kit ${scenario} run (${dir}):`);
       profiles[scenario] = summarizeProfiles(dir, { print: true });
     }
   }
 
+  const rows = verdictRows(results);
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, 'results.json');
   writeFileSync(
@@ -260,27 +397,20 @@ async function main() {
     JSON.stringify(
       {
         date: new Date().toISOString(),
-        machine: info,
-        loadAverageAtStart: load,
+        machine,
         quick: opts.quick,
-        sizes,
-        runsPerMeasurement: opts.runs,
-        summary,
-        targets,
-        runs,
+        blocks: BLOCKS,
+        runs: opts.runs,
+        results,
+        rows,
         profiles,
       },
       null,
       2,
     ) + '\n',
   );
-  console.log(`\nResults written to ${file}`);
-  reportVerdicts(
-    'protocol',
-    targets.map((t) =>
-      boundRow({ id: t.name, what: t.name, values: [t.ratio], goal: { op: t.op, target: t.target } }),
-    ),
-  );
+  console.log(`\nEvery run written to ${file}`);
+  reportVerdicts('protocol', rows, { blocks: BLOCKS, quick: opts.quick });
 }
 
 await main();

@@ -1,4 +1,4 @@
-/* global setImmediate, setInterval, clearInterval */
+/* global setImmediate */
 /**
  * `node bench/run-flood.mjs [--updates 50000] [--size 1024] [--long 300000] [--stall 3000] [--requests 10000] [--runs 3]`
  * (after `npm run build`; Linux: it reads /proc)
@@ -13,95 +13,15 @@
  * requests of 10 KB each to a peer that never reads (the outbound bound). Every run checks that
  * every byte of the answer arrived.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { median, option } from './common.js';
+import { AGENT, acpRun, measured } from './lib/acp-run.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const AGENT = join(root, 'bench/impl/raw-agent.js');
-const ACP = join(root, 'packages/cli/bin/acp.js');
 const SELF = fileURLToPath(import.meta.url);
-
-const TICKS_PER_SECOND = 100;
-
-/**
- * Samples a process's own peak RSS (`VmHWM` in /proc/PID/status) and CPU (utime + stime in
- * /proc/PID/stat) every 20 ms until it exits: its own figures, never its children's (GNU time's
- * would include the agent it runs).
- */
-function sampler(pid) {
-  const last = { rssKiB: 0, cpuTicks: 0 };
-  const read = () => {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const hwm = /VmHWM:\s+(\d+)/.exec(status);
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (hwm) last.rssKiB = Math.max(last.rssKiB, Number(hwm[1]));
-      last.cpuTicks = Math.max(last.cpuTicks, Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // Gone: the last sample stands.
-    }
-  };
-  const timer = setInterval(read, 20);
-  return {
-    stop() {
-      clearInterval(timer);
-      return { rssMiB: last.rssKiB / 1024, cpuS: last.cpuTicks / TICKS_PER_SECOND };
-    },
-  };
-}
-
-/** Runs `argv`, sampling it; resolves with its CPU, peak RSS and what it printed on stdout. */
-function measured(argv, { env = process.env, stallMs = 0 } = {}) {
-  const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const samples = sampler(child.pid);
-  let bytes = 0;
-  let tail = '';
-  let stalled = false;
-  child.stdout.on('data', (chunk) => {
-    bytes += chunk.length;
-    tail = (tail + chunk.toString('latin1')).slice(-4096);
-    if (stallMs > 0 && !stalled) {
-      stalled = true;
-      child.stdout.pause();
-      setTimeout(() => child.stdout.resume(), stallMs);
-    }
-  });
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const { rssMiB, cpuS } = samples.stop();
-      if (code !== 0) reject(new Error(`${argv.join(' ')} exited with ${code}: ${tail.slice(-500)}`));
-      else resolve({ cpuS, rssMiB, wallS: (performance.now() - started) / 1000, bytes, tail });
-    });
-  });
-}
-
-/** `acp run` with the flood agent. */
-async function acpRun(n, size, { mode = 'await', stallMs = 0 } = {}) {
-  const home = mkdtempSync(join(tmpdir(), 'acp-run-flood-'));
-  const env = {
-    ...process.env,
-    ACP_KIT_CONFIG_DIR: join(home, 'config'),
-    ACP_KIT_DATA_DIR: join(home, 'data'),
-  };
-  try {
-    const args = [process.execPath, ACP, 'run', `flood ${n} ${size}`, '--', process.execPath, AGENT, mode];
-    const result = await measured(args, { env, stallMs });
-    const expected = n * size + (n > 0 ? 1 : 0);
-    if (result.bytes !== expected)
-      throw new Error(`acp run printed ${result.bytes} bytes, expected ${expected}`);
-    return result;
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
-}
 
 /** The bare protocol client in a process of its own. */
 function bare(n, size) {

@@ -14,6 +14,7 @@ async function open({ agentScript, onUpdate }) {
     requestPermission: () => ({ outcome: { outcome: 'cancelled' } }),
   }).start();
   return {
+    pid: peer.pid,
     initialize: () =>
       conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: CLIENT_INFO }),
     newSession: () => conn.newSession({ cwd: CWD, mcpServers: [] }),

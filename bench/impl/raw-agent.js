@@ -1,29 +1,29 @@
 /**
- * Raw baseline agent: answers the bench methods with hand-built frames. Also the flooding agent of
- * `bench/run-flood.mjs`: a prompt `flood N SIZE` is answered with N chunks of SIZE characters
- * (each starting with its sequence number); with argv[2] = 'ignore' it writes without waiting for
- * 'drain' (an agent that ignores backpressure).
+ * Raw baseline agent: answers the bench methods with hand-built frames. `argv[2]` says how it
+ * writes a streamed answer: `await` (default) one `stdout.write` per frame, waiting for 'drain'
+ * when it returns false (the raw per-line floor); `batch` frames gathered into 64 KiB writes, the
+ * same size the acp-kit channel coalesces to (the raw batched floor); `ignore` one write per frame
+ * without ever waiting (an agent that ignores backpressure).
+ *
+ * Also the flooding agent of `bench/run-flood.mjs`: a prompt `flood N SIZE` is answered with N
+ * chunks of SIZE characters (each starting with its sequence number).
  */
 import { once } from 'node:events';
-import {
-  AGENT_INFO,
-  MODES,
-  SESSION_ID,
-  chunkParams,
-  chunksRequested,
-  markAgentBaseline,
-  writeAgentStats,
-} from '../common.js';
-import { readLines, writeFrame } from './raw-framing.js';
+import { AGENT_INFO, MODES, SESSION_ID, chunkParams, chunksRequested } from '../common.js';
+import { FrameBatch, readLines, writeFrame } from './raw-framing.js';
 
 const out = process.stdout;
-const honourBackpressure = process.argv[2] !== 'ignore';
+const writes = process.argv[2] ?? 'await';
+if (!['await', 'batch', 'ignore'].includes(writes)) throw new Error(`unknown write mode ${writes}`);
+const batch = writes === 'batch' ? new FrameBatch(out) : undefined;
 
 async function streamChunks(n, params = chunkParams) {
   for (let i = 0; i < n; i++) {
-    const ok = writeFrame(out, { jsonrpc: '2.0', method: 'session/update', params: params(i) });
-    if (!ok && honourBackpressure) await once(out, 'drain');
+    const frame = { jsonrpc: '2.0', method: 'session/update', params: params(i) };
+    const ok = batch ? batch.add(frame) : writeFrame(out, frame);
+    if (!ok && writes !== 'ignore') await once(out, 'drain');
   }
+  if (batch && !batch.flush()) await once(out, 'drain');
 }
 
 /** `flood N SIZE`: N chunks of SIZE characters, or undefined for another prompt. */
@@ -51,7 +51,6 @@ async function handle(msg) {
       result = { protocolVersion: 1, agentCapabilities: {}, agentInfo: AGENT_INFO };
       break;
     case 'session/new':
-      markAgentBaseline();
       result = { sessionId: SESSION_ID, modes: MODES };
       break;
     case 'session/set_mode':
@@ -60,7 +59,6 @@ async function handle(msg) {
     case 'session/prompt': {
       const asked = flood(msg.params.prompt);
       await (asked ? streamChunks(asked.n, asked.params) : streamChunks(chunksRequested(msg.params.prompt)));
-      writeAgentStats();
       result = { stopReason: 'end_turn' };
       break;
     }
@@ -75,6 +73,5 @@ readLines(process.stdin, (msg) => {
   void handle(msg);
 });
 process.stdin.on('end', () => {
-  writeAgentStats();
   process.exit(0);
 });

@@ -1,45 +1,6 @@
-/** Raw baseline client: spawns the raw agent and talks to it with hand-built frames. */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+/** Raw baseline client, per-line floor: the raw agent writes one frame per `write`. */
 import { URL, fileURLToPath } from 'node:url';
-import { CLIENT_INFO, CWD, MODE_ID, SESSION_ID, promptParams } from '../common.js';
 import { runClient } from '../harness.js';
-import { readLines, writeFrame } from './raw-framing.js';
+import { rawOpen } from './raw-connect.js';
 
-async function open({ agentScript, onUpdate }) {
-  const child = spawn(process.execPath, [...process.execArgv, agentScript], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = once(child, 'exit');
-  const pending = new Map();
-  let nextId = 1;
-  readLines(child.stdout, (msg) => {
-    if (msg.method === 'session/update') {
-      onUpdate(msg.params);
-    } else if (msg.id !== undefined && msg.method === undefined) {
-      const p = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (msg.error) p.reject(new Error(msg.error.message));
-      else p.resolve(msg.result);
-    }
-  });
-  const request = (method, params) =>
-    new Promise((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      writeFrame(child.stdin, { jsonrpc: '2.0', id, method, params });
-    });
-  return {
-    initialize: () =>
-      request('initialize', { protocolVersion: 1, clientCapabilities: {}, clientInfo: CLIENT_INFO }),
-    newSession: () => request('session/new', { cwd: CWD, mcpServers: [] }),
-    prompt: async (n) => (await request('session/prompt', promptParams(n))).stopReason,
-    setMode: () => request('session/set_mode', { sessionId: SESSION_ID, modeId: MODE_ID }),
-    close: async () => {
-      child.stdin.end();
-      await exited;
-    },
-  };
-}
-
-await runClient('raw', open, fileURLToPath(new URL('./raw-agent.js', import.meta.url)));
+await runClient('raw', rawOpen('await'), fileURLToPath(new URL('./raw-agent.js', import.meta.url)));

@@ -8,8 +8,10 @@ import { CLIENT_INFO, CWD, MODE_ID, SESSION_ID, promptParams } from '../common.j
 import { runClient } from '../harness.js';
 
 async function open({ agentScript, onUpdate }) {
+  // Started like the others (see raw-connect.js): in a session of its own.
   const child = spawn(process.execPath, [...process.execArgv, agentScript], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    detached: true,
   });
   const exited = once(child, 'exit');
   const app = client({ name: 'bench-client' })
@@ -20,6 +22,7 @@ async function open({ agentScript, onUpdate }) {
   const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout)));
   const ctx = connection.agent;
   return {
+    pid: child.pid,
     initialize: () =>
       ctx.request(methods.agent.initialize, {
         protocolVersion: 1,

@@ -69,6 +69,7 @@ export type ExtensionMethod = `_${string}`;
 
 type Handler = (params: never, ctx: HandlerContext) => unknown;
 type RawHandler = (params: unknown, ctx: RequestContext) => unknown;
+type Parser = NonNullable<MethodInfo['parseParams']>;
 
 /**
  * Runs the request handler a connection registered for `method` on a request that reached the
@@ -97,6 +98,7 @@ export abstract class TypedConnection {
   /** What `HANDLE_REQUEST` and `HANDLE_NOTIFICATION` run: the handlers this connection registered. */
   private readonly requestHandlers = new Map<string, RawHandler>();
   private readonly notificationHandlers = new Map<string, (params: unknown) => unknown>();
+  private readonly parseContext = new ParseContext();
 
   /**
    * @param transport a channel (a new engine is made over it), or an engine already reading, whose
@@ -168,22 +170,38 @@ export abstract class TypedConnection {
     value: unknown,
     asNotification = false,
   ): unknown {
+    const parse = this.parserFor(method, part, asNotification);
+    return parse ? this.parseWith(parse, method, part, value) : value;
+  }
+
+  /** The generated parser of a method's `params` or `result` (undefined: not a method of the schema). */
+  private parserFor(method: string, part: 'params' | 'result', asNotification = false): Parser | undefined {
     const entry = this.table.get(method);
     // A few unstable methods exist both as a request and as a notification.
     const info = asNotification && entry?.kind === 'request' ? (entry.notification ?? entry) : entry;
-    const parse = part === 'params' ? info?.parseParams : info?.parseResult;
-    if (!parse) return value;
-    const ctx = new ParseContext();
+    return part === 'params' ? info?.parseParams : info?.parseResult;
+  }
+
+  private parseWith(parse: Parser, method: string, part: 'params' | 'result', value: unknown): unknown {
+    // One context for every message: parsers run synchronously, one at a time, and allocate
+    // nothing on the success path, so a valid message costs no allocation here either.
+    const ctx = this.parseContext;
+    ctx.error = undefined;
+    if (ctx.diagnostics.length > 0) ctx.diagnostics.length = 0;
     let out = parse(value, ctx);
     // Older peers answer `null` where the schema now has an empty object.
     if (out === FAIL && part === 'result' && (value === null || value === undefined)) {
-      const retry = new ParseContext();
-      out = parse({}, retry);
-      if (out !== FAIL) ctx.error = undefined;
+      // What the retry finds is not reported: only whether it succeeds.
+      const error = ctx.error;
+      const mark = ctx.diagnostics.length;
+      ctx.error = undefined;
+      out = parse({}, ctx);
+      ctx.diagnostics.length = mark;
+      if (out === FAIL) ctx.error = error;
     }
     if (out === FAIL) {
       const error = ctx.error ?? { path: '', message: 'invalid value' };
-      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics, error });
+      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics.slice(), error });
       const path = error.path ? `${part}.${error.path}` : part;
       if (part === 'params') {
         throw ProtocolError.invalidParams({ path, message: error.message });
@@ -195,7 +213,7 @@ export abstract class TypedConnection {
       });
     }
     if (ctx.diagnostics.length > 0)
-      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics });
+      this.options.onValidation?.({ method, part, diagnostics: ctx.diagnostics.slice() });
     return out;
   }
 
@@ -236,8 +254,9 @@ export abstract class TypedConnection {
     prepare?: (params: unknown) => unknown,
   ): void {
     if (!handler) return;
+    const parse = this.parserFor(method, 'params');
     this.onRawRequest(method, (params, ctx) =>
-      this.runRequest(method, handler, prepare ? prepare(params) : params, ctx),
+      this.runRequest(method, parse, handler, prepare ? prepare(params) : params, ctx),
     );
   }
 
@@ -252,9 +271,18 @@ export abstract class TypedConnection {
     this.rpc.onRequest(method, admitted);
   }
 
-  private runRequest(method: string, handler: Handler, params: unknown, ctx: RequestContext): unknown {
-    const parsed = this.parseIncoming(method, 'params', params);
-    const result = (handler as (p: unknown, c: HandlerContext) => unknown)(parsed, handlerContext(ctx));
+  private runRequest(
+    method: string,
+    parse: Parser | undefined,
+    handler: Handler,
+    params: unknown,
+    ctx: RequestContext,
+  ): unknown {
+    const parsed = parse ? this.parseWith(parse, method, 'params', params) : params;
+    const result = (handler as (p: unknown, c: HandlerContext) => unknown)(
+      parsed,
+      new RequestHandlerContext(ctx),
+    );
     if (!this.options.validateOutgoing) return result;
     return Promise.resolve(result).then((value) => {
       this.checkOutgoing(method, value, 'result');
@@ -273,10 +301,11 @@ export abstract class TypedConnection {
     ordered = true,
   ): void {
     if (!handler) return;
+    const parse = this.parserFor(method, 'params', true);
     this.onRawNotification(method, (params) => {
-      let parsed: unknown;
+      let parsed: unknown = params;
       try {
-        parsed = this.parseIncoming(method, 'params', params, true);
+        if (parse) parsed = this.parseWith(parse, method, 'params', params);
       } catch {
         // Notifications cannot be answered; onValidation has already reported it.
         return undefined;
@@ -292,12 +321,20 @@ export abstract class TypedConnection {
     });
   }
 
-  /** Sends a request of the schema once the peer's capabilities allow it, validating what comes back. */
-  protected async call<R>(method: string, params: unknown, options?: RequestOptions): Promise<R> {
-    this.guard(method, params);
-    this.checkOutgoing(method, params);
-    const result = await this.rpc.request(method, params, options);
-    return this.parseIncoming(method, 'result', result) as R;
+  /**
+   * Sends a request of the schema once the peer's capabilities allow it, validating what comes
+   * back. Never throws: the promise rejects.
+   */
+  protected call<R>(method: string, params: unknown, options?: RequestOptions): Promise<R> {
+    try {
+      this.guard(method, params);
+      this.checkOutgoing(method, params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.rpc
+      .request(method, params, options)
+      .then((result) => this.parseIncoming(method, 'result', result) as R);
   }
 
   /** Sends a notification of the schema once the peer's capabilities allow it. */
@@ -333,7 +370,7 @@ export abstract class TypedConnection {
   /** Handles an extension request (`_`-prefixed method). */
   onExtRequest(method: ExtensionMethod, handler: (params: unknown, ctx: HandlerContext) => unknown): void {
     assertExtension(method);
-    this.onRawRequest(method, (params, ctx) => handler(params, handlerContext(ctx)));
+    this.onRawRequest(method, (params, ctx) => handler(params, new RequestHandlerContext(ctx)));
   }
 
   /** Handles an extension notification (`_`-prefixed method). */
@@ -386,14 +423,21 @@ export abstract class TypedConnection {
   }
 }
 
-/** The engine creates a request's AbortSignal on first use; a getter keeps it lazy (~5 µs a call). */
-function handlerContext(ctx: RequestContext): HandlerContext {
-  return {
-    get signal() {
-      return ctx.signal;
-    },
-    requestId: ctx.id,
-  };
+/**
+ * A request handler's context. The engine creates a request's AbortSignal on first use (~5 µs):
+ * the getter keeps it lazy. A class, not an object literal with a getter: that would build a
+ * closure and an accessor for every request.
+ */
+class RequestHandlerContext implements HandlerContext {
+  constructor(private readonly request: RequestContext) {}
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  get requestId(): RequestId {
+    return this.request.id;
+  }
 }
 
 function assertExtension(method: string): void {

@@ -91,6 +91,37 @@ describe('inbound envelopes', () => {
     ]);
   });
 
+  it('echoes a numeric id beyond 2^53 exactly as its digits were sent, in results and errors', async () => {
+    const { connection, peer } = setup();
+    connection.onRequest('fail', () => {
+      throw ProtocolError.invalidParams({ path: 'x', message: 'no' });
+    });
+    // Each of these parses to a rounded double (or Infinity): 9007199254740993 reads as ...992.
+    peer.sendRaw('{"jsonrpc":"2.0","id":9007199254740993,"method":"echo","params":[1]}\n');
+    peer.sendRaw('{"jsonrpc":"2.0","method":"echo","params":{"id":1},"id" : -18446744073709551617}\n');
+    peer.sendRaw('{"jsonrpc":"2.0","id":1e400,"method":"fail","params":{}}\n');
+    peer.sendRaw('{"jsonrpc":"2.0","\\u0069d":12345678901234567890,"method":"nope","params":{}}\n');
+    peer.sendRaw('{"jsonrpc":"1.0","id":9007199254740995,"method":"echo"}\n');
+    await peer.waitForFrames(5);
+    const ids = peer.lines.map((line) => /"id":([^,]*),/.exec(line)?.[1]);
+    expect(ids).toEqual([
+      '9007199254740993',
+      '-18446744073709551617',
+      '1e400',
+      '12345678901234567890',
+      '9007199254740995',
+    ]);
+    expect(peer.frames.map((f) => Object.keys(f).at(-1))).toEqual([
+      'result',
+      'result',
+      'error',
+      'error',
+      'error',
+    ]);
+    expect(peer.frames[3]).toMatchObject({ error: { code: -32601 } });
+    expect(peer.frames[4]).toMatchObject({ error: { code: -32600 } });
+  });
+
   it('never answers response-shaped frames, and logs only the id of unknown ones', async () => {
     const { peer, logger } = setup();
     const replies = await peer.exchange({ jsonrpc: '2.0', id: 99, result: SECRET });

@@ -19,6 +19,8 @@ import {
 } from './errors.js';
 import { outboundFull, RequestSlots } from './flow-control.js';
 import { FrameDecoder, encodeFrame, utf8ByteLength, type FrameDecoderSink } from './framing.js';
+import { exactIdText, needsExactText } from './exact-id.js';
+import { IdTable } from './id-table.js';
 import { InboundQueue } from './inbound-queue.js';
 import { InboundRequest } from './inbound-request.js';
 import { PendingRequests, abortedError, type PendingRequest } from './pending-requests.js';
@@ -100,7 +102,7 @@ export class JsonRpcConnection {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationEntry>();
   /** Inbound requests from arrival (queued or running) until answered, to spot duplicate ids. */
-  private readonly inFlight = new Map<RequestId, InboundRequest>();
+  private readonly inFlight = new IdTable<InboundRequest>();
   private unhandledRequest: RequestHandler | undefined;
   private unhandledNotification: NotificationHandler | undefined;
   private nextId = 1;
@@ -319,7 +321,7 @@ export class JsonRpcConnection {
     if (typeof method !== 'string' || frame.id !== undefined) this.readHadOther = true;
     if (typeof method === 'string') {
       if (frame.id === undefined) this.onNotificationFrame(frame, method, text.length);
-      else this.onRequestFrame(frame, method, text.length);
+      else this.onRequestFrame(frame, method, text);
     } else if (method !== undefined) {
       this.replyError(isRequestId(frame.id) ? frame.id : null, invalidRequest('method must be a string'));
     } else if (frame.id !== undefined || 'result' in frame || 'error' in frame) {
@@ -339,22 +341,28 @@ export class JsonRpcConnection {
     this.queue.push(frame, size);
   }
 
-  private onRequestFrame(frame: Record<string, unknown>, method: string, size: number): void {
+  private onRequestFrame(frame: Record<string, unknown>, method: string, text: string): void {
     const id = frame.id;
-    if (!isRequestId(id)) return this.replyError(null, invalidRequest('id must be a string or a number'));
-    if (frame.jsonrpc !== '2.0') return this.replyError(id, invalidRequest('jsonrpc must be "2.0"'));
+    // A number the parse rounded: answered with the digits the peer wrote (its key here stays
+    // the rounded number, which is also what a `$/cancel_request` for it parses to).
+    const idText = typeof id === 'number' && needsExactText(id) ? exactIdText(text) : undefined;
+    if (!isRequestId(id) && idText === undefined)
+      return this.replyError(null, invalidRequest('id must be a string or a number'));
+    const requestId = id as RequestId;
+    if (frame.jsonrpc !== '2.0')
+      return this.replyError(requestId, invalidRequest('jsonrpc must be "2.0"'), idText);
     if (!isParams(frame.params))
-      return this.replyError(id, invalidRequest('params must be an object or array'));
-    if (this.inFlight.has(id)) {
+      return this.replyError(requestId, invalidRequest('params must be an object or array'), idText);
+    if (this.inFlight.has(requestId)) {
       this.log('warn', 'duplicate request id from peer', {
-        id: loggableId(id),
+        id: loggableId(requestId),
         method: truncate(method, 200),
       });
-      return this.replyError(id, invalidRequest('duplicate request id'));
+      return this.replyError(requestId, invalidRequest('duplicate request id'), idText);
     }
-    const request = new InboundRequest(id, method, frame.params);
-    this.inFlight.set(id, request);
-    this.queue.push(request, size);
+    const request = new InboundRequest(requestId, method, frame.params, idText);
+    this.inFlight.set(requestId, request);
+    this.queue.push(request, text.length);
   }
 
   private onCancelRequest(params: unknown): void {
@@ -422,7 +430,7 @@ export class JsonRpcConnection {
     const handler = this.requestHandlers.get(request.method) ?? this.unhandledRequest;
     if (!handler) {
       this.release(request);
-      this.replyError(request.id, ProtocolError.methodNotFound(request.method));
+      this.replyError(request.id, ProtocolError.methodNotFound(request.method), request.idText);
       return;
     }
     request.running = true;
@@ -446,7 +454,7 @@ export class JsonRpcConnection {
     if (!this.release(request)) return;
     let frame: string;
     try {
-      frame = encodeResult(request.id, value);
+      frame = encodeResult(request.id, value, request.idText);
     } catch {
       this.log('warn', 'request handler returned a value that is not JSON-serialisable', {
         method: truncate(request.method, 200),
@@ -455,6 +463,7 @@ export class JsonRpcConnection {
       frame = encodeError(
         request.id,
         ProtocolError.internalError({ note: 'result is not JSON-serialisable' }),
+        request.idText,
       );
     }
     this.writeFrame(frame);
@@ -479,7 +488,7 @@ export class JsonRpcConnection {
         ? new ProtocolError(ErrorCodes.InternalError, system, { reason: (error as { code: string }).code })
         : ProtocolError.internalError();
     }
-    this.writeFrame(encodeError(request.id, reply));
+    this.writeFrame(encodeError(request.id, reply, request.idText));
   }
 
   /** Forgets an answered request; false when the answer must not be sent (closed, or answered already). */
@@ -548,8 +557,8 @@ export class JsonRpcConnection {
     );
   }
 
-  private replyError(id: RequestId | null, error: ProtocolError): void {
-    this.writeFrame(encodeError(id, error));
+  private replyError(id: RequestId | null, error: ProtocolError, idText?: string): void {
+    this.writeFrame(encodeError(id, error, idText));
   }
 
   private sendCancel(request: PendingRequest): void {

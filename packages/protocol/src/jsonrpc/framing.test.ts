@@ -148,8 +148,13 @@ describe('FrameDecoder (NDJSON)', () => {
     );
     decoder.feed(bytes('{"a":1}\n{"b":2}\n'));
     expect(frames).toEqual(['{"a":1}', '{"b":2}']);
-    // One decode for all complete lines of the chunk.
-    expect(seen).toEqual([15]);
+    // One decode for all complete lines of the chunk (a chunk of whole lines: all of it).
+    expect(seen).toEqual([16]);
+    decoder.feed(bytes('{"c":3}\n{"d"'));
+    decoder.feed(bytes(':4}\n'));
+    expect(frames).toEqual(['{"a":1}', '{"b":2}', '{"c":3}', '{"d":4}']);
+    // The complete line before the partial one, then the partial line once it ends.
+    expect(seen).toEqual([16, 7, 7]);
   });
 });
 

@@ -169,6 +169,13 @@ export class FrameDecoder {
   }
 
   private feedLines(chunk: Uint8Array): void {
+    const length = chunk.length;
+    if (this.partBytes === 0 && length > 0 && chunk[length - 1] === NEWLINE) {
+      // The usual read: whole lines. One decode of the chunk, then the lines are found in the
+      // string; no byte search, no subarray.
+      this.emitRun(this.decode(chunk), length - 1 > this.maxBytes);
+      return;
+    }
     const first = chunk.indexOf(NEWLINE);
     if (first === -1) {
       this.pushPart(chunk);
@@ -188,19 +195,24 @@ export class FrameDecoder {
       start = first + 1;
     }
     const last = chunk.lastIndexOf(NEWLINE);
-    if (last > start) {
-      // One decode for every complete line in this chunk, then split the string.
-      const text = this.decode(chunk.subarray(start, last));
-      const checkSize = last - start > this.maxBytes;
-      let from = 0;
-      let newline: number;
-      while ((newline = text.indexOf('\n', from)) !== -1) {
-        if (!this.emitChecked(text, from, newline, checkSize)) return;
-        from = newline + 1;
-      }
-      if (!this.emitChecked(text, from, text.length, checkSize)) return;
-    }
+    // One decode for every complete line in this chunk, then split the string.
+    if (last > start && !this.emitRun(this.decode(chunk.subarray(start, last)), last - start > this.maxBytes))
+      return;
     if (last + 1 < chunk.length) this.pushPart(chunk.subarray(last + 1));
+  }
+
+  /**
+   * Emits every line of `text` (complete lines; a last one without its newline counts), checking
+   * their sizes when `checkSize` (the run is longer than the limit). False after a fatal error.
+   */
+  private emitRun(text: string, checkSize: boolean): boolean {
+    let from = 0;
+    let newline: number;
+    while ((newline = text.indexOf('\n', from)) !== -1) {
+      if (!this.emitChecked(text, from, newline, checkSize)) return false;
+      from = newline + 1;
+    }
+    return this.emitChecked(text, from, text.length, checkSize);
   }
 
   /** Emits `text[from, to)`, first checking its byte size when the run could hold an oversized line. */

@@ -12,6 +12,8 @@ export class InboundRequest implements RequestContext {
     readonly id: RequestId,
     readonly method: string,
     readonly params: unknown,
+    /** The id as the peer wrote it when `id` is a rounded number (exact-id.ts); echoed in the answer. */
+    readonly idText?: string,
   ) {}
 
   // Created on first use: most handlers never look at their signal.

@@ -3,7 +3,7 @@
  * everything at once when the connection ends. Runtime-neutral.
  */
 import { AcpKitError } from './errors.js';
-import type { RequestId } from './types.js';
+import { IdTable } from './id-table.js';
 
 /** An outgoing request still waiting for its response. */
 export interface PendingRequest {
@@ -28,7 +28,7 @@ export type GiveUp = (request: PendingRequest) => void;
  * table.take(1)?.resolve({ sessionId: 's1' });
  */
 export class PendingRequests {
-  private readonly entries = new Map<RequestId, PendingRequest>();
+  private readonly entries = new IdTable<PendingRequest>();
   private readonly giveUp: GiveUp;
 
   constructor(giveUp: GiveUp) {
@@ -40,7 +40,7 @@ export class PendingRequests {
   }
 
   has(id: unknown): boolean {
-    return this.entries.has(id as RequestId);
+    return this.entries.has(id);
   }
 
   /** Registers a request; arms its timeout and abort listener. The signal must not be aborted yet. */
@@ -88,7 +88,7 @@ export class PendingRequests {
 
   /** Removes and returns the request with this id, disarming its timer and listener. */
   take(id: unknown): PendingRequest | undefined {
-    const entry = this.entries.get(id as RequestId);
+    const entry = this.entries.get(id);
     if (entry === undefined) return undefined;
     this.entries.delete(entry.id);
     disarm(entry);
@@ -97,7 +97,7 @@ export class PendingRequests {
 
   /** Rejects every request except those whose id is in `keep`. */
   rejectAll(error: Error, keep?: ReadonlySet<unknown>): void {
-    for (const entry of [...this.entries.values()]) {
+    for (const entry of this.entries.values()) {
       if (keep?.has(entry.id)) continue;
       this.entries.delete(entry.id);
       disarm(entry);

@@ -16,9 +16,10 @@ import type { RequestId } from './types.js';
 export const MAX_ID_LENGTH = 1024;
 
 /**
- * True for a usable JSON-RPC id: a string (bounded) or a number that survives parsing exactly. A
- * number beyond ±(2^53 − 1) may already have been rounded by `JSON.parse` (2^53 + 1 reads as
- * 2^53), so echoing it would answer a different id: such ids are refused instead.
+ * True for a JSON-RPC id the engine can echo from its parsed value: a string (bounded) or a number
+ * that survives parsing exactly. A number beyond ±(2^53 − 1) may already have been rounded by
+ * `JSON.parse` (2^53 + 1 reads as 2^53): the engine echoes such an id from the frame's text
+ * (exact-id.ts).
  */
 export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'number'
@@ -54,21 +55,25 @@ export function encodeNotification(method: string, params: unknown): string {
   return params === undefined ? head + '}' : head + ',"params":' + stringifyValue(params, 'params') + '}';
 }
 
-/** A success frame; throws when the result cannot be serialised. `undefined` becomes `null`. */
-export function encodeResult(id: RequestId, result: unknown): string {
+/**
+ * A success frame; throws when the result cannot be serialised. `undefined` becomes `null`.
+ * `idText`: the id exactly as the peer wrote it, when its parsed value is not (exact-id.ts).
+ */
+export function encodeResult(id: RequestId, result: unknown, idText?: string): string {
   const json = result === undefined ? 'null' : stringifyValue(result, 'result');
-  return '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":' + json + '}';
+  return '{"jsonrpc":"2.0","id":' + (idText ?? JSON.stringify(id)) + ',"result":' + json + '}';
 }
 
-/** An error frame; `data` is capped by `ProtocolError#toJSON`. Never throws. */
-export function encodeError(id: RequestId | null, error: ProtocolError): string {
+/** An error frame; `data` is capped by `ProtocolError#toJSON`. Never throws. `idText`: as above. */
+export function encodeError(id: RequestId | null, error: ProtocolError, idText?: string): string {
   let body: string;
   try {
     body = JSON.stringify(error.toJSON());
   } catch {
     body = JSON.stringify({ code: error.code, message: 'Internal error' });
   }
-  return '{"jsonrpc":"2.0","id":' + (id === null ? 'null' : JSON.stringify(id)) + ',"error":' + body + '}';
+  const idJson = idText ?? (id === null ? 'null' : JSON.stringify(id));
+  return '{"jsonrpc":"2.0","id":' + idJson + ',"error":' + body + '}';
 }
 
 /**

@@ -13,6 +13,8 @@ export type Frame = Record<string, unknown>;
 /** The far end of a connection under test, driven by hand. */
 export class RawPeer {
   readonly frames: Frame[] = [];
+  /** The text of each received frame, as written (numbers not yet parsed). */
+  readonly lines: string[] = [];
   ended: { details: CloseDetails | undefined } | undefined;
   private readonly waiters: { count: number; resolve: () => void }[] = [];
   private endWaiters: (() => void)[] = [];
@@ -22,6 +24,7 @@ export class RawPeer {
   constructor(readonly channel: MemoryChannel) {
     const decoder = new FrameDecoder({
       frame: (text) => {
+        this.lines.push(text);
         this.frames.push(JSON.parse(text) as Frame);
         this.waiters.filter((w) => this.frames.length >= w.count).forEach((w) => w.resolve());
       },
