@@ -13,7 +13,11 @@ import { join } from 'node:path';
 import { ROOT, VERDICT_DIR, formatVerdicts, machineInfo } from './lib/verdict.mjs';
 
 /** Each suite: its script and the budgets it judges (see docs/performance.md). */
-const SUITES = [{ name: 'protocol', script: 'bench/protocol.js', bundle: false }];
+const SUITES = [
+  { name: 'protocol', script: 'bench/protocol.js', bundle: false },
+  { name: 'stream', script: 'bench/stream.mjs', bundle: true },
+  { name: 'reopen', script: 'bench/reopen.mjs', bundle: true },
+];
 
 const argv = process.argv.slice(2);
 const chosen = argv.filter(

@@ -30,6 +30,8 @@ export interface TuiMetricsReport {
   /** The same, user and system time apart (system: the kernel's work for our reads, writes and timers). */
   readonly cpuSinceFirstPrompt?: { readonly user: number; readonly system: number };
   readonly maxRssMb: number;
+  /** Resident memory when the user quit (what a long answer leaves behind once drawn). */
+  readonly rssAtQuitMb?: number;
   /** Writes that cleared the screen, and how many of them were reprints the app asked for. */
   readonly screenClears: number;
   readonly reprints: number;
@@ -97,6 +99,7 @@ export class TuiMetrics {
   private firstTurnCpu: NodeJS.CpuUsage | undefined;
   private readonly progress: [number, number, number][] = [];
   private progressTimer: ReturnType<typeof setInterval> | undefined;
+  private rssAtQuit: number | undefined;
 
   constructor(private readonly file: string) {
     this.histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
@@ -133,6 +136,7 @@ export class TuiMetrics {
       // Closing agents and the last frame are not part of what was measured.
       this.histogram.disable();
       clearInterval(this.progressTimer);
+      this.rssAtQuit = process.memoryUsage.rss();
     } else if (name === 'turn-end' && this.cpuAtPrompt) {
       this.firstTurnCpu = process.cpuUsage(this.cpuAtPrompt);
     }
@@ -222,6 +226,7 @@ export class TuiMetrics {
           }
         : {}),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      ...(this.rssAtQuit !== undefined ? { rssAtQuitMb: Math.round(this.rssAtQuit / 2 ** 20) } : {}),
       screenClears: this.clears,
       reprints: this.reprints,
       bytesWritten: this.bytes,
