@@ -7,9 +7,14 @@
  * measured once, a row whose writes are the same as in an earlier frame reuses that row's text
  * instead of building its cells again, and a new row is built from two arrays (the text of each
  * cell, and the styles each run of a line shares) instead of an object per cell and three Sets
- * per character, which were most of the garbage a frame made. The output is the same (scripts/bundle.test.ts
- * compares the two on random frames); tests that run from source use Ink unpatched.
+ * per character, which were most of the garbage a frame made. The output is the same
+ * (scripts/bundle.test.ts compares the two on random frames); tests that run from source use Ink
+ * unpatched.
  */
+import { fileURLToPath } from 'node:url';
+
+/** The module whose `isLoneCluster` the patched Output uses (the bundle's string-width). */
+const STRING_WIDTH_FAST = fileURLToPath(new URL('./string-width-fast.ts', import.meta.url));
 
 /** Entries a shared cache holds before it is emptied (lines, widths, rows). */
 export const INK_CACHE_ENTRIES = 4096;
@@ -39,12 +44,6 @@ const sharedRows = new Map();
 const sharedCells = new Map();
 /** The codes of each SGR sequence seen, as tokenize gives them (acp bundle). */
 const sgrTokens = new Map();
-/**
- * Code points that are a grapheme cluster of their own next to any other of them (printable
- * ASCII, Latin, general punctuation, arrows, box drawing and geometric shapes): a line of only
- * these and SGR sequences is split into characters without the grapheme segmenter (acp bundle).
- */
-const isLoneCluster = (c) => (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0x2ff) || (c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205e) || (c >= 0x2190 && c <= 0x21ff) || (c >= 0x2500 && c <= 0x25ff);
 class OutputCaches {
     /** What tokenize gives for a line of lone clusters and SGR sequences, else undefined. */
     getSimpleCells(line) {
@@ -113,7 +112,10 @@ class OutputCaches {
 const OUTPUT: readonly Replacement[] = [
   {
     find: `import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';`,
-    replace: `import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';`,
+    // isLoneCluster: a line of only such code points and SGR sequences is split into characters
+    // without the grapheme segmenter.
+    replace: `import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';
+import { isLoneCluster } from ${JSON.stringify(STRING_WIDTH_FAST)};`,
   },
   { find: '\nclass OutputCaches {', replace: SHARED_CACHES },
   {
