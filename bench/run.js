@@ -17,6 +17,8 @@ const SUITES = [
   { name: 'protocol', script: 'bench/protocol.js', bundle: false },
   { name: 'remote-turn', script: 'bench/remote-turn.mjs', bundle: true },
   { name: 'large-message', script: 'bench/large-message.mjs', bundle: false },
+  { name: 'stream', script: 'bench/stream.mjs', bundle: true },
+  { name: 'reopen', script: 'bench/reopen.mjs', bundle: true },
 ];
 
 const argv = process.argv.slice(2);

@@ -66,6 +66,23 @@ export const inkFrameCache: Plugin = {
   },
 };
 
+/** The bundle's `string-width`: the same widths, without the grapheme segmenter for simple text. */
+const STRING_WIDTH_FAST = fileURLToPath(new URL('./string-width-fast.ts', import.meta.url));
+
+/**
+ * Every import of `string-width` (Ink's layout and output, widest-line, cli-truncate, ours) gets
+ * string-width-fast.ts, which measures the same (string-width-fast.test.ts) and segments only text
+ * that needs it; its own import gets the package.
+ */
+const fastStringWidth: Plugin = {
+  name: 'fast-string-width',
+  setup(builder) {
+    builder.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.importer === STRING_WIDTH_FAST ? undefined : { path: STRING_WIDTH_FAST },
+    );
+  },
+};
+
 /**
  * `ws` loads the optional native add-ons `bufferutil` and `utf-8-validate` in a try block and works
  * without them: they are not bundled, and requiring them throws as when they are not installed.
@@ -103,7 +120,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
     jsx: 'automatic',
     // React and Ink check NODE_ENV: production drops their development-only code paths.
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [withoutDevtools, yogaWithoutFetch, inkFrameCache, withoutOptionalNativeAddons],
+    plugins: [withoutDevtools, yogaWithoutFetch, inkFrameCache, fastStringWidth, withoutOptionalNativeAddons],
     // CommonJS dependencies (React, highlight.js, the MCP SDK's deps) require() Node built-ins.
     banner: {
       js: "import { createRequire as __acpRequire } from 'node:module'; const require = __acpRequire(import.meta.url);",

@@ -4,10 +4,17 @@
  * tokenises every line written into it (grapheme segmentation, ~1 µs a character) and rebuilds a
  * grid of every cell, in a new `Output` with caches that last one frame. The acp bundle patches
  * both (scripts/bundle.ts): the caches are shared across frames (bounded), a text's width is
- * measured once, and a row whose writes are the same as in an earlier frame reuses that row's
- * text instead of building its cells again. The output is the same (scripts/bundle.test.ts
- * compares the two on random frames); tests that run from source use Ink unpatched.
+ * measured once, a row whose writes are the same as in an earlier frame reuses that row's text
+ * instead of building its cells again, and a new row is built from two arrays (the text of each
+ * cell, and the styles each run of a line shares) instead of an object per cell and three Sets
+ * per character, which were most of the garbage a frame made. The output is the same
+ * (scripts/bundle.test.ts compares the two on random frames); tests that run from source use Ink
+ * unpatched.
  */
+import { fileURLToPath } from 'node:url';
+
+/** The module whose `isLoneCluster` the patched Output uses (the bundle's string-width). */
+const STRING_WIDTH_FAST = fileURLToPath(new URL('./string-width-fast.ts', import.meta.url));
 
 /** Entries a shared cache holds before it is emptied (lines, widths, rows). */
 export const INK_CACHE_ENTRIES = 4096;
@@ -23,6 +30,8 @@ interface Replacement {
 
 const SHARED_CACHES = `
 const SHARED_CACHE_ENTRIES = ${INK_CACHE_ENTRIES};
+/** The styles of a cell nothing was written to (acp bundle). */
+const NO_STYLES = [];
 /** Caches shared by every Output (acp bundle): a line is tokenised once, not on every frame. */
 const remember = (map, key, value) => {
     if (map.size >= SHARED_CACHE_ENTRIES) map.clear();
@@ -31,9 +40,83 @@ const remember = (map, key, value) => {
 };
 /** The text of a row, by the writes that made it (acp bundle). */
 const sharedRows = new Map();
-class OutputCaches {`;
+/** Each line's characters: their text, widths, and styles (one array per run), by line (acp bundle). */
+const sharedCells = new Map();
+/** The codes of each SGR sequence seen, as tokenize gives them (acp bundle). */
+const sgrTokens = new Map();
+class OutputCaches {
+    /** What tokenize gives for a line of lone clusters and SGR sequences, else undefined. */
+    getSimpleCells(line) {
+        const values = [];
+        const widths = [];
+        const styles = [];
+        let codes = [];
+        for (let i = 0; i < line.length; i++) {
+            const c = line.charCodeAt(i);
+            if (c === 0x1b) {
+                if (line.charCodeAt(i + 1) !== 0x5b) {
+                    return undefined;
+                }
+                let end = i + 2;
+                while (end < line.length && (line.charCodeAt(end) === 0x3b || (line.charCodeAt(end) >= 0x30 && line.charCodeAt(end) <= 0x39))) {
+                    end++;
+                }
+                if (line.charCodeAt(end) !== 0x6d) {
+                    return undefined;
+                }
+                const sequence = line.slice(i, end + 1);
+                let tokens = sgrTokens.get(sequence);
+                if (tokens === undefined) {
+                    tokens = remember(sgrTokens, sequence, tokenize(sequence));
+                }
+                codes = reduceAnsiCodesIncremental(codes, tokens);
+                i = end;
+                continue;
+            }
+            if (!isLoneCluster(c)) {
+                return undefined;
+            }
+            const value = line[i];
+            values.push(value);
+            widths.push(Math.max(1, this.getStringWidth(value)));
+            styles.push(codes);
+        }
+        return { values, widths, styles };
+    }
+    getCells(line) {
+        let cached = sharedCells.get(line);
+        if (cached === undefined) {
+            cached = this.getSimpleCells(line);
+            if (cached === undefined) {
+                const values = [];
+                const widths = [];
+                const styles = [];
+                let codes = [];
+                for (const token of tokenize(line)) {
+                    if (token.type === 'ansi') {
+                        codes = reduceAnsiCodesIncremental(codes, [token]);
+                    }
+                    else if (token.type === 'char') {
+                        values.push(token.value);
+                        widths.push(Math.max(1, this.getStringWidth(token.value)));
+                        styles.push(codes);
+                    }
+                }
+                cached = { values, widths, styles };
+            }
+            remember(sharedCells, line, cached);
+        }
+        return cached;
+    }`;
 
 const OUTPUT: readonly Replacement[] = [
+  {
+    find: `import { styledCharsFromTokens, styledCharsToString, tokenize, } from '@alcalzone/ansi-tokenize';`,
+    // isLoneCluster: a line of only such code points and SGR sequences is split into characters
+    // without the grapheme segmenter.
+    replace: `import { ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, styledCharsFromTokens, tokenize, } from '@alcalzone/ansi-tokenize';
+import { isLoneCluster } from ${JSON.stringify(STRING_WIDTH_FAST)};`,
+  },
   { find: '\nclass OutputCaches {', replace: SHARED_CACHES },
   {
     find: `            cached = styledCharsFromTokens(tokenize(line));
@@ -94,7 +177,37 @@ export default class Output {`,
                     const characters = this.caches.getStyledChars(line);
                     let offsetX = x;
                     for (const character of characters) {
-                        currentLine[offsetX] = character;`,
+                        currentLine[offsetX] = character;
+                        // Determine printed width using string-width to align with measurement
+                        const characterWidth = Math.max(1, this.caches.getStringWidth(character.value));
+                        // For multi-column characters, clear following cells to avoid stray spaces/artifacts
+                        if (characterWidth > 1) {
+                            for (let index = 1; index < characterWidth; index++) {
+                                currentLine[offsetX + index] = {
+                                    type: 'char',
+                                    value: '',
+                                    fullWidth: false,
+                                    styles: character.styles,
+                                };
+                            }
+                        }
+                        offsetX += characterWidth;
+                    }
+                    offsetY++;
+                }
+            }
+        }
+        const generatedOutput = output
+            .map(line => {
+            // See https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742
+            const lineWithoutEmptyItems = line.filter(item => item !== undefined);
+            return styledCharsToString(lineWithoutEmptyItems).trimEnd();
+        })
+            .join('\\n');
+        return {
+            output: generatedOutput,
+            height: output.length,
+        };`,
     replace: `                let offsetY = 0;
                 for (let [index, line] of lines.entries()) {
                     const row = y + offsetY;
@@ -126,48 +239,50 @@ export default class Output {`,
                 rows.push(known);
                 continue;
             }
-            const currentLine = [];
-            for (let x = 0; x < this.width; x++) {
-                currentLine.push({
-                    type: 'char',
-                    value: ' ',
-                    fullWidth: false,
-                    styles: [],
-                });
-            }
+            // The row's cells as two arrays (their text, and the styles each run of a line shares)
+            // instead of an object per cell: what Ink draws, without an object and three Sets per
+            // character (most of the garbage of a frame).
+            const values = new Array(this.width).fill(' ');
+            const styles = new Array(this.width).fill(NO_STYLES);
             for (let i = 0; i < writes.length; i += 2) {
-                {
-                    const x = writes[i];
-                    const characters = this.caches.getStyledChars(writes[i + 1]);
-                    let offsetX = x;
-                    for (const character of characters) {
-                        currentLine[offsetX] = character;`,
-  },
-  {
-    find: `                        offsetX += characterWidth;
+                const cells = this.caches.getCells(writes[i + 1]);
+                let offsetX = writes[i];
+                for (let c = 0; c < cells.values.length; c++) {
+                    values[offsetX] = cells.values[c];
+                    styles[offsetX] = cells.styles[c];
+                    const characterWidth = cells.widths[c];
+                    // A wide character's next cells are drawn empty, in its styles
+                    for (let index = 1; index < characterWidth; index++) {
+                        values[offsetX + index] = '';
+                        styles[offsetX + index] = cells.styles[c];
                     }
-                    offsetY++;
+                    offsetX += characterWidth;
                 }
             }
-        }
-        const generatedOutput = output
-            .map(line => {
-            // See https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742
-            const lineWithoutEmptyItems = line.filter(item => item !== undefined);
-            return styledCharsToString(lineWithoutEmptyItems).trimEnd();
-        })
-            .join('\\n');
-        return {
-            output: generatedOutput,
-            height: output.length,
-        };`,
-    replace: `                        offsetX += characterWidth;
-                    }
+            // As styledCharsToString: the codes from each character's styles to the next one's
+            // (none within a run, which shares one array), and the styles ended after the last.
+            // See https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742 for the gaps.
+            let text = '';
+            let previous;
+            for (let x = 0; x < values.length; x++) {
+                const value = values[x];
+                if (value === undefined) {
+                    continue;
                 }
+                const style = styles[x];
+                if (previous === undefined) {
+                    text += ansiCodesToString(style);
+                }
+                else if (style !== previous) {
+                    text += ansiCodesToString(diffAnsiCodes(previous, style));
+                }
+                text += value;
+                previous = style;
             }
-            // See https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742
-            const lineWithoutEmptyItems = currentLine.filter(item => item !== undefined);
-            rows.push(remember(sharedRows, key, styledCharsToString(lineWithoutEmptyItems).trimEnd()));
+            if (previous !== undefined) {
+                text += ansiCodesToString(diffAnsiCodes(previous, NO_STYLES));
+            }
+            rows.push(remember(sharedRows, key, text.trimEnd()));
         }
         return {
             output: rows.join('\\n'),

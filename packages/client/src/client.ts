@@ -264,8 +264,8 @@ export class AcpClient {
 
   /** A stored session, detached, appending to its record, its live feed starting with the end of its trace. */
   private async openStored(meta: SessionMeta): Promise<ClientSession> {
-    const { state } = await this.transcripts.loadState(meta.localId);
-    const writer = await this.transcripts.append(meta.localId);
+    const { state, record } = await this.transcripts.loadState(meta.localId);
+    const writer = await this.transcripts.append(meta.localId, record);
     const session = new ClientSession(meta.localId, state, writer);
     // The recorded traffic is for show: a trace that cannot be read does not stop the reopening.
     const frames = await readTraceTail(this.transcripts.sessionDir(meta.localId), {

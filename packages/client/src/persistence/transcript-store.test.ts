@@ -5,10 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../session/events.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { initialSessionState } from '../session/state.js';
-import { tempDir } from '../test-support/harness.js';
+import { storedMeta, tempDir } from '../test-support/harness.js';
 import { redactValue, REDACTED } from './redact.js';
 import { TraceRouter, TraceWriter } from './trace.js';
-import { TranscriptStore, type SessionMeta } from './transcript-store.js';
+import { TranscriptStore } from './transcript-store.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -17,17 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => cleanup());
 
-const meta = (localId: string, extra: Partial<SessionMeta> = {}): SessionMeta => ({
-  version: 1,
-  localId,
-  cwd: '/p',
-  additionalDirectories: [],
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  turns: 0,
-  attachments: [],
-  ...extra,
-});
+const meta = storedMeta;
 const chunk = (text: string): SessionEvent => ({
   type: 'update',
   at: 1,

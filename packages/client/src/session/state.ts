@@ -169,6 +169,13 @@ export interface SessionState {
   unknownKinds: readonly string[];
 }
 
+/**
+ * Version of the state's shape and of what the reducer makes of events. Checkpoints of a record
+ * (persistence/checkpoint.ts) made with another version are not used: bump it when either
+ * changes, so reopened sessions are replayed again instead of showing an old shape.
+ */
+export const SESSION_STATE_VERSION = 1;
+
 /** The state of a session nothing has happened to yet. */
 export function initialSessionState(
   localId: string,

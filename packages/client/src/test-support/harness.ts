@@ -10,10 +10,25 @@ import { fileURLToPath } from 'node:url';
 import { AgentConnection, type AgentConnectionOptions } from '../agent/agent-connection.js';
 import type { AgentEntry } from '../catalog/types.js';
 import { PermissionPolicy, type BaseMode } from '../permissions/policy.js';
-import { TranscriptStore } from '../persistence/transcript-store.js';
+import { TranscriptStore, type SessionMeta } from '../persistence/transcript-store.js';
 import type { SessionState } from '../session/state.js';
 
 export const FAKE_AGENT = fileURLToPath(new URL('./fake-agent.mjs', import.meta.url));
+
+/** The meta of a stored session in `/p`, created on 2025-01-01. */
+export function storedMeta(localId: string, extra: Partial<SessionMeta> = {}): SessionMeta {
+  return {
+    version: 1,
+    localId,
+    cwd: '/p',
+    additionalDirectories: [],
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    turns: 0,
+    attachments: [],
+    ...extra,
+  };
+}
 
 /** A fresh temp directory (real path) and its cleanup. */
 export async function tempDir(

@@ -4,6 +4,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { AcpKitError, type CloseDetails } from '../jsonrpc/errors.js';
 import type { ByteChannel, ByteSink } from '../transport/types.js';
+import { readStopper, type ReadStopper } from './read-stop.js';
 
 export interface NodeStreamChannelOptions {
   /**
@@ -62,6 +63,8 @@ export class NodeStreamChannel implements ByteChannel {
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   /** Paused by the consumer (flow control). */
   private paused = false;
+  /** Stops a socket's reads while paused (undefined for other streams). */
+  private readonly reads: ReadStopper | undefined;
   /** A terminate() that waits for the consumer to resume reading. */
   private deferredEnd: { cause: Error | undefined } | undefined;
 
@@ -75,6 +78,7 @@ export class NodeStreamChannel implements ByteChannel {
     writable.on('close', this.onWritableClose);
     writable.on('drain', this.onDrain);
     readable.on('error', this.onReadError);
+    this.reads = readStopper(readable);
   }
 
   /** Characters written but not yet taken by the OS: our pending batch plus the writable's buffer. */
@@ -127,10 +131,12 @@ export class NodeStreamChannel implements ByteChannel {
   pause(): void {
     this.paused = true;
     this.readable.pause();
+    this.reads?.stop();
   }
 
   resume(): void {
     this.paused = false;
+    this.reads?.start();
     // Only flowing once started: resume() before start would drop data with no listener.
     // On the next tick: the consumer may resume while it is handling input (its queue draining).
     if (this.sink) process.nextTick(this.flowAgain);

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 
 /**
  * The current time for animation and "how long ago" displays. Components read it from context
@@ -20,6 +20,11 @@ export interface ClockProviderProps {
 /**
  * Ticks the clock every `intervalMs` for the components below (spinners, stall indicator).
  * Wrap only the live region: completed transcript items never need it.
+ *
+ * A render for another reason (a frame of streamed text) shows the new time as soon as it is a
+ * tick old, and the clock's own tick comes a quarter of a tick after it is due, unless such a
+ * render showed the time meanwhile: while an answer streams, the seconds move inside its frames
+ * instead of drawing frames of their own (a second shows up to a quarter of a second late).
  */
 export function ClockProvider({
   intervalMs = 80,
@@ -27,13 +32,35 @@ export function ClockProvider({
   paused = false,
   children,
 }: ClockProviderProps) {
-  const [time, setTime] = useState(now);
+  const [ticked, setTicked] = useState(now);
+  /** The time shown: the last tick, or a later render's time once that was a tick old. */
+  const shown = useRef(ticked);
+  if (ticked > shown.current) shown.current = ticked;
+  if (!paused) {
+    const current = now();
+    if (current - shown.current >= intervalMs) shown.current = current;
+  }
   useEffect(() => {
     if (paused) return undefined;
-    const timer = setInterval(() => setTime(now()), intervalMs);
-    return () => clearInterval(timer);
+    let timer: ReturnType<typeof setTimeout>;
+    const schedule = (): void => {
+      timer = setTimeout(
+        () => {
+          const current = now();
+          if (current - shown.current >= intervalMs) {
+            shown.current = current;
+            setTicked(current);
+          }
+          schedule();
+        },
+        // A quarter of a tick later than due: a frame drawn meanwhile shows the time instead.
+        Math.max(0, shown.current + intervalMs * 1.25 - now()),
+      );
+    };
+    schedule();
+    return () => clearTimeout(timer);
   }, [intervalMs, now, paused]);
-  return <ClockContext.Provider value={time}>{children}</ClockContext.Provider>;
+  return <ClockContext.Provider value={shown.current}>{children}</ClockContext.Provider>;
 }
 
 /** Props of {@link FixedClock}. */

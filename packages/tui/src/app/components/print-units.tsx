@@ -1,4 +1,5 @@
-import { Box, renderToString } from 'ink';
+import { randomUUID } from 'node:crypto';
+import { Box, renderToString, Text } from 'ink';
 import { AvailableWidth } from '../../components/AvailableWidth.js';
 import { TranscriptItemView } from '../../components/TranscriptItemView.js';
 import type { KeyBindings } from '../../keys/key-bindings.js';
@@ -21,21 +22,38 @@ export interface PrintOptions {
   readonly highlighter?: Highlighter;
 }
 
-/** Draws units other than Markdown with their components, through Ink, as text. */
-function renderWithInk(units: readonly TranscriptUnit[], options: PrintOptions): string {
+/**
+ * A row no agent's text can produce (a private-use character and a random id): it starts each run
+ * of units in one render, so that the render can be cut into the runs again.
+ */
+const RUN_MARK = `\u{F8FF}${randomUUID()}`;
+
+/**
+ * Draws runs of units other than Markdown with their components, through Ink, as text: all of
+ * them in one render (a render costs a React root and a layout of its own, ~5 ms, whatever it
+ * holds), each run laid out as if alone.
+ */
+function renderWithInk(runs: readonly (readonly TranscriptUnit[])[], options: PrintOptions): string[] {
   const output = renderToString(
     <ThemeProvider theme={options.theme}>
       <KeyBindingsProvider bindings={options.bindings}>
         <AvailableWidth columns={options.columns}>
           <Box flexDirection="column">
-            {units.map((unit) => (
-              <Box key={unit.key} flexDirection="column" marginBottom={1}>
-                <TranscriptItemView
-                  unit={unit}
-                  cwd={options.cwd}
-                  showThoughts={options.showThoughts}
-                  expanded={options.expanded}
-                />
+            {runs.map((units, i) => (
+              <Box key={i} flexDirection="column">
+                <Text>{RUN_MARK}</Text>
+                <Box flexDirection="column">
+                  {units.map((unit) => (
+                    <Box key={unit.key} flexDirection="column" marginBottom={1}>
+                      <TranscriptItemView
+                        unit={unit}
+                        cwd={options.cwd}
+                        showThoughts={options.showThoughts}
+                        expanded={options.expanded}
+                      />
+                    </Box>
+                  ))}
+                </Box>
               </Box>
             ))}
           </Box>
@@ -44,7 +62,12 @@ function renderWithInk(units: readonly TranscriptUnit[], options: PrintOptions):
     </ThemeProvider>,
     { columns: options.columns },
   );
-  return output.replace(/\s+$/, '');
+  const drawn: string[][] = [];
+  for (const line of output.split('\n')) {
+    if (line === RUN_MARK) drawn.push([]);
+    else drawn.at(-1)?.push(line);
+  }
+  return drawn.map((lines) => lines.join('\n').replace(/\s+$/, ''));
 }
 
 /**
@@ -56,25 +79,30 @@ function renderWithInk(units: readonly TranscriptUnit[], options: PrintOptions):
  * write(renderUnits(units, { columns: 100, theme, bindings, showThoughts: false, expanded: false }));
  */
 export function renderUnits(units: readonly TranscriptUnit[], options: PrintOptions): string {
-  let out = '';
-  let run: TranscriptUnit[] = [];
-  const flush = (): void => {
-    if (run.length > 0) out += `${renderWithInk(run, options)}\n\n`;
-    run = [];
-  };
+  // Consecutive units other than Markdown are one run; the runs are drawn together.
+  const parts: (readonly TranscriptUnit[] | string)[] = [];
+  const runs: TranscriptUnit[][] = [];
   for (const unit of units) {
     if (unit.part?.kind !== 'markdown') {
-      run.push(unit);
+      const last = parts.at(-1);
+      if (Array.isArray(last)) (last as TranscriptUnit[]).push(unit);
+      else {
+        const run = [unit];
+        runs.push(run);
+        parts.push(run);
+      }
       continue;
     }
-    flush();
     const lines = markdownLines(unit.part.blocks, {
       width: options.columns,
       theme: options.theme,
       highlighter: options.highlighter,
     });
-    if (lines.length > 0) out += `${lines.join('\n')}\n\n`;
+    parts.push(lines.length > 0 ? `${lines.join('\n')}\n\n` : '');
   }
-  flush();
+  const drawn = runs.length > 0 ? renderWithInk(runs, options) : [];
+  let out = '';
+  let run = 0;
+  for (const part of parts) out += typeof part === 'string' ? part : `${drawn[run++] ?? ''}\n\n`;
   return out;
 }

@@ -21,15 +21,17 @@ export interface TuiMetricsReport {
   readonly keyLatenciesMs: readonly number[];
   /**
    * Event-loop delay since the first prompt (or the whole run when no prompt was sent): how late
-   * a timer due every 5 ms ran.
+   * a timer due every 5 ms ran. Absent when not sampled (`ACP_KIT_TUI_METRICS_LOOP=off`).
    */
-  readonly eventLoopDelayMs: { readonly p50: number; readonly p99: number; readonly max: number };
+  readonly eventLoopDelayMs?: { readonly p50: number; readonly p99: number; readonly max: number };
   readonly cpuMs: { readonly user: number; readonly system: number };
   /** CPU from the first prompt to the exit (the turn and drawing all of it). */
   readonly cpuSinceFirstPromptMs?: number;
   /** The same, user and system time apart (system: the kernel's work for our reads, writes and timers). */
   readonly cpuSinceFirstPrompt?: { readonly user: number; readonly system: number };
   readonly maxRssMb: number;
+  /** Resident memory when the user quit (what a long answer leaves behind once drawn). */
+  readonly rssAtQuitMb?: number;
   /** Writes that cleared the screen, and how many of them were reprints the app asked for. */
   readonly screenClears: number;
   readonly reprints: number;
@@ -86,7 +88,8 @@ export class TuiMetrics {
   private readonly marks: Record<string, number> = {};
   private readonly latencies: number[] = [];
   private pendingInput: number | undefined;
-  private readonly histogram: IntervalHistogram;
+  /** Undefined when the event-loop delay is not sampled. */
+  private readonly histogram: IntervalHistogram | undefined;
   private clears = 0;
   private reprints = 0;
   private bytes = 0;
@@ -97,17 +100,27 @@ export class TuiMetrics {
   private firstTurnCpu: NodeJS.CpuUsage | undefined;
   private readonly progress: [number, number, number][] = [];
   private progressTimer: ReturnType<typeof setInterval> | undefined;
+  private rssAtQuit: number | undefined;
 
-  constructor(private readonly file: string) {
-    this.histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-    this.histogram.enable();
+  /**
+   * `sampleLoop`: whether to sample the event-loop delay. Its timer wakes the process every 5 ms
+   * (200 times a second, more than a streamed answer does), so a measurement of CPU turns it off.
+   */
+  constructor(
+    private readonly file: string,
+    sampleLoop = true,
+  ) {
+    if (sampleLoop) {
+      this.histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+      this.histogram.enable();
+    }
     renderCounts = new Map();
   }
 
   /** Metrics from the environment, or undefined when not asked for. */
   static fromEnv(env: NodeJS.ProcessEnv): TuiMetrics | undefined {
     const file = env.ACP_KIT_TUI_METRICS_FILE || env.ACP_KIT_TUI_METRICS;
-    return file ? new TuiMetrics(file) : undefined;
+    return file ? new TuiMetrics(file, env.ACP_KIT_TUI_METRICS_LOOP !== 'off') : undefined;
   }
 
   /** Ink rendered a frame (`renderTime`: building the frame, before writing it). */
@@ -126,13 +139,14 @@ export class TuiMetrics {
     this.marks[name] = performance.now();
     if (name === 'first-prompt') {
       this.cpuAtPrompt = process.cpuUsage();
-      this.histogram.reset();
+      this.histogram?.reset();
       renderCounts?.clear();
       this.renderTimes.length = 0;
     } else if (name === 'quit') {
       // Closing agents and the last frame are not part of what was measured.
-      this.histogram.disable();
+      this.histogram?.disable();
       clearInterval(this.progressTimer);
+      this.rssAtQuit = process.memoryUsage.rss();
     } else if (name === 'turn-end' && this.cpuAtPrompt) {
       this.firstTurnCpu = process.cpuUsage(this.cpuAtPrompt);
     }
@@ -206,11 +220,15 @@ export class TuiMetrics {
           }
         : {}),
       keyLatenciesMs: this.latencies.map((v) => Math.round(v * 100) / 100),
-      eventLoopDelayMs: {
-        p50: ms(this.histogram.percentile(50)),
-        p99: ms(this.histogram.percentile(99)),
-        max: ms(this.histogram.max),
-      },
+      ...(this.histogram
+        ? {
+            eventLoopDelayMs: {
+              p50: ms(this.histogram.percentile(50)),
+              p99: ms(this.histogram.percentile(99)),
+              max: ms(this.histogram.max),
+            },
+          }
+        : {}),
       cpuMs: { user: Math.round(cpu.user / 1000), system: Math.round(cpu.system / 1000) },
       ...(sincePrompt
         ? {
@@ -222,6 +240,7 @@ export class TuiMetrics {
           }
         : {}),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      ...(this.rssAtQuit !== undefined ? { rssAtQuitMb: Math.round(this.rssAtQuit / 2 ** 20) } : {}),
       screenClears: this.clears,
       reprints: this.reprints,
       bytesWritten: this.bytes,
@@ -240,7 +259,7 @@ export class TuiMetrics {
 
   /** Writes the report to the file. */
   save(): void {
-    this.histogram.disable();
+    this.histogram?.disable();
     clearInterval(this.progressTimer);
     writeFileSync(this.file, `${JSON.stringify(this.report(), null, 2)}\n`);
   }

@@ -416,7 +416,8 @@ export class TabRuntime {
     this.view?.dispose();
     this.offStatus?.();
     this.session = session;
-    this.view = new SessionViewStore(session.store);
+    // A long session shown again prints its newest items: the rest is projected only if asked for.
+    this.view = new SessionViewStore(session.store, { historyItems: this.deps.settings().historyItems });
     this.patch({ status: session.state.status });
     this.offStatus = session.store.onEvent((event) => {
       if (STATUS_EVENTS.has(event.type)) {

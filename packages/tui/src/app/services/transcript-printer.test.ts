@@ -72,6 +72,46 @@ describe('TranscriptPrinter', () => {
     view.dispose();
   });
 
+  it('a long session shown from its newest items projects only those, counts the rest, and all of it when asked', () => {
+    const { store, written, printer, write, advance } = setup();
+    store.dispatchMany(turns(1, 500));
+    const scheduler = new ManualScheduler();
+    const view = new SessionViewStore(store, {
+      intervalMs: 1,
+      scheduler,
+      typing: () => false,
+      historyItems: 4,
+    });
+    // Nothing older than the newest four items is read or laid out.
+    expect(view.getSnapshot().printed.map(label)).toEqual(['p499', 'r499', 'p500', 'r500']);
+    expect(view.getSnapshot().earlier).toBe(996);
+    printer.setWriter(write);
+    printer.show(view, { historyItems: 4, fullHistory: false, menuKey: 'Ctrl+X' });
+    advance(SHOW_DELAY_MS);
+    expect(written).toEqual([
+      ['996 earlier items not shown · Ctrl+X → Show the whole history', 'p499', 'r499', 'p500', 'r500'],
+    ]);
+    // More history than was projected: the projection starts again further back.
+    written.length = 0;
+    printer.show(view, { historyItems: 6, fullHistory: false, menuKey: 'Ctrl+X' });
+    advance(SHOW_DELAY_MS);
+    expect(written[0]).toEqual([
+      '994 earlier items not shown · Ctrl+X → Show the whole history',
+      'p498',
+      'r498',
+      'p499',
+      'r499',
+      'p500',
+      'r500',
+    ]);
+    written.length = 0;
+    printer.show(view, { historyItems: 4, fullHistory: true, menuKey: 'Ctrl+X' });
+    for (let i = 0; i < 100 && written.flat().length < 1000; i++) advance(SHOW_DELAY_MS);
+    expect(written.flat()).toEqual(Array.from({ length: 500 }, (_, i) => [`p${i + 1}`, `r${i + 1}`]).flat());
+    printer.dispose();
+    view.dispose();
+  });
+
   it('lets printed Markdown go once written, and lexes it again alike (references too) to print it again', () => {
     const { store, view, written, printer, write, advance } = setup();
     // Streamed: the blocks that become final are printed as parts of their own.

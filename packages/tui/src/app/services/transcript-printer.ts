@@ -106,13 +106,15 @@ export class TranscriptPrinter {
     this.next = 0;
     this.backlogEnd = 0;
     if (!view) return;
+    view.cover(options.fullHistory ? Infinity : options.historyItems);
     view.flush();
-    const printed = view.getSnapshot().printed;
+    const { printed, earlier } = view.getSnapshot();
     const from = options.fullHistory ? 0 : newestItemsStart(printed, options.historyItems);
-    if (from > 0)
+    const hidden = earlier + itemCount(printed.slice(0, from));
+    if (hidden > 0)
       this.pending.push(
         this.deps.notice(
-          `${plural(itemCount(printed.slice(0, from)), 'earlier item')} not shown · ${options.menuKey} → Show the whole history`,
+          `${plural(hidden, 'earlier item')} not shown · ${options.menuKey} → Show the whole history`,
         ),
       );
     this.next = from;

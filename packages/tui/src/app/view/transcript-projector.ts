@@ -85,7 +85,35 @@ interface MessageCursor {
 const RECENT_MESSAGES = 8;
 
 /**
+ * Whether a transcript item prints something: messages, tool calls, plans and the items shown
+ * as notices (a turn's end, for example, prints nothing).
+ */
+export function showsItem(item: TranscriptItem): boolean {
+  return (
+    item.kind === 'message' ||
+    item.kind === 'tool_call' ||
+    item.kind === 'plan' ||
+    noticeOf(item) !== undefined
+  );
+}
+
+/**
+ * Index of the first of the newest `count` items of `items` that print something (0 when there
+ * are no more than that): where a projection showing only the newest items starts.
+ */
+export function newestItemsIndex(items: readonly TranscriptItem[], count: number): number {
+  let shown = 0;
+  for (let i = items.length - 1; i >= 0; i--) {
+    if (!showsItem(items[i] as TranscriptItem)) continue;
+    if (++shown === count) return i;
+  }
+  return 0;
+}
+
+/**
  * Projects session states, keeping what was printed. One projector per displayed session.
+ * `start`: the first engine item projected (the items before it are neither printed nor read:
+ * a long session shown from its newest items costs what those cost).
  *
  * @example
  * const projector = new TranscriptProjector();
@@ -95,7 +123,7 @@ export class TranscriptProjector {
   private units: TranscriptUnit[] = [];
   private snapshot: readonly TranscriptUnit[] = [];
   /** Engine items before this index are printed in full. */
-  private cursor = 0;
+  private cursor: number;
   private message: MessageCursor | undefined;
   /** The agents' messages printed last, where reading them stopped, and the item as read. */
   private readonly recent: { index: number; item: MessageItem; at: MessageCursor }[] = [];
@@ -104,6 +132,10 @@ export class TranscriptProjector {
     string,
     { sources: readonly (EngineTerminal | undefined)[]; map: ReadonlyMap<string, TerminalSnapshot> }
   >();
+
+  constructor(readonly start = 0) {
+    this.cursor = start;
+  }
 
   /** Index of the first engine item not printed in full: items before it never change the view. */
   get liveStart(): number {
@@ -284,8 +316,7 @@ export class TranscriptProjector {
 
   /** The unit of an item other than an agent's message; undefined for items that show nothing. */
   private unitFor(item: TranscriptItem, state: SessionState, streaming: boolean): TranscriptUnit | undefined {
-    if (item.kind !== 'message' && item.kind !== 'tool_call' && item.kind !== 'plan' && !noticeOf(item))
-      return undefined;
+    if (!showsItem(item)) return undefined;
     const terminals = this.terminalsFor(item, state);
     // An item the engine did not change keeps its unit, so its card is not drawn again.
     const cached = this.unitCache.get(item);

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { TuiMetrics } from './metrics.js';
+
+describe('TuiMetrics', () => {
+  it('samples the event-loop delay unless told not to (its timer would be most of a stream’s wakeups)', () => {
+    const sampled = TuiMetrics.fromEnv({ ACP_KIT_TUI_METRICS_FILE: '/dev/null' });
+    const quiet = TuiMetrics.fromEnv({
+      ACP_KIT_TUI_METRICS_FILE: '/dev/null',
+      ACP_KIT_TUI_METRICS_LOOP: 'off',
+    });
+    expect(sampled?.report().eventLoopDelayMs).toEqual(expect.objectContaining({ p99: expect.any(Number) }));
+    expect(quiet?.report().eventLoopDelayMs).toBeUndefined();
+    expect(quiet?.report().cpuMs.user).toEqual(expect.any(Number));
+    sampled?.mark('quit');
+    quiet?.mark('quit');
+    expect(quiet?.report().rssAtQuitMb).toBeGreaterThan(0);
+  });
+});
