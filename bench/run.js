@@ -13,7 +13,10 @@ import { join } from 'node:path';
 import { ROOT, VERDICT_DIR, formatVerdicts, machineInfo } from './lib/verdict.mjs';
 
 /** Each suite: its script and the budgets it judges (see docs/performance.md). */
-const SUITES = [{ name: 'protocol', script: 'bench/protocol.js', bundle: false }];
+const SUITES = [
+  { name: 'protocol', script: 'bench/protocol.js', bundle: false },
+  { name: 'startup', script: 'bench/startup.mjs', bundle: true },
+];
 
 const argv = process.argv.slice(2);
 const chosen = argv.filter(
