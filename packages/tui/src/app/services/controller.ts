@@ -13,6 +13,7 @@ import {
   type ClientPaths,
   type ClientSession,
   type DetectedAgent,
+  type EarlyAgent,
   type LaunchSpec,
   type PermissionAnswer,
   type PermissionRule,
@@ -22,6 +23,7 @@ import {
 import type { CreateElicitationResponse, SessionInfo } from '@acp-kit/protocol';
 import { loadSettings, settingsPath, updateSettings, type SettingsPatch } from '../settings/settings-file.js';
 import type { TuiSettings } from '../settings/settings.js';
+import { startingMessage } from '../components/tab-label.js';
 import type { AppStore } from '../state/app-store.js';
 import { ElicitationQueue, elicitationTab, type ElicitationTabCandidate } from './elicitation-queue.js';
 import type { TuiMetrics } from './metrics.js';
@@ -153,10 +155,19 @@ export class Controller {
     return this.client.catalog.detectAll();
   }
 
-  /** Opens a tab with `agent` and a new (or reopened) session. */
-  openAgent(agent: AgentEntry, source: TabSource = { kind: 'new' }, cwd = this.cwd): TabRuntime {
+  /**
+   * Opens a tab with `agent` and a new (or reopened) session; its first start takes `early`, the
+   * agent's process started before the UI was loaded, when it is that agent's.
+   */
+  openAgent(
+    agent: AgentEntry,
+    source: TabSource = { kind: 'new' },
+    cwd = this.cwd,
+    early?: EarlyAgent,
+  ): TabRuntime {
     const id = `t${++this.counter}`;
     const runtime = new TabRuntime(id, agent, resolve(cwd), {
+      ...(early ? { early } : {}),
       client: this.client,
       store: this.store,
       settings: () => this.settings,
@@ -170,7 +181,7 @@ export class Controller {
     this.tabs.set(id, runtime);
     this.store.dispatch({
       type: 'tab_added',
-      tab: { id, agent, phase: 'starting', message: `Starting ${agent.name}…`, queued: 0 },
+      tab: { id, agent, phase: 'starting', message: startingMessage(agent.name), queued: 0 },
       activate: true,
     });
     this.store.dispatch({ type: 'overlay_closed' });

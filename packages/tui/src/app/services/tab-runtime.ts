@@ -14,6 +14,7 @@ import {
   type AgentEntry,
   type AuthOption,
   type ClientSession,
+  type EarlyAgent,
   type PromptPart,
 } from '@acp-kit/client';
 import { ProtocolError, type McpServer } from '@acp-kit/protocol';
@@ -21,6 +22,7 @@ import { resolveKeyBindings } from '../../keys/key-bindings.js';
 import { formatKeySpec } from '../../keys/key-spec.js';
 import { loadHighlighter } from '../../markdown/highlight.js';
 import { plural } from '../../text/fold.js';
+import { startingMessage } from '../components/tab-label.js';
 import { mcpServersFor, mcpTransport, type TuiSettings } from '../settings/settings.js';
 import type { TabEvent, TabInfo, TabPatch } from '../state/app-state.js';
 import type { AppStore } from '../state/app-store.js';
@@ -57,6 +59,8 @@ export interface TabDeps {
   readonly onViewChanged: (tabId: string) => void;
   readonly now?: () => number;
   readonly metrics?: TuiMetrics;
+  /** The agent's process, started before the UI was loaded: the tab's first start takes it. */
+  readonly early?: EarlyAgent;
 }
 
 /** Where the session of a new tab comes from. */
@@ -155,7 +159,7 @@ export class TabRuntime {
     void listWorkspaceFiles(this.cwd).then((files) => (this.files = files));
     try {
       if (source.kind === 'stored') await this.showStored(source.id);
-      this.lifecycle({ type: 'start', message: `Starting ${this.agent.name}…` });
+      this.lifecycle({ type: 'start', message: startingMessage(this.agent.name) });
       const connection = await this.connect();
       this.lifecycle({ type: 'progress', message: 'Opening the session…' });
       if (source.kind === 'stored' && this.session) {
@@ -353,6 +357,7 @@ export class TabRuntime {
     const connection = await this.deps.client.connect(this.agent, {
       cwd: this.cwd,
       signal: this.closing.signal,
+      ...(this.deps.early ? { early: this.deps.early } : {}),
     });
     this.connection = connection;
     // Closed while the start was ending: close() may not have seen this connection.
