@@ -98,7 +98,8 @@ async function openTerminalUi(args: TuiArguments, io: CliIo): Promise<number> {
       hint: 'use `acp run` for scripts and pipes, or TERM=dumb acp for a plain line-by-line conversation',
     });
   }
-  const { tuiMain } = await import('@acp-kit/tui');
+  // The UI's small entry: it draws the first frame and starts the agent before loading the rest.
+  const { tuiMain } = await import('@acp-kit/tui/entry');
   return tuiMain(args, { self: io.self, env: io.env });
 }
 
