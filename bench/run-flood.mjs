@@ -23,7 +23,7 @@ import { median, option } from './common.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const AGENT = join(root, 'bench/impl/raw-agent.js');
-const ACP = join(root, 'packages/cli/bin/acp.js');
+const ACP = join(root, 'packages/cli/bin/acp.cjs');
 const SELF = fileURLToPath(import.meta.url);
 
 const TICKS_PER_SECOND = 100;

@@ -12,7 +12,7 @@
  * The time until the demo agent's session is open (`● connected`) is printed as context.
  *
  * `acp` is the clone's bundle (built when missing or stale), or with `--bundle FILE` another one:
- * an installed package's `lib/node_modules/acp-kit/bin/acp.js` (npm run pack:all, then
+ * an installed package's `lib/node_modules/acp-kit/bin/acp.cjs` (npm run pack:all, then
  * `npm i -g --prefix DIR ./acp-kit-*.tgz`) to judge what users run.
  */
 import { spawn } from 'node:child_process';
@@ -131,6 +131,10 @@ try {
     },
     (name, ms) => say(`  ${name.padEnd(8)} ${ms.toFixed(0)} ms`),
   );
+  // One run of each first, not timed: the file system's cache, and V8's code cache that acp keeps.
+  await timeCommand([process.execPath, acp, '--version']);
+  await timeCommand([process.execPath, acp, '--help']);
+  await timeCommand([process.execPath, '-e', '0']);
   const commands = await alternate(RUNS * 2, {
     version: () => timeCommand([process.execPath, acp, '--version'], (out) => out.trim() === VERSION),
     node: () => timeCommand([process.execPath, '-e', '0']),

@@ -46,6 +46,12 @@ export async function main(
       writeErr: (text) => io.stderr.write(text),
       // Parse errors are reported below, in the one error style, naming the command that failed.
       outputError: () => (failing = commandPath(command)),
+      // Asked of the io, not of process.stdout: `acp --help` need not create Node's stream objects.
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+      // The help texts are plain (help-text.ts): nothing to strip, whatever the terminal.
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     }),
   );
   program.hook('preAction', (_program, action) => {
