@@ -5,7 +5,7 @@
  * purpose: the terminal UI draws its first frame and starts the agent with it while the engine
  * and the UI load.
  */
-export { AgentCatalog, type CatalogOptions } from './catalog/catalog.js';
+export { AgentCatalog, type CatalogOptions, type DetectedAgent } from './catalog/catalog.js';
 export type { AgentEntry, LaunchSpec } from './catalog/types.js';
 export { resolveClientPaths, type ClientPaths } from './paths.js';
 export { sharedPassEnv } from './process/agent-env.js';

@@ -135,6 +135,7 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     // An OSC 52 copy moves no cursor and draws nothing: written beside Ink's frame, not through it.
     writeTerminal: (data: string) => terminal.write(data),
     ...(metrics ? { metrics } : {}),
+    ...(options.early?.agents ? { startAgents: options.early.agents } : {}),
   });
   const screen = createScreen(controller, () => stdout.columns || 80, metrics);
   // Opened before the first frame, so that it shows the tab (as the early drawing does).

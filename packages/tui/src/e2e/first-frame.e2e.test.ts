@@ -51,3 +51,21 @@ describe('the first frame of acp --agent NAME', () => {
     await h.waitFor('● connected');
   });
 });
+
+describe('the first frame of acp', () => {
+  it('is the agent picker with the agents found, drawn before the UI loads, which takes it over as it is', async () => {
+    const dirs = tmux.keep(makeScenarioDirs());
+    const rawLog = join(dirs.root, 'raw.log');
+    const h = tmux.launch({ env: scenarioEnv(dirs), rawLog });
+    await h.waitFor(/❯ 2 Scenario \[installed\]/, { timeoutMs: 60_000 });
+    // A key the UI answers (the drawing cannot): the list's focus moves.
+    h.press('Down');
+    const moved = await h.waitFor(/❯ 3 Claude Agent/, { timeoutMs: 60_000 });
+    expect(moved).toMatch(/^│ {3}2 Scenario \[installed\]/m);
+    expect(h.history().match(/Choose an agent/g)).toHaveLength(1);
+    // The UI never showed a picker still looking: its first frame was the list drawn before it.
+    const raw = readFileSync(rawLog, 'utf8');
+    expect(raw).not.toContain('Looking for agents');
+    expect(plain(raw.slice(0, raw.indexOf('\x1b[2K')))).toMatch(/^│ Choose an agent +│\r\n/m);
+  });
+});

@@ -132,10 +132,25 @@ describe('startEarly', () => {
     await started?.shutdown();
   });
 
-  it('does nothing for the picker, a reopened session, a command, a remote agent or an unknown name', async () => {
+  it('draws the agent picker for acp, with the agents it found for the UI to show', async () => {
+    dirs = makeScenarioDirs();
+    const out = new TerminalOut(120);
+    const input = new TerminalIn();
+    early = await startEarly({}, io(out, input));
+    expect(early.agent).toBeUndefined();
+    expect(early.agents?.map((agent) => agent.id).slice(0, 3)).toEqual(['demo', 'acp-kit', 'scenario']);
+    const screen = await replay(out.writes, 120);
+    expect(early.drawn).toEqual({ lines: screen.filter((line) => line !== '').length, columns: 120 });
+    expect(screen[1]).toMatch(/^│ Choose an agent +│$/);
+    expect(screen[2]).toMatch(/^│ {3}d acp-kit demo agent \[demo · no model\]/);
+    expect(screen[4]).toMatch(/^│ ❯ 2 Scenario \[installed\] {2}user · /);
+    expect(input.raw).toEqual([true]);
+  });
+
+  it('does nothing for a reopened session, a command, a remote agent or an unknown name', async () => {
     dirs = makeScenarioDirs();
     for (const args of [
-      {},
+      { resume: 's-1' },
       { agent: 'scenario', resume: 's-1' },
       { command: ['node', 'agent.mjs'] },
       { url: 'http://127.0.0.1:1/acp' },

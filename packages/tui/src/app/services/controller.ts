@@ -53,6 +53,8 @@ export interface ControllerOptions {
   readonly now?: () => number;
   /** Benchmark measurements (milestones of opening sessions). */
   readonly metrics?: TuiMetrics;
+  /** The catalog's agents with their installed state, found before the UI was loaded (`acp`'s picker). */
+  readonly startAgents?: readonly DetectedAgent[];
 }
 
 /**
@@ -71,12 +73,14 @@ export class Controller {
   private client_: AcpClient | undefined;
   private exitResolve: ((code: number) => void) | undefined;
   private quitting_: Promise<void> | undefined;
+  private startAgents: readonly DetectedAgent[] | undefined;
   /** Resolves with the exit code when the user quits. */
   readonly exited: Promise<number>;
   readonly now: () => number;
 
   private constructor(private readonly options: ControllerOptions) {
     this.now = options.now ?? Date.now;
+    this.startAgents = options.startAgents;
     this.permissions = new PermissionQueue(options.store, (localId) => this.tabOfSession(localId));
     this.elicitations = new ElicitationQueue(options.store, (request, origin) =>
       elicitationTab(request, this.elicitationCandidates(), this.store.getSnapshot().activeTabId, origin),
@@ -153,6 +157,13 @@ export class Controller {
   /** The catalog with installed state (for the agent picker). */
   detectAgents(): Promise<DetectedAgent[]> {
     return this.client.catalog.detectAll();
+  }
+
+  /** The agents found before the UI was loaded, once: the first picker shows them as the first frame did. */
+  takeStartAgents(): DetectedAgent[] | undefined {
+    const agents = this.startAgents;
+    this.startAgents = undefined;
+    return agents && [...agents];
   }
 
   /**
