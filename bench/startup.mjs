@@ -88,6 +88,21 @@ const pickerScreen = (screen) =>
   screen.includes('Enter start');
 const floorScreen = (screen) => screen.includes('line 5 of 5');
 
+/**
+ * Runs one measurement in the pane; when tmux went away meanwhile (something on this shared machine
+ * ended it), starts another tmux and measures again, once.
+ */
+async function inPane(measure) {
+  try {
+    return await measure();
+  } catch (error) {
+    if (!/^tmux .* (is gone|went away)/.test(error.message)) throw error;
+    say(`  (${error.message}: a new tmux, and the run again)`);
+    await pane.restart();
+    return measure();
+  }
+}
+
 /** First frame of acp with `args` (ms), then quits it; `ready` records the time to `● connected`. */
 async function firstFrame(args, test, run, ready) {
   const { dirs, env } = userDirs(run);
@@ -124,10 +139,10 @@ try {
   const frames = await alternate(
     RUNS,
     {
-      session: (run) => firstFrame(['--agent', 'demo'], sessionScreen, run, readyMs),
-      floor: () => floorFrame(),
-      picker: (run) => firstFrame([], pickerScreen, run),
-      floor2: () => floorFrame(),
+      session: (run) => inPane(() => firstFrame(['--agent', 'demo'], sessionScreen, run, readyMs)),
+      floor: () => inPane(floorFrame),
+      picker: (run) => inPane(() => firstFrame([], pickerScreen, run)),
+      floor2: () => inPane(floorFrame),
     },
     (name, ms) => say(`  ${name.padEnd(8)} ${ms.toFixed(0)} ms`),
   );

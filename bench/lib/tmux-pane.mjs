@@ -17,34 +17,63 @@ const IDLE = 'exec cat';
 export class TmuxPane {
   /** `dir`: where the tmux configuration is written. */
   constructor({ dir, columns = 120, rows = 40 }) {
-    this.socket = `acp-startup-bench-${process.pid}`;
-    const conf = `${dir}/tmux.conf`;
+    this.dir = dir;
+    this.columns = columns;
+    this.rows = rows;
+    this.servers = 0;
+    this.start();
+  }
+
+  /** A tmux server with one pane, and a control client attached to it, sized `columns` × `rows`. */
+  start() {
+    this.socket = `acp-startup-bench-${process.pid}-${++this.servers}`;
+    const conf = `${this.dir}/tmux.conf`;
     writeFileSync(
       conf,
       // The pane stays after its program exits, so a program that draws and exits (the floor) is
       // captured like one that stays.
       'set -g remain-on-exit on\nset -g status off\nset -g history-limit 2000\n',
     );
-    const tmux = (...args) => execFileSync('tmux', ['-L', this.socket, ...args]);
-    tmux('-f', conf, 'new-session', '-d', '-s', 'main', '-x', String(columns), '-y', String(rows), IDLE);
-    // A fixed size whatever the control client's (tmux 3.3 exits when this is in the file).
-    tmux('set', '-g', 'window-size', 'manual');
-    this.client = spawn('tmux', ['-L', this.socket, '-C', 'attach', '-t', 'main'], {
+    execFileSync('tmux', [
+      '-L',
+      this.socket,
+      '-f',
+      conf,
+      'new-session',
+      '-d',
+      '-s',
+      'main',
+      '-x',
+      String(this.columns),
+      '-y',
+      String(this.rows),
+      IDLE,
+    ]);
+    const client = spawn('tmux', ['-L', this.socket, '-C', 'attach', '-t', 'main'], {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
+    this.client = client;
     this.replies = [];
     this.block = undefined;
     this.onOutput = () => {};
     let pending = '';
-    this.client.stdout.setEncoding('utf8');
-    this.client.stdout.on('data', (data) => {
+    client.stdout.setEncoding('utf8');
+    client.stdout.on('data', (data) => {
       pending += data;
       for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
         this.line(pending.slice(0, end));
         pending = pending.slice(end + 1);
       }
     });
-    this.closed = new Promise((resolve) => this.client.on('exit', resolve));
+    this.closed = new Promise((resolve) =>
+      client.on('exit', () => {
+        // A server that went away answers nothing more: what waits for it fails.
+        for (const reply of this.replies.splice(0)) reply(undefined);
+        resolve();
+      }),
+    );
+    // The window takes the control client's size (the only client).
+    void this.command(`refresh-client -C ${this.columns}x${this.rows}`);
   }
 
   /** One line of the control protocol: replies come in %begin … %end blocks; %output notes a write. */
@@ -60,12 +89,22 @@ export class TmuxPane {
     else if (text.startsWith('%output ')) this.onOutput();
   }
 
-  /** Runs a tmux command through the control client; resolves with its output. */
+  /** Runs a tmux command through the control client; resolves with its output, rejects when tmux is gone. */
   command(text) {
-    return new Promise((resolve) => {
-      this.replies.push(resolve);
+    return new Promise((resolve, reject) => {
+      if (this.client.exitCode !== null || this.client.signalCode !== null)
+        return reject(new Error(`tmux (${this.socket}) is gone`));
+      this.replies.push((output) =>
+        output === undefined ? reject(new Error(`tmux (${this.socket}) went away`)) : resolve(output),
+      );
       this.client.stdin.write(`${text}\n`);
     });
+  }
+
+  /** Starts a new tmux server after the last one went away (something on the machine ended it). */
+  async restart() {
+    await this.close();
+    this.start();
   }
 
   screen() {
@@ -160,6 +199,7 @@ export class TmuxPane {
     } catch {
       // Already gone.
     }
+    this.client.stdin.destroy();
     await this.closed;
   }
 }
