@@ -7,7 +7,7 @@
  * the screen, not a polling interval; and no tmux client process is started per look.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const quote = (word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
@@ -49,6 +49,10 @@ export class TmuxPane {
       String(this.rows),
       IDLE,
     ]);
+    // Removed by close(): a server ended from outside leaves its socket file behind.
+    this.socketPath = execFileSync('tmux', ['-L', this.socket, 'display-message', '-p', '#{socket_path}'], {
+      encoding: 'utf8',
+    }).trim();
     const client = spawn('tmux', ['-L', this.socket, '-C', 'attach', '-t', 'main'], {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
@@ -201,5 +205,6 @@ export class TmuxPane {
     }
     this.client.stdin.destroy();
     await this.closed;
+    rmSync(this.socketPath, { force: true });
   }
 }
