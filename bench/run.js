@@ -5,7 +5,7 @@
  * they report as a ratio to the floor measured in the same run, with min/median/max and a verdict
  * (bench/lib/verdict.mjs). Exit code 1 when a verdict is missed. `--quick` and `--runs` are passed
  * to every suite; `--bundle FILE` to the suites that run the `acp` bundle (point it at an installed
- * package's `lib/node_modules/acp-kit/bin/acp.js` to judge what users run).
+ * package's `lib/node_modules/acp-kit/bin/acp.cjs` to judge what users run).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -19,6 +19,7 @@ const SUITES = [
   { name: 'large-message', script: 'bench/large-message.mjs', bundle: false },
   { name: 'stream', script: 'bench/stream.mjs', bundle: true },
   { name: 'reopen', script: 'bench/reopen.mjs', bundle: true },
+  { name: 'startup', script: 'bench/startup.mjs', bundle: true },
 ];
 
 const argv = process.argv.slice(2);

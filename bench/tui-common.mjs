@@ -23,7 +23,7 @@ import { option } from './common.js';
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 /** The clone's `acp`: the same bundle the `acp-kit` package ships (scripts/bundle.ts). */
-export const ACP = join(ROOT, 'packages/cli/bin/acp.js');
+export const ACP = join(ROOT, 'packages/cli/bin/acp.cjs');
 const BUNDLE_ENTRY = join(ROOT, 'packages/cli/dist/cli.js');
 export const SCENARIO_AGENT = join(ROOT, 'packages/tui/src/e2e/fixtures/scenario-agent.mjs');
 

@@ -52,12 +52,13 @@ function loaded(chunks: string[], match: RegExp): Record<string, string> {
   return found;
 }
 
-function tuiChunk(): string {
-  const found = Object.entries(metafile.outputs).find(([, output]) =>
-    output.entryPoint?.startsWith('packages/tui/src/'),
-  );
-  if (!found) throw new Error('no chunk starts the terminal UI');
-  return found[0];
+/** The UI's small entry (it draws the first frame and starts the agent), then the UI itself. */
+const UI_ENTRY = 'packages/tui/src/bin-entry.ts';
+const UI = 'packages/tui/src/app/run-tui.tsx';
+
+/** The chunks the terminal UI loads: the command line's, the UI's entry, the UI. */
+function tuiStart(): string[] {
+  return [chunkOf(metafile, ENTRY), chunkOf(metafile, UI_ENTRY), chunkOf(metafile, UI)];
 }
 
 describe('the acp bundle', () => {
@@ -83,14 +84,34 @@ describe('the acp bundle', () => {
   it('keeps the AI SDK, the MCP SDK and zod out of `acp run` and the terminal UI', () => {
     const entry = chunkOf(metafile, ENTRY);
     expect(loaded([entry, chunkOf(metafile, RUN)], AGENT_ONLY)).toEqual({});
-    expect(loaded([entry, tuiChunk()], AGENT_ONLY)).toEqual({});
+    expect(loaded(tuiStart(), AGENT_ONLY)).toEqual({});
+  });
+
+  it('draws the first frame of the terminal UI and starts its agent before loading React, Ink or the engine', () => {
+    const closure = staticClosure(metafile, [chunkOf(metafile, ENTRY), chunkOf(metafile, UI_ENTRY)]);
+    const inputs = [...inputsOf(metafile, closure)];
+    const heavy = (input: string): boolean =>
+      /node_modules\/(react|react-reconciler|ink|yoga-layout|marked|highlight\.js|diff|zod)\//.test(input) ||
+      input.startsWith('packages/protocol/src/schema/') ||
+      input.startsWith('packages/client/src/session/') ||
+      input.startsWith('packages/client/src/agent/') ||
+      input.startsWith('packages/tui/src/app/services/');
+    const found: Record<string, string> = {};
+    for (const input of inputs.filter(heavy))
+      found[input] = importChain(metafile, UI_ENTRY, (i) => i === input).join(' → ');
+    expect(found).toEqual({});
+    // The UI itself is loaded after that, by the entry.
+    const later = [...closure].flatMap((chunk) =>
+      (metafile.outputs[chunk]?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path),
+    );
+    expect(later).toContain(chunkOf(metafile, UI));
   });
 
   it('loads the remote transport (ws, HTTP server and client) only for acp serve and remote agents', () => {
     const entry = chunkOf(metafile, ENTRY);
     const remote = (input: string): boolean =>
       input.startsWith('packages/protocol/src/remote/') || input.includes('node_modules/ws/');
-    for (const start of [[entry], [entry, chunkOf(metafile, RUN)], [entry, tuiChunk()]]) {
+    for (const start of [[entry], [entry, chunkOf(metafile, RUN)], tuiStart()]) {
       const inputs = [...inputsOf(metafile, staticClosure(metafile, start))].filter(remote);
       expect(inputs).toEqual([]);
     }

@@ -1,7 +1,8 @@
 /**
  * Builds the `acp-kit` package (packages/cli) as an esbuild bundle with no runtime dependencies:
  * ESM chunks in `packages/cli/dist/` (`cli.js` is the entry; each command's implementation, the
- * terminal UI and the agent are chunks loaded on demand), `dist/metafile.json` (not shipped) and
+ * terminal UI and the agent are chunks loaded on demand), `quick.cjs` (the same command line as
+ * one CommonJS file, for `acp --version` and `acp --help`), `dist/metafile.json` (not shipped) and
  * `THIRD_PARTY_LICENSES.md` for the bundled packages.
  *
  *   npx tsx scripts/bundle.ts [--no-minify] [--outdir DIR]
@@ -101,6 +102,74 @@ const withoutOptionalNativeAddons: Plugin = {
   },
 };
 
+/**
+ * commander requires `node:child_process` at load for executable subcommands, which acp does not
+ * have: loading it costs every start (~4% of `acp --help`) and is deferred to its first use.
+ */
+export const commanderLazyChildProcess: Plugin = {
+  name: 'commander-lazy-child-process',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager))
+        throw new Error('commander-lazy-child-process: commander changed; update the patch');
+      const lazy =
+        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The commands main.ts imports when they run: `--version` and `--help` run none, so the quick build
+ * bundles none (importing one there throws). Its own import of main.ts is bundled.
+ */
+const noCommands: Plugin = {
+  name: 'no-commands',
+  setup(builder) {
+    builder.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' && !args.importer.endsWith('quick.ts')
+        ? { path: args.path, namespace: 'not-in-quick' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'not-in-quick' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of dist/quick.cjs (acp --version and --help)`)});\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The entry of `acp --version` and `acp --help` (bin/acp.cjs requires its build, dist/quick.cjs). */
+export const QUICK_ENTRY = 'packages/cli/src/quick.ts';
+
+/**
+ * `acp --version` and `acp --help` as one CommonJS file: the same program (main.ts), which Node
+ * loads without starting its ES module loader (packages/cli/src/quick.ts says why).
+ */
+export function quickBundleOptions(options: { outdir?: string; minify?: boolean } = {}): BuildOptions {
+  const minify = options.minify ?? true;
+  return {
+    absWorkingDir: ROOT,
+    entryPoints: { quick: QUICK_ENTRY },
+    outdir: options.outdir ?? join(BUNDLE_PACKAGE_DIR, 'dist'),
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    conditions: ['@acp-kit/source'],
+    define: { 'import.meta.url': '__acpModuleUrl', 'import.meta.resolve': 'undefined' },
+    banner: { js: "const __acpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [noCommands, commanderLazyChildProcess],
+    minifySyntax: minify,
+    minifyWhitespace: minify,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
 /** What esbuild is given (exported for the chunk-graph test, which builds in memory). */
 export function bundleOptions(options: { outdir?: string; minify?: boolean } = {}): BuildOptions {
   const minify = options.minify ?? true;
@@ -120,7 +189,14 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
     jsx: 'automatic',
     // React and Ink check NODE_ENV: production drops their development-only code paths.
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [withoutDevtools, yogaWithoutFetch, inkFrameCache, fastStringWidth, withoutOptionalNativeAddons],
+    plugins: [
+      withoutDevtools,
+      yogaWithoutFetch,
+      inkFrameCache,
+      fastStringWidth,
+      withoutOptionalNativeAddons,
+      commanderLazyChildProcess,
+    ],
     // CommonJS dependencies (React, highlight.js, the MCP SDK's deps) require() Node built-ins.
     banner: {
       js: "import { createRequire as __acpRequire } from 'node:module'; const require = __acpRequire(import.meta.url);",
@@ -142,6 +218,9 @@ export async function writeBundle(options: { outdir?: string; minify?: boolean }
   mkdirSync(outdir, { recursive: true });
   const { metafile } = await build(config);
   if (!metafile) throw new Error('esbuild returned no metafile');
+  await build(
+    quickBundleOptions({ outdir, ...(options.minify !== undefined ? { minify: options.minify } : {}) }),
+  );
   writeFileSync(join(outdir, 'metafile.json'), JSON.stringify(metafile));
   // Next to dist/, where the package's README and LICENSE are.
   const packageDir = join(outdir, '..');

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { ROOT } from './verdict.mjs';
 
 export const AGENT = join(ROOT, 'bench/impl/raw-agent.js');
-const ACP = join(ROOT, 'packages/cli/bin/acp.js');
+const ACP = join(ROOT, 'packages/cli/bin/acp.cjs');
 
 const TICKS_PER_SECOND = 100;
 

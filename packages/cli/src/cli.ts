@@ -1,5 +1,5 @@
 /**
- * The process entry of `acp` (run by bin/acp.js).
+ * The process entry of `acp` (run by bin/acp.cjs; `acp --version` and `--help` run quick.ts instead).
  */
 import { processIo } from './io.js';
 import { main } from './main.js';

@@ -11,6 +11,8 @@ export interface Output {
   /** False (a Node stream under backpressure) asks the caller to wait for `'drain'`. */
   write(text: string): unknown;
   isTTY?: boolean;
+  /** Its width when it is a terminal (help is wrapped to it). */
+  readonly columns?: number;
   /** With `off`: `acp run` waits for `'drain'` (or `'close'`) after a write that returned false. */
   once?(event: 'drain' | 'close', listener: () => void): unknown;
   off?(event: 'drain' | 'close', listener: () => void): unknown;
@@ -124,12 +126,19 @@ export function processIo(options: { exitOnBrokenPipe?: boolean } = {}): CliIo {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     },
-    input: process.stdin,
+    // stdin's stream is made on first use only (most commands never read it).
+    get input() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
     self: selfLaunchSpec(),
-    interactive: process.stdin.isTTY === true,
-    stdinPiped: isPipeOrFile(0),
+    get interactive() {
+      return process.stdin.isTTY === true;
+    },
+    get stdinPiped() {
+      return isPipeOrFile(0);
+    },
     onSignal: (handler) => {
       if (handlers.size === 0) for (const signal of STOP_SIGNALS) process.on(signal, onProcessSignal);
       handlers.add(handler);

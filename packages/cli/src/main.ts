@@ -47,6 +47,12 @@ export async function main(
       writeErr: (text) => io.stderr.write(text),
       // Parse errors are reported below, in the one error style, naming the command that failed.
       outputError: () => (failing = commandPath(command)),
+      // Asked of the io, not of process.stdout: `acp --help` need not create Node's stream objects.
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+      // The help texts are plain (help-text.ts): nothing to strip, whatever the terminal.
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     }),
   );
   program.hook('preAction', (_program, action) => {
@@ -99,7 +105,8 @@ async function openTerminalUi(args: TuiArguments, io: CliIo): Promise<number> {
       hint: 'use `acp run` for scripts and pipes, or TERM=dumb acp for a plain line-by-line conversation',
     });
   }
-  const { tuiMain } = await import('@acp-kit/tui');
+  // The UI's small entry: it draws the first frame and starts the agent before loading the rest.
+  const { tuiMain } = await import('@acp-kit/tui/entry');
   return tuiMain(args, { self: io.self, env: io.env });
 }
 

@@ -20,7 +20,8 @@ import { ClientSession } from './session/client-session.js';
 import type { AttachMode } from './session/events.js';
 import { RECENT_FRAME_BYTES, RECENT_FRAMES } from './session/frame-feed.js';
 import type { TerminalServiceOptions } from './terminal/terminal-service.js';
-import { parsePassEnv } from './process/agent-env.js';
+import { sharedPassEnv } from './process/agent-env.js';
+import type { EarlyAgent } from './process/early-agent.js';
 
 /** Options of {@link AcpClient.create}. */
 export interface AcpClientOptions {
@@ -113,8 +114,7 @@ export class AcpClient {
    * agents.json plus `ACP_KIT_PASS_ENV` (names or `PREFIX*`, separated by commas or spaces).
    */
   get passEnv(): string[] {
-    const env = this.options.env ?? process.env;
-    return [...this.catalog.passEnv, ...parsePassEnv(env.ACP_KIT_PASS_ENV)];
+    return sharedPassEnv(this.catalog.passEnv, this.options.env ?? process.env);
   }
 
   /** Loads the catalog and the saved rules. */
@@ -139,9 +139,20 @@ export class AcpClient {
    */
   async connect(
     agent: string | AgentEntry,
-    options: { cwd?: string; signal?: AbortSignal; onCreated?: (connection: AgentConnection) => void } = {},
+    options: {
+      cwd?: string;
+      signal?: AbortSignal;
+      onCreated?: (connection: AgentConnection) => void;
+      /** The agent's process, started early (see `startEarlyAgent`): taken when it is this agent's, else stopped. */
+      early?: EarlyAgent;
+    } = {},
   ): Promise<AgentConnection> {
     const entry = typeof agent === 'string' ? this.catalog.require(agent) : agent;
+    const early = options.early;
+    const adopt =
+      early?.matches({ spec: entry, cwd: options.cwd, env: this.options.env, passEnv: this.passEnv }) ===
+      true;
+    if (early && !adopt) void early.discard();
     const connectionOptions: AgentConnectionOptions = {
       agent: entry,
       policy: this.policy,
@@ -159,6 +170,7 @@ export class AcpClient {
       ...(this.options.terminals ? { terminals: this.options.terminals } : {}),
       ...(this.options.terminalAuth !== undefined ? { terminalAuth: this.options.terminalAuth } : {}),
       ...(this.options.coalesceReadsMs ? { coalesceReadsMs: this.options.coalesceReadsMs } : {}),
+      ...(early && adopt ? { early } : {}),
     };
     let connection: AgentConnection;
     let created: AgentConnection | undefined;
@@ -184,6 +196,8 @@ export class AcpClient {
       throw error;
     } finally {
       options.signal?.removeEventListener('abort', abort);
+      // Not taken when the start ended before the process was needed: it must not outlive that.
+      void early?.discard();
     }
     connection.events.on('exit', ({ expected }) => {
       if (expected) this.connections.delete(connection);

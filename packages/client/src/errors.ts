@@ -3,7 +3,8 @@
  * people. Wire errors stay `ProtocolError`s and transport failures `AcpKitError`s (both from
  * `@acp-kit/protocol`); this module adds the engine's own string codes.
  */
-import { AcpKitError, ErrorCodes, ProtocolError } from '@acp-kit/protocol';
+// The error classes alone: the protocol's index would bring its schema to everything that reports errors.
+import { AcpKitError, ErrorCodes, ProtocolError } from '@acp-kit/protocol/errors';
 
 /** String codes of the engine's local failures. */
 export type ClientErrorCode =

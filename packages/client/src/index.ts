@@ -72,6 +72,7 @@ export {
   isCredentialVariable,
   parsePassEnv,
   passesEnv,
+  sharedPassEnv,
   type AgentEnvironment,
 } from './process/agent-env.js';
 export {
@@ -80,6 +81,7 @@ export {
   type AgentProcess,
   type AgentProcessOptions,
 } from './process/agent-process.js';
+export { startEarlyAgent, type AgentLaunch, type EarlyAgent } from './process/early-agent.js';
 export { RestartBudget } from './process/restart-budget.js';
 
 export { ClientSession, type ReplayMode, type TurnResult } from './session/client-session.js';

@@ -1,10 +1,11 @@
 /**
  * What the `acp` command needs to start the terminal UI: {@link tuiMain}, which takes the options
  * `acp`'s argument parser produced (`acp [--agent NAME] [--cwd DIR] [--resume ID] [-- CMD ARGS]`)
- * and checks that the terminal can show the UI.
+ * and checks that the terminal can show the UI. This module is small on purpose (`@acp-kit/tui/entry`):
+ * what it does before the UI is loaded is on screen sooner (first-frame/early-start.ts).
  */
 import type { LaunchSpec } from '@acp-kit/client';
-import { runTui } from './app/run-tui.js';
+import { startEarly } from './first-frame/early-start.js';
 
 /** What the UI is asked to open: `acp`'s root options, already parsed. */
 export interface TuiArguments {
@@ -67,8 +68,12 @@ export async function tuiMain(args: TuiArguments, io: TuiMainIo = {}): Promise<n
     stderr.write(problem);
     return 2;
   }
+  const env = io.env ?? process.env;
+  const early = await startEarly(args, { env, stdin, stdout, ...(io.self ? { self: io.self } : {}) });
+  const { runTui } = await import('./app/run-tui.js');
   return runTui({
     ...args,
+    early,
     ...(io.self ? { self: io.self } : {}),
     ...(io.env ? { env: io.env } : {}),
     stdin,

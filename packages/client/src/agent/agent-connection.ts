@@ -31,6 +31,7 @@ import { agentEnvironment } from '../process/agent-env.js';
 import type { RemoteEvent } from '@acp-kit/protocol/remote';
 import { nextRemoteStatus, type RemoteStatus } from './remote-status.js';
 import { NoiseDetector, processLink, startAgentProcess, type AgentLink } from '../process/agent-process.js';
+import type { EarlyAgent } from '../process/early-agent.js';
 import { RestartBudget } from '../process/restart-budget.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionLink } from '../session/session-link.js';
@@ -76,6 +77,8 @@ export interface AgentConnectionOptions {
   terminalAuth?: boolean;
   /** Read pacing of the agent's output (see `AcpClientOptions.coalesceReadsMs`; default off). */
   coalesceReadsMs?: number;
+  /** The agent's process, already started (see `startEarlyAgent`): the first start takes it. */
+  early?: EarlyAgent;
 }
 
 /** Events of a connection. */
@@ -536,15 +539,18 @@ export class AgentConnection implements SessionLink {
   }
 
   private async startProcess(): Promise<AgentLink> {
-    const started = await startAgentProcess(this.agent, {
-      cwd: this.options.cwd ?? this.agent.cwd,
-      env: this.options.env,
-      ...(this.options.passEnv ? { passEnv: this.options.passEnv } : {}),
-      onStderr: (text) => {
-        this.events.emit('stderr', { text });
-        if (this.signingIn > 0) this.events.emit('signInOutput', { text });
-      },
-    });
+    const onStderr = (text: string): void => {
+      this.events.emit('stderr', { text });
+      if (this.signingIn > 0) this.events.emit('signInOutput', { text });
+    };
+    const started =
+      this.options.early?.adopt(onStderr) ??
+      (await startAgentProcess(this.agent, {
+        cwd: this.options.cwd ?? this.agent.cwd,
+        env: this.options.env,
+        ...(this.options.passEnv ? { passEnv: this.options.passEnv } : {}),
+        onStderr,
+      }));
     return processLink(started);
   }
 

@@ -57,7 +57,9 @@ describe('agentEnvironment', () => {
     expect(env('codex')).toMatchObject({ OPENAI_API_KEY: 'sk-openai' });
     expect(env('codex').AWS_SECRET_ACCESS_KEY).toBeUndefined();
     expect(env('acp-kit')).toMatchObject({ OPENAI_API_KEY: 'sk-openai', ANTHROPIC_API_KEY: 'sk-ant' });
-    for (const id of byId.keys()) expect(env(id).GITHUB_TOKEN, id).toBeUndefined();
+    // GitHub Copilot CLI signs in with a GitHub token; no other agent gets one.
+    expect(env('copilot').GITHUB_TOKEN).toBe('ghp_x');
+    for (const id of byId.keys()) if (id !== 'copilot') expect(env(id).GITHUB_TOKEN, id).toBeUndefined();
     expect(Object.keys(env('demo')).sort()).toEqual(['AWS_REGION', 'HOME', 'LANG', 'PATH', 'SSH_AUTH_SOCK']);
   });
 });

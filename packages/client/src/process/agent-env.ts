@@ -62,3 +62,11 @@ export function parsePassEnv(text: string | undefined): string[] {
     .map((part) => part.trim())
     .filter((part) => part !== '');
 }
+
+/**
+ * Credential variables every agent may see besides what its entry passes: the catalog's `passEnv`
+ * (agents.json) plus `ACP_KIT_PASS_ENV`.
+ */
+export function sharedPassEnv(catalogPassEnv: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  return [...catalogPassEnv, ...parsePassEnv(env.ACP_KIT_PASS_ENV)];
+}

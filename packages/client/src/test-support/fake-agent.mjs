@@ -326,6 +326,8 @@ if (opts.stubborn) {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => {});
   setInterval(() => {}, 60_000);
 }
+// `startupStderr`: written to stderr as soon as the agent runs, before it reads anything.
+if (opts.startupStderr) process.stderr.write(opts.startupStderr);
 if (opts.noise) process.stdout.write('Starting fake agent v1.0...\n\x1b[32mready\x1b[0m\n');
 if (opts.exitImmediately !== undefined) {
   process.stderr.write('fatal: cannot start\n');

@@ -14,6 +14,7 @@ import { batchedStdout } from './services/batched-stdout.js';
 import { Controller, type ResumableSession } from './services/controller.js';
 import { terminalInput } from './services/input-activity.js';
 import { TuiMetrics } from './services/metrics.js';
+import { takeOverPrefix, type EarlyStart } from '../first-frame/early-start.js';
 import { commandEntry, type TerminalHandover } from './services/tab-runtime.js';
 import { initialAppState } from './state/app-state.js';
 import { AppStore } from './state/app-store.js';
@@ -39,6 +40,8 @@ export interface TuiOptions {
   readonly stdin?: NodeJS.ReadStream;
   readonly stdout?: NodeJS.WriteStream;
   readonly stderr?: NodeJS.WriteStream;
+  /** What was drawn and started before the UI was loaded (`tuiMain`), for the UI to take over. */
+  readonly early?: EarlyStart;
 }
 
 /** Sends console output to a log file (`ACP_KIT_TUI_LOG_FILE`, formerly `ACP_KIT_TUI_LOG`) or nowhere: never onto the UI. */
@@ -79,7 +82,9 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   const metrics = TuiMetrics.fromEnv(env);
   if (metrics) metrics.watch(stdout);
   const store = new AppStore(initialAppState());
-  const terminal = batchedStdout(stdout);
+  const drawn = options.early?.drawn;
+  // The first frame replaces what was drawn before the UI loaded, in the same write.
+  const terminal = batchedStdout(stdout, drawn ? takeOverPrefix(drawn, stdout.columns, CLEAR_SCREEN) : '');
   let ink: Instance | undefined;
   const input = new FilteredStdin(stdin, {
     onKey: () => store.dispatch({ type: 'overlay_opened', overlay: { kind: 'help' } }),
@@ -131,13 +136,16 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     // An OSC 52 copy moves no cursor and draws nothing: written beside Ink's frame, not through it.
     writeTerminal: (data: string) => terminal.write(data),
     ...(metrics ? { metrics } : {}),
+    ...(options.early?.agents ? { startAgents: options.early.agents } : {}),
   });
   const screen = createScreen(controller, () => stdout.columns || 80, metrics);
+  // Opened before the first frame, so that it shows the tab (as the early drawing does).
+  start(controller, options);
   ink = mount();
+  options.early?.takeOver();
   const stopResizeWatch = reprintOnResize(stdout, () => store.dispatch({ type: 'reprint' }));
   void loadHighlighter();
   const stopOnSignals = stopOnLoss(controller, stdin, stdout);
-  start(controller, options);
   try {
     return await controller.exited;
   } finally {
@@ -221,11 +229,16 @@ function stopOnLoss(
   };
 }
 
-/** Opens what the options ask for: a stored session, a command, a catalog agent, or the picker. */
+/**
+ * Opens what the options ask for: a stored session, a command, a catalog agent, or the picker. An
+ * agent started early goes to the tab of `--agent NAME`; any other start does not need it.
+ */
 function start(controller: Controller, options: TuiOptions): void {
   const store = controller.store;
+  const early = options.early?.agent;
   const agent = options.agent !== undefined ? controller.client.catalog.get(options.agent) : undefined;
   if (options.agent !== undefined && !agent) {
+    void early?.discard();
     controller.flash(`No agent named "${options.agent}"; choose one`, 'error');
     store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
     return;
@@ -236,11 +249,13 @@ function start(controller: Controller, options: TuiOptions): void {
       : options.command && options.command.length > 0
         ? commandEntry(options.command)
         : agent;
+  if (entry !== agent || options.resume !== undefined) void early?.discard();
   if (options.resume !== undefined) {
     void controller.openStored(options.resume, entry).then(() => {
       if (store.getSnapshot().tabs.length === 0)
         store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
     });
-  } else if (entry) controller.openAgent(entry, { kind: 'new' }, options.cwd);
+  } else if (entry)
+    controller.openAgent(entry, { kind: 'new' }, options.cwd, entry === agent ? early : undefined);
   else store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
 }

@@ -1,5 +1,6 @@
 import { Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
+import { codeSpans } from './code-spans.js';
 
 /** Props of {@link InlineCode}. */
 export interface InlineCodeProps {
@@ -21,13 +22,13 @@ export function InlineCode({ text }: InlineCodeProps) {
   if (!text.includes('`')) return <>{text}</>;
   return (
     <>
-      {text.split(/`([^`\n]+)`/).map((part, i) =>
-        i % 2 === 1 ? (
+      {codeSpans(text).map((piece, i) =>
+        piece.code ? (
           <Text key={i} color={theme.text.accent}>
-            {part}
+            {piece.text}
           </Text>
         ) : (
-          part
+          piece.text
         ),
       )}
     </>

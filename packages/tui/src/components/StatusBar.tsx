@@ -8,7 +8,7 @@ import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { displayPath } from '../text/paths.js';
 import { plural } from '../text/fold.js';
 import type { StatusView } from '../view-model/status.js';
-import { connectionLabel, stallNotice, usageSummary } from './status-format.js';
+import { connectionLabel, stallNotice, toneColor, usageSummary } from './status-format.js';
 import { toolKindIcon } from './tool-icons.js';
 
 /** Props of {@link StatusBar}. */
@@ -32,12 +32,7 @@ export const StatusBar = memo(function StatusBar({ status, stallAfterMs = 30_000
   const now = useNow();
   const cancelKey = useKeyLabel('app.cancel');
   const connection = connectionLabel(status.connection);
-  const connectionColor =
-    connection.tone === 'ok'
-      ? theme.status.success
-      : connection.tone === 'bad'
-        ? theme.status.error
-        : theme.status.warning;
+  const connectionColor = toneColor(connection.tone, theme);
   const usage = status.usage ? usageSummary(status.usage) : undefined;
   const usageColor =
     usage?.fraction === undefined

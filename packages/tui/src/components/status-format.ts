@@ -1,6 +1,7 @@
 /** Pure formatting for the status bar (tested without rendering). */
 import type { ConnectionState, UsageView } from '../view-model/status.js';
 import { formatCost, formatCount, formatDuration } from '../text/format.js';
+import type { Theme, ThemeColor } from '../theme/theme.js';
 
 /** Icon and word for a connection state. */
 export function connectionLabel(state: ConnectionState): {
@@ -24,6 +25,11 @@ export function connectionLabel(state: ConnectionState): {
     case 'crashed':
       return { icon: '✗', text: 'agent exited', tone: 'bad' };
   }
+}
+
+/** The colour of a connection label's tone (see {@link connectionLabel}). */
+export function toneColor(tone: 'ok' | 'busy' | 'bad', theme: Theme): ThemeColor {
+  return tone === 'ok' ? theme.status.success : tone === 'bad' ? theme.status.error : theme.status.warning;
 }
 
 /** A `width`-cell bar for `fraction` (0–1) of the context window. */

@@ -6,6 +6,7 @@ import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { plural } from '../text/fold.js';
 import { AttachmentChips } from './AttachmentChips.js';
 import type { ImageAttachment, ImageReader, ImageSupport } from './image-attachment.js';
+import { composerPlaceholder, PROMPT_MARK } from './placeholder.js';
 import { SuggestionList } from './SuggestionList.js';
 import { commandInText } from './suggestions.js';
 import { useComposer } from './useComposer.js';
@@ -106,20 +107,16 @@ export const Composer = memo(function Composer({
         {state.attachments.length > 0 && <AttachmentChips attachments={state.attachments} />}
         {state.text === '' ? (
           <Text>
-            <Text color={theme.text.accent}>{'› '}</Text>
+            <Text color={theme.text.accent}>{PROMPT_MARK}</Text>
             <Text inverse> </Text>
             <Text color={theme.text.muted}>
-              {state.attachments.length > 0
-                ? 'Add a message, or Enter to send the images'
-                : busy
-                  ? 'The agent is working · type to queue a prompt'
-                  : 'Message · / for commands · @ to mention a file'}
+              {composerPlaceholder({ attachments: state.attachments.length, busy })}
             </Text>
           </Text>
         ) : (
           lines.map((line, i) => (
             <Text key={i}>
-              <Text color={theme.text.accent}>{i === 0 ? '› ' : '  '}</Text>
+              <Text color={theme.text.accent}>{i === 0 ? PROMPT_MARK : '  '}</Text>
               <Line text={line} cursor={i === cursorLine ? cursorColumn : undefined} />
               {i === 0 && showHint && (
                 <Text color={theme.text.muted}>{sanitizeInline(command.input?.hint ?? '')}</Text>

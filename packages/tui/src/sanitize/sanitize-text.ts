@@ -1,5 +1,6 @@
 /**
- * The text sanitizer lives in `@acp-kit/client` (one sanitizer for every host); the terminal UI
+ * The text sanitizer lives in `@acp-kit/client` (one sanitizer for every host; imported from the
+ * client's small entry, so that what the UI draws before it loads needs no more); the terminal UI
  * adds one rule for what it draws in boxes: an emoji skin-tone modifier is set apart from the emoji
  * it follows (see {@link separateEmojiModifiers}).
  */
@@ -7,7 +8,7 @@ import {
   TextSanitizer as PlainTextSanitizer,
   sanitizeInline as plainInline,
   sanitizeText as plainText,
-} from '@acp-kit/client';
+} from '@acp-kit/client/launch';
 
 /** A skin-tone modifier (U+1F3FB–U+1F3FF) as UTF-16: its high surrogate and one of five low ones. */
 const MODIFIER_START = '\uD83C';

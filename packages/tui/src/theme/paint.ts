@@ -13,6 +13,7 @@ export interface TextStyle {
   readonly underline?: boolean;
   readonly strikethrough?: boolean;
   readonly dim?: boolean;
+  readonly inverse?: boolean;
 }
 
 const ANSI_256 = /^ansi256\(\s?(\d+)\s?\)$/;
@@ -48,5 +49,6 @@ export function paint(text: string, style: TextStyle): string {
   if (style.italic) out = chalk.italic(out);
   if (style.underline) out = chalk.underline(out);
   if (style.strikethrough) out = chalk.strikethrough(out);
+  if (style.inverse) out = chalk.inverse(out);
   return out;
 }

@@ -11,6 +11,7 @@ import { sameStatus, statusView } from '../view/status-view.js';
 import { useStableValue } from '../hooks/useStableValue.js';
 import { countRender } from '../services/metrics.js';
 import { BottomPanel, usePromptHistory } from './BottomPanel.js';
+import { bottomPanelRows, STATUS_ROWS } from './layout.js';
 import { StatusArea } from './StatusArea.js';
 import { LiveTranscript, liveSpins } from './LiveTranscript.js';
 
@@ -20,8 +21,6 @@ export interface AppProps {
   readonly armDelayMs?: number;
 }
 
-/** Rows kept for the tab bar, the two status lines and the hint line. */
-const STATUS_ROWS = 4;
 /** Clock tick while a spinner is shown: 10 frames a second. */
 const CLOCK_MS = 100;
 /** Clock tick while something runs without a spinner: whole seconds (stall indicator, kill prompt). */
@@ -83,7 +82,7 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
   const plan = state?.plan ?? [];
   const showPlan = plan.length > 0 && !modal;
   const planRows = showPlan ? (app.view.planCollapsed ? 1 : plan.length + 1) : 0;
-  const bottomRows = Math.max(6, rows - STATUS_ROWS - 1);
+  const bottomRows = bottomPanelRows(rows);
   const liveBudget = Math.max(3, rows - STATUS_ROWS - COMPOSER_ROWS - planRows - 2);
   return (
     <>

@@ -6,6 +6,7 @@ import { AgentPicker } from './AgentPicker.js';
 import { AuthDialog } from './AuthDialog.js';
 import { HelpScreen } from './HelpScreen.js';
 import { KillPrompt } from './KillPrompt.js';
+import { overlayListRows } from './layout.js';
 import { MenuScreen } from './MenuScreen.js';
 import { ConfigPicker, ModePicker } from './OptionPickers.js';
 import { RulesScreen } from './RulesScreen.js';
@@ -32,7 +33,7 @@ export const OverlayScreen = memo(function OverlayScreen({
   state,
   rows,
 }: OverlayScreenProps) {
-  const list = Math.max(3, rows - 6);
+  const list = overlayListRows(rows);
   switch (overlay.kind) {
     case 'agents':
       return <AgentPicker purpose={overlay.purpose} maxVisible={list} />;

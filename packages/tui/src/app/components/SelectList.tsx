@@ -3,6 +3,7 @@ import { Box, Text, useInput, type Key } from 'ink';
 import { useTheme } from '../../theme/ThemeContext.js';
 import { sanitizeInline } from '../../sanitize/sanitize-text.js';
 import { InlineCode } from '../../components/InlineCode.js';
+import { listWindow } from './list-window.js';
 
 /** One entry of a {@link SelectList}. */
 export interface SelectItem {
@@ -83,11 +84,8 @@ export const SelectList = memo(function SelectList({
     },
     { isActive },
   );
-  const start = Math.min(
-    Math.max(0, index - Math.floor(maxVisible / 2)),
-    Math.max(0, items.length - maxVisible),
-  );
-  const visible = items.slice(start, start + maxVisible);
+  const { start, end } = listWindow(index, items.length, maxVisible);
+  const visible = items.slice(start, end);
   const toneColor = {
     ok: theme.status.success,
     warn: theme.status.warning,

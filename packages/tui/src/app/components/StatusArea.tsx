@@ -9,6 +9,7 @@ import type { StatusView } from '../../view-model/status.js';
 import type { AppState } from '../state/app-state.js';
 import { useController } from '../hooks/AppContext.js';
 import { countRender } from '../services/metrics.js';
+import { keyHints } from './key-hints.js';
 import { TabBar } from './TabBar.js';
 
 /** How long a flash message stays. */
@@ -45,14 +46,9 @@ function HintLine({ app, status, stallAfterMs }: StatusAreaProps) {
   }
   const running = status?.turn !== undefined;
   const stalled = running && now - (status?.turn?.lastUpdateAt ?? now) >= stallAfterMs;
-  const parts = stalled
-    ? [`${cancel} cancel`, `${restart} restart the agent`]
-    : running
-      ? [`${cancel} cancel`, `${menu} menu`]
-      : [`${menu} menu`, '? keys', `${newTab} new tab`];
   return (
     <Text color={stalled ? theme.status.warning : theme.text.muted} wrap="truncate-end">
-      {parts.join(' · ')}
+      {keyHints({ menu, cancel, restart, newTab }, running, stalled)}
     </Text>
   );
 }

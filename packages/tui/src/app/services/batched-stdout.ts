@@ -7,13 +7,15 @@
 
 /**
  * Wraps `stream` so that `write` calls in the same tick are joined (flushed in a microtask).
- * Everything else (size, events, TTY-ness) is the stream's own.
+ * Everything else (size, events, TTY-ness) is the stream's own. `before` goes out with the first
+ * write (what replaces a drawing made before the UI, in the same write as the first frame).
  *
  * @example
  * render(<App />, { stdout: batchedStdout(process.stdout) });
  */
-export function batchedStdout(stream: NodeJS.WriteStream): NodeJS.WriteStream {
-  let pending: string[] = [];
+export function batchedStdout(stream: NodeJS.WriteStream, before = ''): NodeJS.WriteStream {
+  let pending: string[] = before === '' ? [] : [before];
+  let first = before !== '';
   const flush = (): void => {
     const data = pending.join('');
     pending = [];
@@ -21,7 +23,8 @@ export function batchedStdout(stream: NodeJS.WriteStream): NodeJS.WriteStream {
   };
   const write = (chunk: unknown, ...rest: unknown[]): boolean => {
     pending.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
-    if (pending.length === 1) queueMicrotask(flush);
+    if (pending.length === 1 || first) queueMicrotask(flush);
+    first = false;
     const callback = rest.find((arg): arg is () => void => typeof arg === 'function');
     if (callback) queueMicrotask(callback);
     return true;

@@ -13,6 +13,7 @@ import {
   type ClientPaths,
   type ClientSession,
   type DetectedAgent,
+  type EarlyAgent,
   type LaunchSpec,
   type PermissionAnswer,
   type PermissionRule,
@@ -22,6 +23,7 @@ import {
 import type { CreateElicitationResponse, SessionInfo } from '@acp-kit/protocol';
 import { loadSettings, settingsPath, updateSettings, type SettingsPatch } from '../settings/settings-file.js';
 import type { TuiSettings } from '../settings/settings.js';
+import { startingMessage } from '../components/tab-label.js';
 import type { AppStore } from '../state/app-store.js';
 import { ElicitationQueue, elicitationTab, type ElicitationTabCandidate } from './elicitation-queue.js';
 import type { TuiMetrics } from './metrics.js';
@@ -57,6 +59,8 @@ export interface ControllerOptions {
   readonly now?: () => number;
   /** Benchmark measurements (milestones of opening sessions). */
   readonly metrics?: TuiMetrics;
+  /** The catalog's agents with their installed state, found before the UI was loaded (`acp`'s picker). */
+  readonly startAgents?: readonly DetectedAgent[];
 }
 
 /**
@@ -76,12 +80,14 @@ export class Controller {
   private exitResolve: ((code: number) => void) | undefined;
   private quitting_: Promise<void> | undefined;
   private resumable_: readonly ResumableSession[] = [];
+  private startAgents: readonly DetectedAgent[] | undefined;
   /** Resolves with the exit code when the user quits. */
   readonly exited: Promise<number>;
   readonly now: () => number;
 
   private constructor(private readonly options: ControllerOptions) {
     this.now = options.now ?? Date.now;
+    this.startAgents = options.startAgents;
     this.permissions = new PermissionQueue(options.store, (localId) => this.tabOfSession(localId));
     this.elicitations = new ElicitationQueue(options.store, (request, origin) =>
       elicitationTab(request, this.elicitationCandidates(), this.store.getSnapshot().activeTabId, origin),
@@ -160,10 +166,26 @@ export class Controller {
     return this.client.catalog.detectAll();
   }
 
-  /** Opens a tab with `agent` and a new (or reopened) session. */
-  openAgent(agent: AgentEntry, source: TabSource = { kind: 'new' }, cwd = this.cwd): TabRuntime {
+  /** The agents found before the UI was loaded, once: the first picker shows them as the first frame did. */
+  takeStartAgents(): DetectedAgent[] | undefined {
+    const agents = this.startAgents;
+    this.startAgents = undefined;
+    return agents && [...agents];
+  }
+
+  /**
+   * Opens a tab with `agent` and a new (or reopened) session; its first start takes `early`, the
+   * agent's process started before the UI was loaded, when it is that agent's.
+   */
+  openAgent(
+    agent: AgentEntry,
+    source: TabSource = { kind: 'new' },
+    cwd = this.cwd,
+    early?: EarlyAgent,
+  ): TabRuntime {
     const id = `t${++this.counter}`;
     const runtime = new TabRuntime(id, agent, resolve(cwd), {
+      ...(early ? { early } : {}),
       client: this.client,
       store: this.store,
       settings: () => this.settings,
@@ -177,7 +199,7 @@ export class Controller {
     this.tabs.set(id, runtime);
     this.store.dispatch({
       type: 'tab_added',
-      tab: { id, agent, phase: 'starting', message: `Starting ${agent.name}…`, queued: 0 },
+      tab: { id, agent, phase: 'starting', message: startingMessage(agent.name), queued: 0 },
       activate: true,
     });
     this.store.dispatch({ type: 'overlay_closed' });

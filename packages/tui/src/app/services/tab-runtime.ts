@@ -15,6 +15,7 @@ import {
   type AgentEntry,
   type AuthOption,
   type ClientSession,
+  type EarlyAgent,
   type PromptPart,
 } from '@acp-kit/client';
 import { ProtocolError, type McpServer } from '@acp-kit/protocol';
@@ -22,6 +23,7 @@ import { resolveKeyBindings } from '../../keys/key-bindings.js';
 import { formatKeySpec } from '../../keys/key-spec.js';
 import { loadHighlighter } from '../../markdown/highlight.js';
 import { plural } from '../../text/fold.js';
+import { startingMessage } from '../components/tab-label.js';
 import { mcpServersFor, mcpTransport, type TuiSettings } from '../settings/settings.js';
 import type { TabEvent, TabInfo, TabPatch } from '../state/app-state.js';
 import type { AppStore } from '../state/app-store.js';
@@ -58,6 +60,8 @@ export interface TabDeps {
   readonly onViewChanged: (tabId: string) => void;
   readonly now?: () => number;
   readonly metrics?: TuiMetrics;
+  /** The agent's process, started before the UI was loaded: the tab's first start takes it. */
+  readonly early?: EarlyAgent;
 }
 
 /** Where the session of a new tab comes from. */
@@ -156,7 +160,7 @@ export class TabRuntime {
     void listWorkspaceFiles(this.cwd).then((files) => (this.files = files));
     try {
       if (source.kind === 'stored') await this.showStored(source.id);
-      this.lifecycle({ type: 'start', message: `Starting ${this.agent.name}…` });
+      this.lifecycle({ type: 'start', message: startingMessage(this.agent.name) });
       const connection = await this.connect();
       this.lifecycle({ type: 'progress', message: 'Opening the session…' });
       if (source.kind === 'stored' && this.session) {
@@ -360,6 +364,7 @@ export class TabRuntime {
           const notice = remoteNotice(event);
           if (notice) this.lifecycle({ type: 'progress', message: `${this.agent.name}: ${notice}` });
         }),
+      ...(this.deps.early ? { early: this.deps.early } : {}),
     });
     this.connection = connection;
     // Closed while the start was ending: close() may not have seen this connection.

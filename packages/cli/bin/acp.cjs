@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// The `acp` command. dist/ holds the esbuild bundle (scripts/bundle.ts; `npm run build` in a clone).
+// Plain CommonJS that any Node runs, so an old Node gets a clear message instead of a syntax error,
+// and so that `acp --version` and `acp --help` start no ES module loader (dist/quick.cjs).
+'use strict';
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const Module = require('node:module');
+const { dirname, join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  process.stderr.write(`acp: Node.js 20.19 or newer is needed; this is Node.js ${process.version}.\n`);
+  process.exit(1);
+}
+
+/** Says what to do when the bundle is not there (a clone that was not built); false for other errors. */
+function missing(error, file) {
+  if (
+    error?.code !== 'MODULE_NOT_FOUND' &&
+    error?.code !== 'ERR_MODULE_NOT_FOUND' &&
+    error?.code !== 'ENOENT'
+  )
+    return false;
+  if (!String(error.message).includes(file)) return false;
+  process.stderr.write(`acp: ${file} is missing; in a clone of acp-kit, run \`npm run build\`.\n`);
+  process.exitCode = 1;
+  return true;
+}
+
+/**
+ * Runs a CommonJS file with V8's code cache kept beside it (Node 20 has no compile cache of its
+ * own; ≥ 22.1 has one, enabled below): compiling is a third of `acp --help`. The cache is written
+ * after the first run where the package directory is writable, and V8 rejects one that does not
+ * fit this Node or this file, which is then written again. A cache that cannot be read or written
+ * only costs the compile.
+ */
+function requireCached(file) {
+  const source = readFileSync(file, 'utf8');
+  const cacheFile = `${file}.${process.version}-${process.arch}.v8-cache`;
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // First run.
+  }
+  const vm = require('node:vm');
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const module = { exports: {} };
+  script
+    .runInThisContext()
+    .call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
+  if (cachedData === undefined || script.cachedDataRejected) {
+    // After the run: the cache then holds the functions it compiled, too.
+    process.once('exit', () => {
+      try {
+        const temporary = `${cacheFile}.${process.pid}`;
+        writeFileSync(temporary, script.createCachedData());
+        renameSync(temporary, cacheFile);
+      } catch {
+        // A read-only installation: no cache.
+      }
+    });
+  }
+}
+
+const args = process.argv.slice(2);
+// Node ≥ 22.1 keeps V8's compiled code between runs (about a quarter of the UI's start); Node 20
+// has no such cache for ES modules, and this does nothing there.
+const nodeCache = Module.enableCompileCache?.();
+if (args.length === 1 && ['--version', '-V', '--help', '-h'].includes(args[0])) {
+  const file = join(__dirname, '../dist/quick.cjs');
+  try {
+    if (nodeCache) require(file);
+    else requireCached(file);
+  } catch (error) {
+    if (!missing(error, file)) throw error;
+  }
+} else {
+  // Optimise only what runs 8x as long as V8's default asks (its "interrupt budget"). The UI runs a
+  // little code per frame for a long time: with the default, V8's optimising compiler took each
+  // function as it got warm (~5 compilations a second all through a streamed answer), costing more
+  // CPU than the optimised code saved. Set before the bundle loads, so that all of it is counted
+  // this way; hot loops (a flood, a long answer) still reach the budget quickly.
+  require('node:v8').setFlagsFromString('--interrupt-budget=540672');
+  const file = join(__dirname, '../dist/cli.js');
+  import(pathToFileURL(file).href).catch((error) => {
+    if (!missing(error, file)) throw error;
+  });
+}
