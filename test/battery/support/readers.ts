@@ -127,12 +127,16 @@ export function demoAgentReader(logger?: Logger): Reader & { dataDir: string } {
   return {
     side: 'agent',
     channel,
-    connection: served.connection,
+    // The version is chosen by the client's first initialize; before it there is only the engine,
+    // whose `isClosed` and `closed` are what the cases read.
+    get connection() {
+      return served.served.negotiated?.connection ?? (served.served.rpc as unknown as TypedConnection);
+    },
     received: [],
     handled: [],
     dataDir,
     close: async () => {
-      await served.connection.close();
+      await served.close();
       await served.closed;
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -2,13 +2,8 @@
  * The demo agent's turn engine: deterministic and model-free. It says so everywhere, and it does
  * real work through the shared tools, so every ACP feature can be tried offline.
  */
-import {
-  isUnknownVariant,
-  type AuthMethod,
-  type PromptCapabilities,
-  type SessionConfigOption,
-  type StopReason,
-} from '@acp-kit/protocol';
+import type { AuthMethod, ConfigOption, PromptFeatures, StopReason } from '../core/events.js';
+import { eventsOf } from '../session/log-events.js';
 import type { Session } from '../session/session.js';
 import type { Turn, TurnEngine } from '../session/turn.js';
 import { abortableDelay } from '../util/abort.js';
@@ -41,7 +36,7 @@ export class DemoEngine implements TurnEngine {
     this.delayMs = options.delayMs ?? 30;
   }
 
-  promptCapabilities(): PromptCapabilities {
+  promptCapabilities(): PromptFeatures {
     return { image: true, audio: false, embeddedContext: true };
   }
 
@@ -59,8 +54,8 @@ export class DemoEngine implements TurnEngine {
     return { model: DEMO_MODEL, thoughts: true };
   }
 
-  configOptions(session: Session): SessionConfigOption[] {
-    const options: SessionConfigOption[] = [
+  configOptions(session: Session): ConfigOption[] {
+    const options: ConfigOption[] = [
       {
         id: 'model',
         name: 'Model',
@@ -73,7 +68,7 @@ export class DemoEngine implements TurnEngine {
       },
     ];
     // Boolean options only for clients that said they can show them.
-    if (session.connection.clientCapabilities?.session?.configOptions?.boolean) {
+    if (session.client.features.booleanConfigOptions) {
       options.push({
         id: 'thoughts',
         name: 'Show thoughts',
@@ -137,14 +132,13 @@ export class DemoEngine implements TurnEngine {
     const records = session.records();
     const prompts: string[] = [];
     let toolCalls = 0;
-    for (const record of records) {
-      if (record.type !== 'update') continue;
-      const update = record.update;
-      if (isUnknownVariant(update)) continue;
-      if (update.sessionUpdate === 'user_message_chunk' && update.content.type === 'text') {
-        prompts.push(firstLine((update.content as { text: string }).text));
+    for (const event of eventsOf(records)) {
+      if ((event.type === 'message' || event.type === 'message_chunk') && event.role === 'user') {
+        const blocks = event.type === 'message' ? event.content : [event.content];
+        const first = blocks.find((block) => block.type === 'text');
+        if (first) prompts.push(firstLine((first as { text: string }).text));
       }
-      if (update.sessionUpdate === 'tool_call') toolCalls++;
+      if (event.type === 'tool_call' && event.isNew) toolCalls++;
     }
     const summary =
       `Demo summary (no model, so this is a count, not an understanding): ${plural(prompts.length, 'prompt')} ` +
@@ -154,17 +148,13 @@ export class DemoEngine implements TurnEngine {
         .join(', ')}) and ${plural(toolCalls, 'tool call')}.` +
       (focus ? ` Requested focus: ${JSON.stringify(focus)}.` : '');
     const compactionId = `compaction-${records.length}`;
-    if (session.accepts({ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' })) {
-      await session.emit({ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' });
+    if (session.accepts({ type: 'compaction', compactionId, status: 'in_progress' })) {
+      await session.emit({ type: 'compaction', compactionId, status: 'in_progress' });
       for (const part of summary.match(/[^.]+\.?/g) ?? [summary]) {
         await abortableDelay(this.delayMs, turn.signal);
-        await session.emit({
-          sessionUpdate: 'compaction_summary_chunk',
-          compactionId,
-          content: { type: 'text', text: part },
-        });
+        await session.emit({ type: 'compaction_chunk', compactionId, content: { type: 'text', text: part } });
       }
-      await session.emit({ sessionUpdate: 'compaction_update', compactionId, status: 'completed' });
+      await session.emit({ type: 'compaction', compactionId, status: 'completed' });
     } else {
       await stream(turn.message, `Compacted the conversation. ${summary}`, this.delayMs, turn.signal);
     }

@@ -2,7 +2,7 @@
  * Deciding whether a tool call may run: the mode's policy first, then a decision remembered for
  * the session, then `session/request_permission`.
  */
-import type { PermissionOption, ToolCallUpdate } from '@acp-kit/protocol';
+import type { PermissionAnswer, PermissionOption, PermissionQuestion } from '../core/client-port.js';
 import { decide, modeName, type PermissionAction } from '../modes/modes.js';
 import type { Session } from '../session/session.js';
 
@@ -82,7 +82,7 @@ function describeAction(action: PermissionAction, outside: boolean): string {
 
 /**
  * Decides whether the tool call `toolCall` may run, asking the user when the mode says so and no
- * decision is remembered.
+ * decision is remembered. While the user is asked, the turn reports that it waits for them.
  *
  * @example
  * const result = await authorize(session, { toolCallId, title: 'Edit a.ts', kind: 'edit' }, { action: 'edit', outside: false, key: 'edit', scope: 'file edits' }, signal);
@@ -90,7 +90,7 @@ function describeAction(action: PermissionAction, outside: boolean): string {
  */
 export async function authorize(
   session: Session,
-  toolCall: ToolCallUpdate,
+  toolCall: PermissionQuestion['toolCall'],
   need: PermissionNeed,
   signal: AbortSignal,
 ): Promise<PermissionResult> {
@@ -116,15 +116,19 @@ export async function authorize(
 
   let optionId: string;
   try {
-    const response = await session.connection.requestPermission(
-      { sessionId: session.id, toolCall, options: permissionOptions(need) },
-      { signal },
+    const question: PermissionQuestion = {
+      title: toolCall.title ?? 'Allow this tool call?',
+      toolCall,
+      options: permissionOptions(need),
+    };
+    const answer: PermissionAnswer = await session.whileBlocked(() =>
+      session.client.requestPermission(session.id, question, signal),
     );
-    if (response.outcome.outcome !== 'selected') return { outcome: 'cancelled' };
-    optionId = (response.outcome as { optionId: string }).optionId;
+    if (answer.outcome !== 'selected') return { outcome: 'cancelled' };
+    optionId = answer.optionId;
   } catch (error) {
     // Aborted by the turn, or the connection ended: nothing may run.
-    if (signal.aborted || session.connection.isClosed) return { outcome: 'cancelled' };
+    if (signal.aborted || session.client.isClosed) return { outcome: 'cancelled' };
     session.logger.log('warn', 'permission request failed', { sessionId: session.id, error });
     return {
       outcome: 'rejected',
