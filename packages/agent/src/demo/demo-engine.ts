@@ -23,6 +23,9 @@ const SLOW_TICKS = 300;
 
 const DEMO_MODEL = 'demo';
 
+/** The `background` step's default: prints a few lines over a few seconds, then ends by itself. */
+export const BACKGROUND_COMMAND = 'for i in 1 2 3; do echo "tick $i"; sleep 1; done; echo done';
+
 /**
  * @example
  * serveAgent(stdioChannel(), { engine: new DemoEngine(), dataDir: resolveDataDir() });
@@ -101,6 +104,12 @@ export class DemoEngine implements TurnEngine {
     switch (argument ? word.toLowerCase() : text.toLowerCase()) {
       case 'run':
         return single('run_command', { command: argument });
+      case 'background':
+        // Outlives its tool call and the turn: listed as background work until it ends.
+        return single('run_command', {
+          command: argument || (process.platform === 'win32' ? 'ping -n 4 127.0.0.1' : BACKGROUND_COMMAND),
+          background: true,
+        });
       case 'read':
         return single('read_file', { path: argument });
       case 'list':
@@ -166,8 +175,9 @@ export class DemoEngine implements TurnEngine {
     return (
       '**acp-kit demo agent: no language model.** Each prompt runs a scripted tour of ACP on your ' +
       'workspace (list, search, read, an edit of `ACP_DEMO.md` through the permission flow, a command, ' +
-      'a plan). Start a prompt with `run <command>`, `read <file>`, `list <glob>`, `grep <regex>` or ' +
-      '`slow` (a long stream to cancel) for one step.'
+      'a plan). Start a prompt with `run <command>`, `read <file>`, `list <glob>`, `grep <regex>`, ' +
+      '`background [command]` (a command that outlives its turn) or `slow` (a long stream to cancel) ' +
+      'for one step.'
     );
   }
 

@@ -257,6 +257,54 @@ describe('official SDK v2 client', () => {
       await demo.stop();
     }
   });
+  it('runs a background terminal that outlives its tool call, listed in every state until it ends', async () => {
+    const demo = startDemo();
+    const { agent, updates } = demo;
+    try {
+      await agent.request('initialize', {
+        protocolVersion: 2,
+        info: { name: 't', version: '1' },
+        capabilities: {},
+      });
+      const { sessionId } = await agent.request('session/new', { cwd: work });
+      const from = updates.length;
+      await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'background' }] });
+      const terminal = await demo.next(
+        (u) => u.sessionUpdate === 'terminal_update' && Boolean(u.command),
+        from,
+      );
+      const { terminalId } = terminal as { terminalId: string };
+      const exited = await demo.next(
+        (u) => u.sessionUpdate === 'terminal_update' && u.terminalId === terminalId && Boolean(u.exitStatus),
+        from,
+      );
+      const cleared = await demo.next(
+        (u) => u.sessionUpdate === 'state_update' && Array.isArray(u.background) && u.background.length === 0,
+        updates.indexOf(exited),
+      );
+      const all = updates.slice(from);
+      const call = all.filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
+      expect(call).toHaveLength(1);
+      expect(call[0]).toMatchObject({ rawOutput: { background: true, terminalId } });
+      // The call ended while the command still ran: it outlived its tool call.
+      expect(all.indexOf(call[0] as Update)).toBeLessThan(all.indexOf(exited));
+      expect(exited).toMatchObject({ exitStatus: { exitCode: 0 } });
+      expect(
+        decode(all.filter((u) => u.sessionUpdate === 'terminal_output_chunk' && u.terminalId === terminalId)),
+      ).toBe('tick 1\ntick 2\ntick 3\ndone\n');
+      // Every state while it ran lists it; the turn's end says end_turn; the one after it ended, none.
+      const states = all.filter((u) => u.sessionUpdate === 'state_update');
+      const whileRunning = states.slice(0, states.indexOf(cleared));
+      expect(whileRunning.length).toBeGreaterThan(0);
+      for (const state of whileRunning.filter((u) => all.indexOf(u) > all.indexOf(terminal))) {
+        expect(state.background).toEqual([{ type: 'terminal', terminalId }]);
+      }
+      expect(states.some((u) => u.state === 'idle' && u.stopReason === 'end_turn')).toBe(true);
+      expect(cleared).toMatchObject({ state: 'idle', background: [] });
+    } finally {
+      await demo.stop();
+    }
+  });
 });
 
 function permissions(demo: ReturnType<typeof startDemo>): string[] {
