@@ -1,8 +1,11 @@
 /**
- * `node bench/protocol.js [--quick] [--runs N] [--impl acp-kit,sdk,raw] [--profile]` (one suite of `npm run bench`)
+ * `node bench/protocol.js [--quick] [--runs N] [--impl acp-kit,sdk,raw,acp-kit-v2,sdk-v2] [--profile]`
+ * (one suite of `npm run bench`)
  *
  * Runs the throughput and round-trip benchmarks for acp-kit, the official SDK and a raw
- * JSON.parse/JSON.stringify baseline, each in its own pair of processes (the client spawns the agent
+ * JSON.parse/JSON.stringify baseline in ACP v1, and acp-kit and the SDK's experimental v2 API in
+ * ACP v2 (the turn ends at its `idle` state update; the round trip sets a config option, v2 having
+ * no modes), each in its own pair of processes (the client spawns the agent
  * over a pipe), takes the median of the runs, prints a table and the target ratios, and writes
  * `.bench-out/results.json`. `--profile` additionally records CPU profiles of one acp-kit
  * throughput run and one round-trip run under `.bench-out/profiles/` and prints their top frames.
@@ -18,7 +21,7 @@ import { boundRow, reportVerdicts } from './lib/verdict.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const outDir = join(root, '.bench-out');
-const IMPLS = ['acp-kit', 'sdk', 'raw'];
+const IMPLS = ['acp-kit', 'sdk', 'raw', 'acp-kit-v2', 'sdk-v2'];
 const RUN_TIMEOUT_MS = 180_000;
 
 function parseArgs(argv) {
@@ -53,9 +56,9 @@ function newestMtime(dir) {
 
 /** The benchmark runs the built package: build it when dist is missing, warn when it looks stale. */
 function ensureBuilt() {
-  if (!opts.impls.includes('acp-kit')) return;
+  if (!opts.impls.some((impl) => impl.startsWith('acp-kit'))) return;
   const pkg = join(root, 'packages/protocol');
-  if (!existsSync(join(pkg, 'dist/node/index.js'))) {
+  if (!existsSync(join(pkg, 'dist/node/index.js')) || !existsSync(join(pkg, 'dist/v2/index.js'))) {
     console.log('packages/protocol/dist is missing: running npm run build ...');
     const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (!existsSync(join(pkg, 'dist/node/index.js')))
@@ -152,7 +155,7 @@ async function main() {
           scenario === 'throughput'
             ? `${fmtInt(res.msgsPerSec)} msg/s`
             : `p50 ${fmtUs(res.p50Ms)} us, p99 ${fmtUs(res.p99Ms)} us`;
-        console.log(`  run ${r}  ${scenario.padEnd(10)}  ${impl.padEnd(7)}  ${what}`);
+        console.log(`  run ${r}  ${scenario.padEnd(10)}  ${impl.padEnd(10)}  ${what}`);
       }
     }
   }
@@ -231,6 +234,21 @@ async function main() {
       op: '>=',
       target: 0.7,
     });
+  }
+  // ACP v2: as far ahead of the SDK's v2 as v1 is of its v1, and no slower than our own v1.
+  const k2 = summary['acp-kit-v2'];
+  const sdk2 = summary['sdk-v2'];
+  if (k2 && sdk2) {
+    targets.push(
+      { name: 'v2 throughput vs SDK v2', ratio: k2.msgsPerSec / sdk2.msgsPerSec, op: '>=', target: 3 },
+      { name: 'v2 rtt p50 vs SDK v2', ratio: k2.rttP50Ms / sdk2.rttP50Ms, op: '<=', target: 0.5 },
+    );
+  }
+  if (k2 && k) {
+    targets.push(
+      { name: 'v2 throughput vs v1', ratio: k2.msgsPerSec / k.msgsPerSec, op: '>=', target: 0.9 },
+      { name: 'v2 rtt p50 vs v1', ratio: k2.rttP50Ms / k.rttP50Ms, op: '<=', target: 1.1 },
+    );
   }
   for (const t of targets) t.pass = t.op === '>=' ? t.ratio >= t.target : t.ratio <= t.target;
   if (targets.length > 0) {
