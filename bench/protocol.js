@@ -1,5 +1,5 @@
 /**
- * `node bench/protocol.js [--quick] [--runs N] [--no-sdk] [--only throughput|rtt] [--with IMPL,...] [--profile]`
+ * `node bench/protocol.js [--quick] [--runs N] [--no-sdk] [--no-v2] [--only throughput|rtt] [--with IMPL,...] [--profile]`
  * (one suite of `npm run bench`)
  *
  * The protocol engine against its floor: acp-kit, a raw JSON.parse/JSON.stringify peer writing one
@@ -10,6 +10,11 @@
  *
  * - throughput (msg/s) vs raw batched ≥ 0.9, and both sides' CPU per message vs raw batched ≤ 1.1;
  * - round-trip p50 vs raw per-line ≤ 1.1, and both sides' CPU per call vs raw per-line ≤ 1.1.
+ *
+ * ACP v2 (unless `--no-v2`): acp-kit's v2 connections and the SDK's experimental v2 API run in the
+ * same alternation (the turn ends at its `idle` state update; the round trip sets a config option,
+ * v2 having no modes), judged against our own v1 of the same run (throughput ≥ 0.9, round-trip p50
+ * ≤ 1.1) and against the SDK's v2 (at least as far ahead as v1 is of the SDK's v1: ≥ 3×, ≤ 0.5×).
  *
  * `--with IMPL,...` adds `bench/impl/IMPL-client.js` pairs as context (say, a build of the
  * previous commit, for a before/after measured in the same run).
@@ -32,12 +37,13 @@ const outDir = join(root, '.bench-out');
 const RUN_TIMEOUT_MS = 300_000;
 
 function parseArgs(argv) {
-  const opts = { quick: false, runs: 5, sdk: true, profile: false, only: undefined, with: [] };
+  const opts = { quick: false, runs: 5, sdk: true, v2: true, profile: false, only: undefined, with: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') opts.quick = true;
     else if (a === '--profile') opts.profile = true;
     else if (a === '--no-sdk') opts.sdk = false;
+    else if (a === '--no-v2') opts.v2 = false;
     else if (a === '--runs') opts.runs = Number(argv[++i]);
     else if (a === '--only') opts.only = argv[++i];
     else if (a === '--with') opts.with = argv[++i].split(',');
@@ -60,10 +66,13 @@ const BLOCKS = opts.quick
 /** The SDK (context only) streams ten times slower: its throughput blocks are a tenth of the size. */
 const SDK_SHARE = 10;
 /** What each scenario measures, the subject first; the SDK is context, never a floor. */
+const V2 = opts.v2 ? ['acp-kit-v2', ...(opts.sdk ? ['sdk-v2'] : [])] : [];
 const IMPLS = {
-  throughput: ['acp-kit', 'raw-batched', 'raw', ...opts.with, ...(opts.sdk ? ['sdk'] : [])],
-  rtt: ['acp-kit', 'raw', ...opts.with, ...(opts.sdk ? ['sdk'] : [])],
+  throughput: ['acp-kit', 'raw-batched', 'raw', ...V2, ...opts.with, ...(opts.sdk ? ['sdk'] : [])],
+  rtt: ['acp-kit', 'raw', ...V2, ...opts.with, ...(opts.sdk ? ['sdk'] : [])],
 };
+/** The SDK's implementations (context, and v2's comparison): smaller throughput blocks. */
+const isSdk = (impl) => impl === 'sdk' || impl === 'sdk-v2';
 const SCENARIOS = opts.only ? [opts.only] : ['throughput', 'rtt'];
 
 /** Newest modification time of the non-test files under `dir` (0 when it does not exist). */
@@ -81,7 +90,7 @@ function newestMtime(dir) {
 /** The benchmark runs the built package: build it when dist is missing, warn when it looks stale. */
 function ensureBuilt() {
   const pkg = join(root, 'packages/protocol');
-  if (!existsSync(join(pkg, 'dist/node/index.js'))) {
+  if (!existsSync(join(pkg, 'dist/node/index.js')) || !existsSync(join(pkg, 'dist/v2/index.js'))) {
     console.log('packages/protocol/dist is missing: running npm run build ...');
     const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (!existsSync(join(pkg, 'dist/node/index.js')))
@@ -165,7 +174,7 @@ async function runScenario(scenario, run) {
   const steps = Object.fromEntries(
     impls.map((impl) => [
       impl,
-      () => clients[impl].command(`block ${impl === 'sdk' ? size / SDK_SHARE : size}`),
+      () => clients[impl].command(`block ${isSdk(impl) ? size / SDK_SHARE : size}`),
     ]),
   );
   const perBlock = await alternate(blocks, steps);
@@ -344,6 +353,49 @@ function verdictRows(results) {
       goal: cpuGoal,
     }),
   ];
+  if (opts.v2) {
+    rows.push(
+      ratioRow({
+        id: 'v2-throughput-vs-v1',
+        what: 'ACP v2 throughput, msg/s',
+        floorName: 'acp-kit v1',
+        unit: 'msg/s',
+        subject: series('throughput acp-kit-v2', 'msgsPerSec'),
+        floor: series('throughput acp-kit', 'msgsPerSec'),
+        goal: { op: '>=', target: 0.9 },
+      }),
+      ratioRow({
+        id: 'rtt-v2-p50-vs-v1',
+        what: 'ACP v2 round trip, p50',
+        floorName: 'acp-kit v1',
+        unit: 'ms',
+        subject: series('rtt acp-kit-v2', 'p50Ms'),
+        floor: series('rtt acp-kit', 'p50Ms'),
+        goal: { op: '<=', target: 1.1 },
+      }),
+    );
+    if (opts.sdk)
+      rows.push(
+        ratioRow({
+          id: 'v2-throughput-vs-sdk-v2',
+          what: 'ACP v2 throughput vs the SDK v2, msg/s',
+          floorName: 'SDK v2',
+          unit: 'msg/s',
+          subject: series('throughput acp-kit-v2', 'msgsPerSec'),
+          floor: series('throughput sdk-v2', 'msgsPerSec'),
+          goal: { op: '>=', target: 3 },
+        }),
+        ratioRow({
+          id: 'rtt-v2-p50-vs-sdk-v2',
+          what: 'ACP v2 round trip p50 vs the SDK v2',
+          floorName: 'SDK v2',
+          unit: 'ms',
+          subject: series('rtt acp-kit-v2', 'p50Ms'),
+          floor: series('rtt sdk-v2', 'p50Ms'),
+          goal: { op: '<=', target: 0.5 },
+        }),
+      );
+  }
   return rows.filter((row) => SCENARIOS.includes(row.id.startsWith('rtt') ? 'rtt' : 'throughput'));
 }
 

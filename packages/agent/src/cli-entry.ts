@@ -91,7 +91,7 @@ export async function runAgent(options: AgentCliOptions = {}): Promise<void> {
       `sessions are read from ${dataDir} in the old layout; move its sessions/ to ${dataDir}/agent/sessions/`,
     );
   logger.log('info', 'serving ACP on stdio', { agent: engine.kind, dataDir });
-  const { connection, closed } = serveAgent(stdioChannel(), {
+  const agent = serveAgent(stdioChannel(), {
     engine,
     dataDir,
     logger,
@@ -99,11 +99,11 @@ export async function runAgent(options: AgentCliOptions = {}): Promise<void> {
   });
   // A terminating agent still stops its sessions: commands and MCP servers run in their own
   // process groups and would otherwise outlive it.
-  const stop = (): void => void connection.close();
+  const stop = (): void => void agent.close();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   try {
-    await closed;
+    await agent.closed;
   } finally {
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);

@@ -20,8 +20,14 @@ export {
 } from './cli-entry.js';
 export type { AgentCliOptions, AgentCliOptionSpec } from './cli-entry.js';
 export type { AgentSetupOptions } from './config/setup-command.js';
-export { serveAgent, AcpAgent } from './agent.js';
-export type { AgentOptions, McpConnector, McpSessionHandle } from './agent.js';
+export { serveAgent } from './agent.js';
+export type { AgentOptions, McpConnector, McpSessionHandle, ServedAcpAgent } from './agent.js';
+export { AgentCore } from './core/agent-core.js';
+export type { OpenOptions, StartedPrompt } from './core/agent-core.js';
+export type * from './core/events.js';
+export type * from './core/client-port.js';
+export { V1Face } from './faces/v1/handlers.js';
+export { V2Face } from './faces/v2/handlers.js';
 export { DemoEngine } from './demo/demo-engine.js';
 export type { DemoEngineOptions } from './demo/demo-engine.js';
 // The model engine, its settings and the MCP connector load the AI SDK and the MCP SDK: they live
@@ -35,7 +41,8 @@ export type { ConfigOptionSource } from './session/session.js';
 export { SessionStore } from './session/store.js';
 export type { AgentKind, SessionMeta, SessionRecord } from './session/store.js';
 export { COMMANDS } from './session/commands.js';
-export { DEFAULT_MODE, decide, modeConfigOption, modeState } from './modes/modes.js';
+export { DEFAULT_MODE, decide, modeConfigOption } from './modes/modes.js';
+export { modeState } from './faces/v1/modes.js';
 export type { ModeId, PermissionAction, PolicyDecision } from './modes/modes.js';
 export { builtinTools, toolsForMode } from './tools/builtin.js';
 export { ToolRunner } from './tools/runner.js';

@@ -124,15 +124,31 @@ export function demoAgentReader(logger?: Logger): Reader & { dataDir: string } {
     dataDir,
     ...(logger ? { logger } : {}),
   });
+  // Before a valid `initialize` the negotiating agent answers every request -32600 (as the SDK's
+  // router does): initialized in v1 first, out of the record, as the agent reader is. Cases that
+  // send their own `initialize` repeat it, which v1 accepts.
+  channel.unrecorded.add(INITIALIZE_ID);
+  channel.feedText(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: INITIALIZE_ID,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {}, _meta: { battery: 'setup' } },
+    }) + '\n',
+  );
   return {
     side: 'agent',
     channel,
-    connection: served.connection,
+    // The version is chosen by the client's first initialize; before it there is only the engine,
+    // whose `isClosed` and `closed` are what the cases read.
+    get connection() {
+      return served.served.negotiated?.connection ?? (served.served.rpc as unknown as TypedConnection);
+    },
     received: [],
     handled: [],
     dataDir,
     close: async () => {
-      await served.connection.close();
+      await served.close();
       await served.closed;
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -8,14 +8,9 @@
  *   client runs the agent's command again with `setup` appended, i.e. `acp agent setup`.
  * - `acp-kit-configure-model` (agent method, always): reads the config file again.
  */
-import {
-  ProtocolError,
-  type AgentSideConnection,
-  type AuthMethod,
-  type ClientCapabilities,
-  type CreateElicitationRequest,
-  type RequestId,
-} from '@acp-kit/protocol';
+import { ProtocolError } from '@acp-kit/protocol';
+import type { ClientFeatures, ClientPort, FormQuestion } from '../core/client-port.js';
+import type { AuthMethod } from '../core/events.js';
 import { invalidParams } from '../util/errors.js';
 import { PROVIDER_TYPES } from './settings.js';
 import {
@@ -35,29 +30,29 @@ export const RELOAD_METHOD = 'acp-kit-configure-model';
 /** Forms asked before giving up on answers that cannot be used. */
 const MAX_FORMS = 3;
 
-/** What an `authenticate` handler gets from the connection. */
+/** What a sign-in (`authenticate`, `auth/login`) gets from the connection. */
 export interface AuthenticateContext {
-  connection: AgentSideConnection;
-  requestId: RequestId;
+  client: ClientPort;
+  /** The sign-in request's id (a form is tied to it). */
+  requestId: string | number;
   signal: AbortSignal;
 }
 
-/** The sign-in methods for a client with capabilities `client`, given where the config file is. */
-export function setupAuthMethods(client: ClientCapabilities | undefined, configPath: string): AuthMethod[] {
+/** The sign-in methods for a client that can do `client`, given where the config file is. */
+export function setupAuthMethods(client: ClientFeatures | undefined, configPath: string): AuthMethod[] {
   const methods: AuthMethod[] = [];
-  if (client?.elicitation?.form) {
+  if (client?.forms) {
     methods.push({
       id: SETUP_FORM_METHOD,
       name: 'Set up a model',
       description: `Asks for provider, base URL, model and API key, and writes them to ${configPath}.`,
     });
   }
-  if (client?.auth?.terminal) {
+  if (client?.terminalAuth) {
     methods.push({
       id: SETUP_TERMINAL_METHOD,
       name: 'Set up in a terminal',
-      type: 'terminal',
-      args: ['setup'],
+      terminal: { args: ['setup'] },
       description: `Runs \`acp agent setup\`, which asks for provider, base URL, model and API key and writes ${configPath}.`,
     });
   }
@@ -73,7 +68,7 @@ export function setupAuthMethods(client: ClientCapabilities | undefined, configP
 export function authMethodsData(methods: readonly AuthMethod[]): Record<string, unknown>[] {
   return methods.map((m) => {
     const { id, name } = m;
-    const terminal = 'type' in m && m.type === 'terminal' ? { type: 'terminal', args: m.args ?? [] } : {};
+    const terminal = m.terminal ? { type: 'terminal', args: m.terminal.args } : {};
     return { id, name, ...terminal };
   });
 }
@@ -100,7 +95,7 @@ export async function authenticateForSetup(
     throw invalidParams(`${SETUP_TERMINAL_METHOD} is a terminal method: run \`acp agent setup\` instead`);
   }
   if (methodId !== SETUP_FORM_METHOD) throw invalidParams(`Unknown authentication method ${methodId}`);
-  if (!ctx.connection.clientCapabilities?.elicitation?.form) {
+  if (!ctx.client.features.forms) {
     throw invalidParams(`${SETUP_FORM_METHOD} needs a client that shows forms (elicitation.form)`);
   }
   let problems: string[] = [];
@@ -134,11 +129,10 @@ async function askForm(
   problems: string[],
 ): Promise<SetupAnswers | string> {
   const intro = `No model is configured for the acp-kit agent. Your answers are written to ${target.configPath} (mode 0600 when it holds a key).`;
-  const request: CreateElicitationRequest = {
-    mode: 'form',
+  const question: FormQuestion = {
     requestId: ctx.requestId,
     message: problems.length > 0 ? `${problems.join(' ')}\n\n${intro}` : intro,
-    requestedSchema: {
+    schema: {
       type: 'object',
       title: 'Set up a model',
       properties: {
@@ -169,13 +163,13 @@ async function askForm(
       required: ['provider'],
     },
   };
-  const response = await ctx.connection.createElicitation(request, { signal: ctx.signal });
+  const response = await ctx.client.askForm(question, ctx.signal);
   if (response.action !== 'accept') {
     throw ProtocolError.authRequired(
       'Setup was cancelled; nothing was written. Run `acp agent setup` in a terminal, or sign in again.',
     );
   }
-  const content = ('content' in response ? response.content : undefined) ?? {};
+  const content = response.content ?? {};
   const provider = parseProvider(text(content.provider) ?? 'openai-compatible');
   if (!provider) return `Choose one of the providers offered: ${PROVIDER_TYPES.join(', ')}.`;
   const answers = {

@@ -2,13 +2,8 @@
  * The demo agent's turn engine: deterministic and model-free. It says so everywhere, and it does
  * real work through the shared tools, so every ACP feature can be tried offline.
  */
-import {
-  isUnknownVariant,
-  type AuthMethod,
-  type PromptCapabilities,
-  type SessionConfigOption,
-  type StopReason,
-} from '@acp-kit/protocol';
+import type { AuthMethod, ConfigOption, PromptFeatures, StopReason } from '../core/events.js';
+import { eventsOf } from '../session/log-events.js';
 import type { Session } from '../session/session.js';
 import type { Turn, TurnEngine } from '../session/turn.js';
 import { abortableDelay } from '../util/abort.js';
@@ -28,6 +23,9 @@ const SLOW_TICKS = 300;
 
 const DEMO_MODEL = 'demo';
 
+/** The `background` step's default: prints a few lines over a few seconds, then ends by itself. */
+export const BACKGROUND_COMMAND = 'for i in 1 2 3; do echo "tick $i"; sleep 1; done; echo done';
+
 /**
  * @example
  * serveAgent(stdioChannel(), { engine: new DemoEngine(), dataDir: resolveDataDir() });
@@ -41,7 +39,7 @@ export class DemoEngine implements TurnEngine {
     this.delayMs = options.delayMs ?? 30;
   }
 
-  promptCapabilities(): PromptCapabilities {
+  promptCapabilities(): PromptFeatures {
     return { image: true, audio: false, embeddedContext: true };
   }
 
@@ -59,8 +57,8 @@ export class DemoEngine implements TurnEngine {
     return { model: DEMO_MODEL, thoughts: true };
   }
 
-  configOptions(session: Session): SessionConfigOption[] {
-    const options: SessionConfigOption[] = [
+  configOptions(session: Session): ConfigOption[] {
+    const options: ConfigOption[] = [
       {
         id: 'model',
         name: 'Model',
@@ -73,7 +71,7 @@ export class DemoEngine implements TurnEngine {
       },
     ];
     // Boolean options only for clients that said they can show them.
-    if (session.connection.clientCapabilities?.session?.configOptions?.boolean) {
+    if (session.client.features.booleanConfigOptions) {
       options.push({
         id: 'thoughts',
         name: 'Show thoughts',
@@ -106,6 +104,12 @@ export class DemoEngine implements TurnEngine {
     switch (argument ? word.toLowerCase() : text.toLowerCase()) {
       case 'run':
         return single('run_command', { command: argument });
+      case 'background':
+        // Outlives its tool call and the turn: listed as background work until it ends.
+        return single('run_command', {
+          command: argument || (process.platform === 'win32' ? 'ping -n 4 127.0.0.1' : BACKGROUND_COMMAND),
+          background: true,
+        });
       case 'read':
         return single('read_file', { path: argument });
       case 'list':
@@ -137,14 +141,13 @@ export class DemoEngine implements TurnEngine {
     const records = session.records();
     const prompts: string[] = [];
     let toolCalls = 0;
-    for (const record of records) {
-      if (record.type !== 'update') continue;
-      const update = record.update;
-      if (isUnknownVariant(update)) continue;
-      if (update.sessionUpdate === 'user_message_chunk' && update.content.type === 'text') {
-        prompts.push(firstLine((update.content as { text: string }).text));
+    for (const event of eventsOf(records)) {
+      if ((event.type === 'message' || event.type === 'message_chunk') && event.role === 'user') {
+        const blocks = event.type === 'message' ? event.content : [event.content];
+        const first = blocks.find((block) => block.type === 'text');
+        if (first) prompts.push(firstLine((first as { text: string }).text));
       }
-      if (update.sessionUpdate === 'tool_call') toolCalls++;
+      if (event.type === 'tool_call' && event.isNew) toolCalls++;
     }
     const summary =
       `Demo summary (no model, so this is a count, not an understanding): ${plural(prompts.length, 'prompt')} ` +
@@ -154,17 +157,13 @@ export class DemoEngine implements TurnEngine {
         .join(', ')}) and ${plural(toolCalls, 'tool call')}.` +
       (focus ? ` Requested focus: ${JSON.stringify(focus)}.` : '');
     const compactionId = `compaction-${records.length}`;
-    if (session.accepts({ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' })) {
-      await session.emit({ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' });
+    if (session.accepts({ type: 'compaction', compactionId, status: 'in_progress' })) {
+      await session.emit({ type: 'compaction', compactionId, status: 'in_progress' });
       for (const part of summary.match(/[^.]+\.?/g) ?? [summary]) {
         await abortableDelay(this.delayMs, turn.signal);
-        await session.emit({
-          sessionUpdate: 'compaction_summary_chunk',
-          compactionId,
-          content: { type: 'text', text: part },
-        });
+        await session.emit({ type: 'compaction_chunk', compactionId, content: { type: 'text', text: part } });
       }
-      await session.emit({ sessionUpdate: 'compaction_update', compactionId, status: 'completed' });
+      await session.emit({ type: 'compaction', compactionId, status: 'completed' });
     } else {
       await stream(turn.message, `Compacted the conversation. ${summary}`, this.delayMs, turn.signal);
     }
@@ -176,8 +175,9 @@ export class DemoEngine implements TurnEngine {
     return (
       '**acp-kit demo agent: no language model.** Each prompt runs a scripted tour of ACP on your ' +
       'workspace (list, search, read, an edit of `ACP_DEMO.md` through the permission flow, a command, ' +
-      'a plan). Start a prompt with `run <command>`, `read <file>`, `list <glob>`, `grep <regex>` or ' +
-      '`slow` (a long stream to cancel) for one step.'
+      'a plan). Start a prompt with `run <command>`, `read <file>`, `list <glob>`, `grep <regex>`, ' +
+      '`background [command]` (a command that outlives its turn) or `slow` (a long stream to cancel) ' +
+      'for one step.'
     );
   }
 

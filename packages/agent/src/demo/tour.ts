@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { PlanEntry, StopReason } from '@acp-kit/protocol';
+import type { PlanEntry, StopReason } from '../core/events.js';
+import { PLAN_ID } from '../session/session.js';
 import type { Turn } from '../session/turn.js';
 import type { ToolRunResult } from '../tools/runner.js';
 import { clip, countLines, firstLine, plural } from '../util/text.js';
@@ -51,6 +52,8 @@ function outcomeText(result: ToolRunResult): string {
       return `failed (${clip(firstLine(result.output), 120)})`;
     case 'cancelled':
       return 'cancelled';
+    case 'stopped':
+      return 'cancelled by you';
   }
 }
 
@@ -72,19 +75,19 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
   }
   await say(INTRO + attachmentNote(turn) + mcpNote(tools.list().map((tool) => tool.name)));
   await session.emit({
-    sessionUpdate: 'notice',
+    type: 'notice',
     severity: 'info',
     title: 'Demo agent: no language model',
     description: 'Turns are scripted. Configure a model and run `acp agent` for real answers.',
   });
   const skipped = new Set<number>();
-  await session.emit({ sessionUpdate: 'plan', entries: plan(0) });
+  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(0) });
 
   const listed = await tools.run('list_files', { pattern: '**/*', limit: 200 }, signal);
   if (listed.status === 'cancelled') return 'cancelled';
   const files =
     listed.status === 'completed' && !listed.output.startsWith('No files') ? listed.output.split('\n') : [];
-  await session.emit({ sessionUpdate: 'plan', entries: plan(1) });
+  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(1) });
 
   // What the prompt names: the file it mentions, the words it asks about.
   const topic = await promptTopic(turn.prompt, files, session.workspace);
@@ -96,7 +99,7 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
   );
   if (search.status === 'cancelled') return 'cancelled';
   const matches = search.output.startsWith('No matches') ? 0 : search.output.split('\n').length;
-  await session.emit({ sessionUpdate: 'plan', entries: plan(2) });
+  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(2) });
 
   const facts: TourFacts = {
     prompt: clip(firstLine(turn.text) || '(no text)', 80),
@@ -120,7 +123,7 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
   } else {
     skipped.add(2);
   }
-  await session.emit({ sessionUpdate: 'plan', entries: plan(3, skipped) });
+  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(3, skipped) });
 
   if (session.mode === 'plan') {
     const leave = await tools.run(
@@ -139,15 +142,15 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
   const change = notesChange(existing, facts);
   const edit = await tools.run(change.tool, change.input, signal);
   if (edit.status === 'cancelled') return 'cancelled';
-  await session.emit({ sessionUpdate: 'plan', entries: plan(4, skipped) });
+  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(4, skipped) });
 
   const command = await tools.run('run_command', { command: listCommand() }, signal);
   if (command.status === 'cancelled') return 'cancelled';
-  await session.emit({ sessionUpdate: 'plan', entries: plan(5, skipped) });
+  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(5, skipped) });
 
   const used = Math.round(JSON.stringify(session.records()).length / 4);
   await session.emit({
-    sessionUpdate: 'usage_update',
+    type: 'usage',
     used,
     size: 200_000,
     cost: { amount: 0, currency: 'USD' },

@@ -75,8 +75,9 @@ describe('a prompt nested thousands of levels deep', () => {
         )
         .filter((u) => u.sessionUpdate === 'user_message_chunk');
       expect(users.map((u) => u.content.text)).toEqual(['list first', 'list second', 'list third']);
-      // The nesting is kept down to the limit (record, update and content are the 3 levels above `_meta`), then marked.
-      expect(bottom(users[1]?.content._meta)).toEqual({ depth: MAX_STORED_DEPTH - 3, leaf: TOO_DEEP_MARKER });
+      // The nesting is kept down to the limit (the record, its event, the event's content list and
+      // the block are the 4 levels above `_meta`), then marked.
+      expect(bottom(users[1]?.content._meta)).toEqual({ depth: MAX_STORED_DEPTH - 4, leaf: TOO_DEEP_MARKER });
     },
   );
 });

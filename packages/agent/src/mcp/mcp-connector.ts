@@ -3,6 +3,7 @@
  * with the MCP SDK (stdio, streamable HTTP and the older HTTP+SSE), their tools offered to the model, stopped with the
  * session. A server that fails to start is reported to the user; the session goes on without it.
  */
+import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -129,14 +130,16 @@ class SessionServers implements McpSessionHandle {
     for (const failure of this.failed) {
       const title = `MCP server "${failure.name}" failed to start`;
       const shown = await this.session.emit({
-        sessionUpdate: 'notice',
+        type: 'notice',
         severity: 'error',
         title,
         description: failure.reason,
       });
       if (!shown) {
         await this.session.emit({
-          sessionUpdate: 'agent_message_chunk',
+          type: 'message_chunk',
+          role: 'agent',
+          messageId: randomUUID(),
           content: { type: 'text', text: `⚠️ ${title}: ${failure.reason}. Continuing without its tools.\n` },
         });
       }

@@ -3,7 +3,8 @@
  * through the same permission and tool-call reporting as the built-in tools.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ContentBlock, ToolCallContent } from '@acp-kit/protocol';
+import type { ContentBlock } from '@acp-kit/protocol';
+import type { ToolContent } from '../core/events.js';
 import { ToolError, type AgentTool } from '../tools/types.js';
 import { clip } from '../util/text.js';
 
@@ -25,7 +26,7 @@ export function mcpToolName(server: string, tool: string): string {
 }
 
 /** MCP content blocks are ACP content blocks (ACP reuses MCP's shapes); unknown ones become text. */
-function toAcpContent(item: Record<string, unknown>): ToolCallContent {
+function toAcpContent(item: Record<string, unknown>): ToolContent {
   const type = item.type;
   let block: ContentBlock;
   if (

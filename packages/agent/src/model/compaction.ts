@@ -1,7 +1,8 @@
 /** `/compact` for the model agent: the model summarises the conversation, which then replaces it. */
 import { randomUUID } from 'node:crypto';
 import { streamText } from 'ai';
-import type { ProtocolError, StopReason } from '@acp-kit/protocol';
+import type { ProtocolError } from '@acp-kit/protocol';
+import type { StopReason } from '../core/events.js';
 import type { Turn } from '../session/turn.js';
 import { isAbortError } from '../util/abort.js';
 import { conversation } from './history.js';
@@ -29,13 +30,8 @@ export async function compactConversation(
     return 'end_turn';
   }
   const compactionId = `compaction-${randomUUID()}`;
-  const asUpdates = session.accepts({
-    sessionUpdate: 'compaction_update',
-    compactionId,
-    status: 'in_progress',
-  });
-  if (asUpdates)
-    await session.emit({ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' });
+  const asUpdates = session.accepts({ type: 'compaction', compactionId, status: 'in_progress' });
+  if (asUpdates) await session.emit({ type: 'compaction', compactionId, status: 'in_progress' });
   else await turn.message.write('Compacting the conversation. Summary:\n\n');
   let summary = '';
   try {
@@ -56,7 +52,7 @@ export async function compactConversation(
       summary += part.text;
       if (asUpdates) {
         await session.emit({
-          sessionUpdate: 'compaction_summary_chunk',
+          type: 'compaction_chunk',
           compactionId,
           content: { type: 'text', text: part.text },
         });
@@ -66,13 +62,12 @@ export async function compactConversation(
     }
   } catch (error) {
     if (turn.signal.aborted || isAbortError(error)) {
-      if (asUpdates)
-        await session.emit({ sessionUpdate: 'compaction_update', compactionId, status: 'cancelled' });
+      if (asUpdates) await session.emit({ type: 'compaction', compactionId, status: 'cancelled' });
       return 'cancelled';
     }
     if (asUpdates) {
       await session.emit({
-        sessionUpdate: 'compaction_update',
+        type: 'compaction',
         compactionId,
         status: 'failed',
         error: toError(error).message,
@@ -81,11 +76,10 @@ export async function compactConversation(
     throw toError(error);
   }
   if (turn.signal.aborted) return 'cancelled';
-  if (asUpdates)
-    await session.emit({ sessionUpdate: 'compaction_update', compactionId, status: 'completed' });
+  if (asUpdates) await session.emit({ type: 'compaction', compactionId, status: 'completed' });
   session.record({ type: 'compaction', at: new Date().toISOString(), summary: summary.trim() });
   await session.emit({
-    sessionUpdate: 'usage_update',
+    type: 'usage',
     used: Math.round(summary.length / 4),
     size: active.settings.contextWindow,
     cost: session.meta.cost ?? null,

@@ -3,7 +3,7 @@
  * last `/compact` summary), and the user message built from an ACP prompt.
  */
 import type { ModelMessage, ToolModelMessage, UserModelMessage } from 'ai';
-import type { ContentBlock } from '@acp-kit/protocol';
+import type { ContentBlock } from '../core/events.js';
 import type { ModelSettings } from '../config/settings.js';
 import type { SessionRecord } from '../session/store.js';
 import type { Turn } from '../session/turn.js';

@@ -3,15 +3,9 @@
  * runner, usage after each step, and faithful stop reasons.
  */
 import type { LanguageModel, LanguageModelUsage, ModelMessage, ToolModelMessage } from 'ai';
-import {
-  ProtocolError,
-  type AuthMethod,
-  type ClientCapabilities,
-  type Logger,
-  type PromptCapabilities,
-  type SessionConfigOption,
-  type StopReason,
-} from '@acp-kit/protocol';
+import { ProtocolError, type Logger } from '@acp-kit/protocol';
+import type { ClientFeatures } from '../core/client-port.js';
+import type { AuthMethod, ConfigOption, PromptFeatures, StopReason } from '../core/events.js';
 import {
   loadSettings,
   setupInstructions,
@@ -72,17 +66,17 @@ export class ModelEngine implements TurnEngine {
     return this.settings.models;
   }
 
-  promptCapabilities(): PromptCapabilities {
+  promptCapabilities(): PromptFeatures {
     return { image: this.settings.models.some((m) => m.images), audio: false, embeddedContext: true };
   }
 
   /** While no model is usable: the setup methods (see `config/setup-acp.ts`). */
-  authMethods(client?: ClientCapabilities): AuthMethod[] {
+  authMethods(client?: ClientFeatures): AuthMethod[] {
     if (this.settings.models.length > 0) return [];
     return setupAuthMethods(client, this.settings.configPath);
   }
 
-  assertReady(client?: ClientCapabilities): void {
+  assertReady(client?: ClientFeatures): void {
     if (this.settings.models.length > 0) return;
     throw ProtocolError.authRequired(setupInstructions(this.settings), {
       authMethods: authMethodsData(this.authMethods(client)),
@@ -97,7 +91,7 @@ export class ModelEngine implements TurnEngine {
       env,
       reload: () => {
         this.settings = loadSettings(env, this.source.overrides);
-        this.assertReady(ctx.connection.clientCapabilities);
+        this.assertReady(ctx.client.features);
       },
     });
   }
@@ -121,7 +115,7 @@ export class ModelEngine implements TurnEngine {
     return { settings, provider, model: languageModel(provider, settings) };
   }
 
-  configOptions(session: Session): SessionConfigOption[] {
+  configOptions(session: Session): ConfigOption[] {
     if (this.settings.models.length === 0) return [];
     return [
       {
@@ -292,7 +286,7 @@ export class ModelEngine implements TurnEngine {
       session.meta.cost = { amount: Math.round(amount * 1e6) / 1e6, currency: model.price.currency };
     }
     await session.emit({
-      sessionUpdate: 'usage_update',
+      type: 'usage',
       used,
       size: model.contextWindow,
       cost: session.meta.cost ?? null,

@@ -1,9 +1,9 @@
 /** The model's instructions: who it is, where it works, the mode's rules, how to use the tools. */
-import { modeName, modeState } from '../modes/modes.js';
+import { MODES, modeName } from '../modes/modes.js';
 import type { Session } from '../session/session.js';
 
 export function systemPrompt(session: Session): string {
-  const mode = modeState(session.mode).availableModes.find((m) => m.id === session.mode);
+  const mode = MODES.find((m) => m.id === session.mode);
   const roots = session.workspace.additionalDirectories;
   const lines = [
     "You are the acp-kit coding agent, working in the user's project from their editor or terminal through the Agent Client Protocol.",

@@ -1,8 +1,8 @@
 /**
- * Session modes and what each allows. A mode is exposed twice, as ACP `modes` and as the `mode`
- * config option (category `mode`), and the two always agree.
+ * Session modes and what each allows. The core knows a mode as the `mode` config option (category
+ * `mode`); a v1 client also sees it as ACP `modes` (`faces/v1/modes.ts`), and the two always agree.
  */
-import type { SessionConfigOption, SessionMode, SessionModeState } from '@acp-kit/protocol';
+import type { ConfigOption } from '../core/events.js';
 
 export type ModeId = 'ask' | 'auto-edit' | 'full-access' | 'plan';
 
@@ -12,15 +12,17 @@ export type PermissionAction = 'read' | 'edit' | 'execute' | 'mcp' | 'mcp-read' 
 /** Whether a call runs, asks the user first, or is refused. */
 export type PolicyDecision = 'allow' | 'ask' | 'deny';
 
-interface ModeDefinition extends SessionMode {
+export interface ModeDefinition {
   id: ModeId;
+  name: string;
+  description: string;
   /** Decision inside the workspace roots. */
   inside: Record<PermissionAction, PolicyDecision>;
   /** Decision for paths outside the roots (reads and edits). */
   outside: PolicyDecision;
 }
 
-const MODES: readonly ModeDefinition[] = [
+export const MODES: readonly ModeDefinition[] = [
   {
     id: 'ask',
     name: 'Ask',
@@ -113,16 +115,8 @@ export function decide(mode: ModeId, action: PermissionAction, outside: boolean)
   return inside === 'ask' || def.outside === 'ask' ? 'ask' : 'allow';
 }
 
-/** The ACP `modes` object. */
-export function modeState(current: ModeId): SessionModeState {
-  return {
-    currentModeId: current,
-    availableModes: MODES.map(({ id, name, description }) => ({ id, name, description })),
-  };
-}
-
-/** The `mode` config option, mirroring {@link modeState}. */
-export function modeConfigOption(current: ModeId): SessionConfigOption {
+/** The `mode` config option. */
+export function modeConfigOption(current: ModeId): ConfigOption {
   return {
     id: 'mode',
     name: 'Mode',

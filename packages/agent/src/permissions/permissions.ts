@@ -2,7 +2,7 @@
  * Deciding whether a tool call may run: the mode's policy first, then a decision remembered for
  * the session, then `session/request_permission`.
  */
-import type { PermissionOption, ToolCallUpdate } from '@acp-kit/protocol';
+import type { PermissionAnswer, PermissionOption, PermissionQuestion } from '../core/client-port.js';
 import { decide, modeName, type PermissionAction } from '../modes/modes.js';
 import type { Session } from '../session/session.js';
 
@@ -85,7 +85,7 @@ function describeAction(action: PermissionAction, outside: boolean): string {
 
 /**
  * Decides whether the tool call `toolCall` may run, asking the user when the mode says so and no
- * decision is remembered.
+ * decision is remembered. While the user is asked, the turn reports that it waits for them.
  *
  * @example
  * const result = await authorize(session, { toolCallId, title: 'Edit a.ts', kind: 'edit' }, { action: 'edit', outside: false, key: 'edit', scope: 'file edits' }, signal);
@@ -93,7 +93,7 @@ function describeAction(action: PermissionAction, outside: boolean): string {
  */
 export async function authorize(
   session: Session,
-  toolCall: ToolCallUpdate,
+  toolCall: PermissionQuestion['toolCall'],
   need: PermissionNeed,
   signal: AbortSignal,
 ): Promise<PermissionResult> {
@@ -120,16 +120,20 @@ export async function authorize(
   let optionId: string;
   let byClient: string | undefined;
   try {
-    const response = await session.connection.requestPermission(
-      { sessionId: session.id, toolCall, options: permissionOptions(need) },
-      { signal },
+    const question: PermissionQuestion = {
+      title: toolCall.title ?? 'Allow this tool call?',
+      toolCall,
+      options: permissionOptions(need),
+    };
+    const answer: PermissionAnswer = await session.whileBlocked(() =>
+      session.client.requestPermission(session.id, question, signal),
     );
-    if (response.outcome.outcome !== 'selected') return { outcome: 'cancelled' };
-    optionId = (response.outcome as { optionId: string }).optionId;
-    byClient = clientDecision(response._meta);
+    if (answer.outcome !== 'selected') return { outcome: 'cancelled' };
+    optionId = answer.optionId;
+    byClient = answer.decidedBy;
   } catch (error) {
     // Aborted by the turn, or the connection ended: nothing may run.
-    if (signal.aborted || session.connection.isClosed) return { outcome: 'cancelled' };
+    if (signal.aborted || session.client.isClosed) return { outcome: 'cancelled' };
     session.logger.log('warn', 'permission request failed', { sessionId: session.id, error });
     return {
       outcome: 'rejected',
@@ -169,19 +173,4 @@ export async function authorize(
       session.logger.log('warn', 'client selected an unknown permission option', { sessionId: session.id });
       return { outcome: 'rejected', source: 'user', reason: 'The client answered with an unknown option.' };
   }
-}
-
-/**
- * The reason of an answer the client chose by itself: acp-kit's client puts
- * `{ by, reason }` under `_meta["acp-kit/decision"]` when `by` is not the user (see the client's
- * permission broker). Undefined for an answer a person gave, or from another client.
- */
-function clientDecision(meta: unknown): string | undefined {
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  const decision = (meta as Record<string, unknown>)['acp-kit/decision'];
-  if (typeof decision !== 'object' || decision === null) return undefined;
-  const { by, reason } = decision as { by?: unknown; reason?: unknown };
-  if (typeof by !== 'string' || by === 'user') return undefined;
-  const why = typeof reason === 'string' && reason.trim() !== '' ? reason.trim() : `decided by ${by}`;
-  return why.replace(/[.\s]+$/, '').slice(0, 300);
 }

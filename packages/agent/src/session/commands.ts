@@ -2,31 +2,31 @@
  * Slash commands: advertised with `available_commands_update`, recognised at the start of a
  * prompt's first text block (`/plan add a cache`), and handled before the engine sees the prompt.
  */
-import type { AvailableCommand, ContentBlock, StopReason } from '@acp-kit/protocol';
-import { isModeId, modeName, modeState } from '../modes/modes.js';
+import type { Command, ContentBlock, StopReason } from '../core/events.js';
+import { MODES, isModeId, modeName } from '../modes/modes.js';
 import type { Turn, TurnEngine } from './turn.js';
 
-export const COMMANDS: readonly AvailableCommand[] = [
+export const COMMANDS: readonly Command[] = [
   { name: 'help', description: 'What this agent can do, its modes and commands' },
   {
     name: 'compact',
     description: 'Summarise the conversation so far to free context',
-    input: { hint: 'what the summary should focus on (optional)' },
+    inputHint: 'what the summary should focus on (optional)',
   },
   {
     name: 'plan',
     description: 'Switch to plan mode (read-only) and plan the task',
-    input: { hint: 'the task to plan (optional)' },
+    inputHint: 'the task to plan (optional)',
   },
   {
     name: 'model',
     description: 'Show the models or switch to another',
-    input: { hint: 'model id (optional)' },
+    inputHint: 'model id (optional)',
   },
   {
     name: 'mode',
     description: 'Show the modes or switch to another',
-    input: { hint: 'ask | auto-edit | full-access | plan (optional)' },
+    inputHint: 'ask | auto-edit | full-access | plan (optional)',
   },
 ];
 
@@ -52,9 +52,7 @@ export function parseCommand(prompt: readonly ContentBlock[]): ParsedCommand | u
 }
 
 function modeList(): string {
-  return modeState('ask')
-    .availableModes.map((mode) => `- **${mode.name}** (\`${mode.id}\`): ${mode.description ?? ''}`)
-    .join('\n');
+  return MODES.map((mode) => `- **${mode.name}** (\`${mode.id}\`): ${mode.description}`).join('\n');
 }
 
 function helpText(engine: TurnEngine): string {

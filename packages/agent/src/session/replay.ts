@@ -1,128 +1,144 @@
 /**
- * Turns a session's event log into what `session/load` replays: the conversation in order (chunks
- * of one message merged), each tool call once in its final state, then the last plan, usage and
- * session info. Tool calls the agent never finished (it was killed) are replayed as failed.
+ * Turns a session's log into the history a client gets when it opens the session again: the
+ * conversation in order (each message whole, at its first position), each tool call once in its
+ * final state, then the last plan, usage and session info. Tool calls the agent never finished (it
+ * was killed) are replayed as failed; terminals are gone by then, so a tool call shows the output
+ * that was captured instead.
  */
-import {
-  isUnknownVariant,
-  type ContentBlock,
-  type SessionUpdate,
-  type ToolCallContent,
-} from '@acp-kit/protocol';
+import type {
+  AgentEvent,
+  ContentBlock,
+  MessageEvent,
+  SessionInfoEvent,
+  ToolCallEvent,
+  ToolContent,
+} from '../core/events.js';
+import { eventsOf } from './log-events.js';
 import type { SessionRecord } from './store.js';
 
-type ToolCallUpdateOf = Extract<SessionUpdate, { sessionUpdate: 'tool_call' }>;
-type ChunkKind = 'user_message_chunk' | 'agent_message_chunk' | 'agent_thought_chunk';
-type Chunk = Extract<SessionUpdate, { sessionUpdate: ChunkKind }>;
-
 const INTERRUPTED = 'Interrupted: the agent stopped before this tool call finished.';
-/** Updates that replay only their latest value, at the end. */
-const LATEST_ONLY = new Set(['plan', 'usage_update', 'session_info_update']);
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
-function isChunk(update: SessionUpdate): update is Chunk {
-  return (
-    update.sessionUpdate === 'user_message_chunk' ||
-    update.sessionUpdate === 'agent_message_chunk' ||
-    update.sessionUpdate === 'agent_thought_chunk'
-  );
+/** Appends a block to a message, merging text into a text block just before it. */
+function appendBlock(message: MessageEvent, block: ContentBlock): void {
+  const last = message.content[message.content.length - 1];
+  if (last?.type === 'text' && block.type === 'text') {
+    message.content[message.content.length - 1] = {
+      ...last,
+      text: (last as { text: string }).text + (block as { text: string }).text,
+    } as ContentBlock;
+  } else {
+    message.content.push(block);
+  }
 }
 
-/** Terminals are released when the command ends; a replay shows the output that was captured instead. */
-function replayContent(
-  content: ToolCallContent[] | undefined,
-  rawOutput: unknown,
-): ToolCallContent[] | undefined {
-  if (!content?.some((item) => item.type === 'terminal')) return content;
-  const output = (rawOutput as { output?: unknown } | undefined)?.output;
-  const text =
-    typeof output === 'string' && output !== '' ? '```\n' + output + '\n```' : '(terminal output not kept)';
-  return content.map((item) =>
-    item.type === 'terminal' ? { type: 'content', content: { type: 'text', text } } : item,
-  );
+/** Applies a tool-call patch: `undefined` keeps a field, `null` resets it, a value replaces it. */
+function patchCall(call: ToolCallEvent, patch: ToolCallEvent): void {
+  const { type: _type, toolCallId: _id, isNew: _new, meta: _liveMeta, ...fields } = patch;
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (value === null) delete (call as unknown as Record<string, unknown>)[key];
+    else (call as unknown as Record<string, unknown>)[key] = value;
+  }
+}
+
+function capturedOutput(output: string | undefined, rawOutput: unknown): ToolContent {
+  const fromRaw = (rawOutput as { output?: unknown } | undefined)?.output;
+  const text = output ?? (typeof fromRaw === 'string' ? fromRaw : undefined);
+  return {
+    type: 'content',
+    content: { type: 'text', text: text ? '```\n' + text + '\n```' : '(terminal output not kept)' },
+  };
 }
 
 /**
- * Replayable updates from `records`.
+ * Replayable events from `records` (of either log format).
  *
  * @example
- * for (const update of replayUpdates(store.readRecords(id))) await session.replay(update);
+ * await session.replay(replayEvents(store.readRecords(id)));
  */
-export function replayUpdates(records: readonly SessionRecord[]): SessionUpdate[] {
-  const out: SessionUpdate[] = [];
-  const toolCalls = new Map<string, ToolCallUpdateOf>();
-  const latest = new Map<string, SessionUpdate>();
-  let info: { title?: string | null; updatedAt?: string | null } = {};
+export function replayEvents(records: readonly SessionRecord[]): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  const messages = new Map<string, MessageEvent>();
+  const calls = new Map<string, ToolCallEvent>();
+  const outputs = new Map<string, string>();
+  /** Latest-only events, in the order each kind first appeared. */
+  const latest = new Map<string, AgentEvent>();
+  let info: Omit<SessionInfoEvent, 'type'> = {};
 
-  for (const record of records) {
-    if (record.type !== 'update') continue;
-    const update = record.update;
-    // We only store variants we know; this narrows the type.
-    if (isUnknownVariant(update)) continue;
-    if (isChunk(update)) {
-      appendChunk(out, update);
-    } else if (update.sessionUpdate === 'tool_call') {
-      const call: ToolCallUpdateOf = { ...update };
-      toolCalls.set(update.toolCallId, call);
-      out.push(call);
-    } else if (update.sessionUpdate === 'tool_call_update') {
-      const call = toolCalls.get(update.toolCallId);
-      if (!call) continue;
-      // content and locations replace; other fields patch (ACP semantics). Progress `_meta` is live-only.
-      const { sessionUpdate: _kind, toolCallId: _id, _meta: _liveMeta, ...patch } = update;
-      for (const [key, value] of Object.entries(patch)) {
-        if (value !== undefined && value !== null) (call as Record<string, unknown>)[key] = value;
+  for (const event of eventsOf(records)) {
+    switch (event.type) {
+      case 'message':
+      case 'message_chunk': {
+        const key = `${event.role}:${event.messageId}`;
+        let message = messages.get(key);
+        if (!message) {
+          message = { type: 'message', role: event.role, messageId: event.messageId, content: [] };
+          messages.set(key, message);
+          out.push(message);
+        }
+        if (event.type === 'message') message.content = [];
+        for (const block of event.type === 'message' ? event.content : [event.content])
+          appendBlock(message, block);
+        break;
       }
-    } else if (update.sessionUpdate === 'session_info_update') {
-      info = { ...info, ...update };
-    } else if (LATEST_ONLY.has(update.sessionUpdate)) {
-      latest.set(update.sessionUpdate, update);
-    } else if (
-      update.sessionUpdate === 'compaction_update' ||
-      update.sessionUpdate === 'compaction_summary_chunk'
-    ) {
-      out.push(update);
+      case 'tool_call': {
+        const known = calls.get(event.toolCallId);
+        if (known && !event.isNew) {
+          patchCall(known, event);
+        } else {
+          const { meta: _liveMeta, ...call } = event;
+          const fresh: ToolCallEvent = { ...call, isNew: true };
+          calls.set(event.toolCallId, fresh);
+          out.push(fresh);
+        }
+        break;
+      }
+      case 'tool_call_chunk': {
+        const call = calls.get(event.toolCallId);
+        if (call) call.content = [...(call.content ?? []), event.content];
+        break;
+      }
+      case 'terminal':
+        if (event.output !== undefined) outputs.set(event.terminalId, event.output);
+        break;
+      case 'plan':
+      case 'usage':
+        latest.set(event.type, event);
+        break;
+      case 'session_info': {
+        const { type: _type, ...fields } = event;
+        info = { ...info, ...fields };
+        break;
+      }
+      case 'compaction':
+      case 'compaction_chunk':
+        out.push(event);
+        break;
+      default:
+        // Live-only state (notices, commands, config options, foreground state, raw output).
+        break;
     }
   }
 
-  for (const call of toolCalls.values()) {
-    if (call.status !== 'completed' && call.status !== 'failed') {
+  for (const call of calls.values()) {
+    if (!FINAL.has(call.status ?? 'pending')) {
       call.status = 'failed';
       call.content = [
         ...(call.content ?? []),
         { type: 'content', content: { type: 'text', text: INTERRUPTED } },
       ];
     }
-    const content = replayContent(call.content, call.rawOutput);
-    if (content) call.content = content;
+    delete call.cancellable;
+    if (call.content?.some((item) => item.type === 'terminal')) {
+      call.content = call.content.map((item) =>
+        item.type === 'terminal' ? capturedOutput(outputs.get(item.terminalId), call.rawOutput) : item,
+      );
+    }
   }
-  for (const update of latest.values()) out.push(update);
+  out.push(...latest.values());
   if (info.title !== undefined || info.updatedAt !== undefined) {
-    out.push({
-      sessionUpdate: 'session_info_update',
-      title: info.title ?? null,
-      updatedAt: info.updatedAt ?? null,
-    });
+    out.push({ type: 'session_info', title: info.title ?? null, updatedAt: info.updatedAt ?? null });
   }
   return out;
-}
-
-/** Merges a text chunk into the previous one of the same message; other blocks stay separate. */
-function appendChunk(out: SessionUpdate[], chunk: Chunk): void {
-  const previous = out[out.length - 1];
-  if (
-    previous &&
-    previous.sessionUpdate === chunk.sessionUpdate &&
-    isChunk(previous) &&
-    (previous.messageId ?? null) === (chunk.messageId ?? null) &&
-    previous.content.type === 'text' &&
-    chunk.content.type === 'text'
-  ) {
-    const merged: ContentBlock = {
-      ...previous.content,
-      text: (previous.content as { text: string }).text + (chunk.content as { text: string }).text,
-    } as ContentBlock;
-    out[out.length - 1] = { ...previous, content: merged } as Chunk;
-    return;
-  }
-  out.push({ ...chunk });
 }

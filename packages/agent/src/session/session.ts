@@ -1,66 +1,76 @@
 /**
- * One live session: its state, its event log, and the single path by which updates reach the
- * client (persisted first, then sent).
+ * One live session: its state, its event log, and the single path by which events reach the
+ * client (persisted first, then handed to the client's face, which translates them).
  */
-import {
-  AcpKitError,
-  clientAccepts,
-  type AgentSideConnection,
-  type Logger,
-  type SessionConfigOption,
-  type SessionModeState,
-  type SessionUpdate,
-} from '@acp-kit/protocol';
-import { isModeId, modeConfigOption, modeState, type ModeId } from '../modes/modes.js';
+import { AcpKitError, type Logger } from '@acp-kit/protocol';
+import type { ClientPort, EventSink } from '../core/client-port.js';
+import type { AgentEvent, ConfigOption, StateEvent, StopReason, TurnError } from '../core/events.js';
+import { isModeId, modeConfigOption, type ModeId } from '../modes/modes.js';
+import { TerminalRegistry } from '../tools/command/terminals.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { RememberedDecision, SessionLog, SessionMeta, SessionRecord, SessionStore } from './store.js';
 import { clip, firstLine } from '../util/text.js';
 
 /** Config options a turn engine adds next to `mode` (the model selector, for instance). */
 export interface ConfigOptionSource {
-  configOptions(session: Session): SessionConfigOption[];
+  configOptions(session: Session): ConfigOption[];
   /** Applies a value; returns false when `configId` is not one of the engine's options. */
   setConfigOption(session: Session, configId: string, value: string | boolean): boolean;
 }
 
-/** Updates that describe current state rather than history: restored from metadata, never replayed. */
-const NOT_PERSISTED = new Set([
+/** Events that describe current state rather than history: restored from metadata, never replayed. */
+const NOT_PERSISTED = new Set<AgentEvent['type']>([
   'notice',
-  'available_commands_update',
-  'current_mode_update',
-  'config_option_update',
+  'commands',
+  'config_options',
+  'state',
+  'terminal_output',
 ]);
 
 const TITLE_LENGTH = 80;
+
+/** The agent keeps one plan per session: each plan event replaces it. */
+export const PLAN_ID = 'plan';
 
 export interface SessionInit {
   meta: SessionMeta;
   store: SessionStore;
   log: SessionLog;
-  connection: AgentSideConnection;
+  client: ClientPort;
   workspace: Workspace;
   options: ConfigOptionSource;
   logger: Logger;
 }
 
+type Foreground = StateEvent['state'];
+
 /**
  * A live session.
  *
  * @example
- * await session.emit({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } });
+ * await session.emit({ type: 'message_chunk', role: 'agent', messageId, content: { type: 'text', text: 'Hi' } });
  */
 export class Session {
   readonly id: string;
   readonly meta: SessionMeta;
   workspace: Workspace;
-  readonly connection: AgentSideConnection;
+  /** The client, as the core sees it (whatever protocol version it speaks). */
+  readonly client: ClientPort;
   readonly logger: Logger;
+  /** The commands this session runs as terminals. */
+  readonly terminals: TerminalRegistry;
+  private readonly sink: EventSink;
   private readonly store: SessionStore;
   private readonly log: SessionLog;
   private readonly optionSource: ConfigOptionSource;
   private turnController: AbortController | undefined;
   private turnPromise: Promise<void> = Promise.resolve();
   private closed = false;
+  private foreground: Foreground = 'idle';
+  /** Once background work was reported, every state report lists it (complete, possibly empty). */
+  private backgroundReported = false;
+  /** Tool calls the client may cancel alone, by id. */
+  private readonly cancellable = new Map<string, AbortController>();
   /** Called when the session closes (MCP servers stop, for instance). */
   private readonly closers: (() => Promise<void> | void)[] = [];
 
@@ -69,10 +79,18 @@ export class Session {
     this.meta = init.meta;
     this.store = init.store;
     this.log = init.log;
-    this.connection = init.connection;
+    this.client = init.client;
+    this.sink = init.client.sink(this.id);
     this.workspace = init.workspace;
     this.optionSource = init.options;
     this.logger = init.logger;
+    this.terminals = new TerminalRegistry({
+      emit: (event, options) => this.emit(event, options),
+      recordEvent: (event) => this.recordEvent(event),
+      // After close, the close itself reports the final state.
+      backgroundChanged: () => (this.closed ? Promise.resolve() : this.reportState()),
+      logger: this.logger,
+    });
   }
 
   get mode(): ModeId {
@@ -83,47 +101,49 @@ export class Session {
     return this.closed;
   }
 
-  /** Whether the client takes `update` (notices and compaction need capabilities). */
-  accepts(update: SessionUpdate): boolean {
-    return clientAccepts(this.connection.clientCapabilities, update);
+  /** Whether the client takes `event` (a v1 client needs capabilities for notices and compaction). */
+  accepts(event: AgentEvent): boolean {
+    return this.sink.accepts(event);
   }
 
   /**
-   * Persists `update` (unless it is live-only state, or `persist` is false) and sends it. Returns
-   * false when the client did not advertise what the update needs: then nothing is sent or stored.
+   * Persists `event` (unless it is live-only state, or `persist` is false) and sends it. Returns
+   * false when the client does not take it: then nothing is sent or stored.
    */
-  async emit(update: SessionUpdate, options: { persist?: boolean } = {}): Promise<boolean> {
-    if (!this.accepts(update)) return false;
-    if (options.persist !== false && !NOT_PERSISTED.has(update.sessionUpdate)) {
-      this.record({ type: 'update', at: new Date().toISOString(), update });
-    }
-    if (this.connection.isClosed) return true;
+  async emit(event: AgentEvent, options: { persist?: boolean } = {}): Promise<boolean> {
+    if (!this.sink.accepts(event)) return false;
+    if (options.persist !== false && !NOT_PERSISTED.has(event.type)) this.recordEvent(event);
+    if (this.client.isClosed) return true;
     try {
-      await this.connection.sessionUpdate({ sessionId: this.id, update });
+      // Called without an await before it: events reach the wire in the order they were emitted.
+      await this.sink.send(event);
     } catch (error) {
-      // Usually the connection went away mid-turn: the update is on disk, the turn is being
+      // Usually the connection went away mid-turn: the event is on disk, the turn is being
       // aborted. An update the schema rejects (with `validateOutgoing`) is a bug, though.
       const invalid = error instanceof AcpKitError && error.code === 'INVALID_ARGUMENT';
       this.logger.log(invalid ? 'error' : 'debug', 'could not send a session update', {
         sessionId: this.id,
-        kind: update.sessionUpdate,
+        kind: event.type,
         error,
       });
     }
     return true;
   }
 
-  /** Sends an update without storing it (history replay). */
-  async replay(update: SessionUpdate): Promise<void> {
-    if (!this.accepts(update)) return;
-    await this.connection.sessionUpdate({ sessionId: this.id, update });
+  /** Sends history without storing it (opening a stored session). */
+  async replay(events: readonly AgentEvent[]): Promise<void> {
+    await this.sink.replay(events);
   }
 
   record(record: SessionRecord): void {
     this.log.append(record);
   }
 
-  /** Everything recorded so far (read back from the log). */
+  recordEvent(event: AgentEvent): void {
+    this.record({ type: 'event', at: new Date().toISOString(), event });
+  }
+
+  /** Everything recorded so far (read back from the log; see `log-events.ts` for its events). */
   records(): SessionRecord[] {
     return this.store.readRecords(this.id);
   }
@@ -137,23 +157,15 @@ export class Session {
     }
   }
 
-  modeState(): SessionModeState {
-    return modeState(this.mode);
-  }
-
-  configOptions(): SessionConfigOption[] {
+  configOptions(): ConfigOption[] {
     return [modeConfigOption(this.mode), ...this.optionSource.configOptions(this)];
   }
 
-  /**
-   * Switches mode and tells the client through both `current_mode_update` and
-   * `config_option_update`, whoever asked for the change.
-   */
+  /** Switches mode and tells the client (a v1 client hears of it as a mode change as well). */
   async setMode(mode: ModeId): Promise<void> {
     this.meta.modeId = mode;
     this.saveMeta();
-    await this.emit({ sessionUpdate: 'current_mode_update', currentModeId: mode });
-    await this.emit({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+    await this.emit({ type: 'config_options', options: this.configOptions() });
   }
 
   /** Sets a config option; false when there is no such option or value. */
@@ -165,7 +177,7 @@ export class Session {
     }
     if (!this.optionSource.setConfigOption(this, configId, value)) return false;
     this.saveMeta();
-    await this.emit({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+    await this.emit({ type: 'config_options', options: this.configOptions() });
     return true;
   }
 
@@ -186,18 +198,43 @@ export class Session {
     this.meta.title = title;
     this.meta.updatedAt = new Date().toISOString();
     this.saveMeta();
-    await this.emit({ sessionUpdate: 'session_info_update', title, updatedAt: this.meta.updatedAt });
+    await this.emit({ type: 'session_info', title, updatedAt: this.meta.updatedAt });
   }
 
   /** Marks activity (end of a turn) in the metadata and tells the client. */
   async touch(): Promise<void> {
     this.meta.updatedAt = new Date().toISOString();
     this.saveMeta();
-    await this.emit({ sessionUpdate: 'session_info_update', updatedAt: this.meta.updatedAt });
+    await this.emit({ type: 'session_info', updatedAt: this.meta.updatedAt });
   }
 
   get turnRunning(): boolean {
     return this.turnController !== undefined;
+  }
+
+  /** Reports the foreground state (with the background list once there has been any). */
+  async reportState(
+    state: Foreground = this.foreground,
+    end?: { stopReason: StopReason | 'error'; error?: TurnError },
+  ): Promise<void> {
+    this.foreground = state;
+    const background = this.terminals.background();
+    this.backgroundReported ||= background.length > 0;
+    const listed = this.backgroundReported ? { background } : {};
+    const event: StateEvent =
+      state === 'idle' ? { type: 'state', state, ...end, ...listed } : { type: 'state', state, ...listed };
+    await this.emit(event);
+  }
+
+  /** While the user is asked something the turn cannot go on without. */
+  async whileBlocked<T>(work: () => Promise<T>): Promise<T> {
+    const before = this.foreground;
+    if (before === 'running') await this.reportState('requires_action');
+    try {
+      return await work();
+    } finally {
+      if (before === 'running' && this.foreground === 'requires_action') await this.reportState('running');
+    }
   }
 
   /**
@@ -229,16 +266,35 @@ export class Session {
     this.turnController?.abort();
   }
 
+  /** Lets the client cancel a tool call alone (until {@link endCancellable}). */
+  beginCancellable(toolCallId: string, controller: AbortController): void {
+    this.cancellable.set(toolCallId, controller);
+  }
+
+  endCancellable(toolCallId: string): void {
+    this.cancellable.delete(toolCallId);
+  }
+
+  /** `tool_call/cancel`: false when the call is unknown, final or not cancellable. */
+  cancelToolCall(toolCallId: string): boolean {
+    const controller = this.cancellable.get(toolCallId);
+    if (!controller || controller.signal.aborted) return false;
+    controller.abort();
+    return true;
+  }
+
   onClose(closer: () => Promise<void> | void): void {
     this.closers.push(closer);
   }
 
-  /** Cancels work, stops what the session started and closes its log. Idempotent. */
+  /** Cancels work, stops what the session started (background commands too) and closes its log. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.cancel();
     await this.turnPromise;
+    await this.terminals.closeAll();
+    if (this.backgroundReported) await this.reportState();
     for (const closer of this.closers.splice(0)) {
       try {
         await closer();
@@ -247,5 +303,6 @@ export class Session {
       }
     }
     this.log.close();
+    this.client.release(this.id);
   }
 }

@@ -3,16 +3,17 @@
  * the live-session registry.
  */
 import { randomUUID } from 'node:crypto';
-import { ProtocolError, type AgentSideConnection, type Logger } from '@acp-kit/protocol';
+import { ProtocolError, type Logger } from '@acp-kit/protocol';
+import type { ClientPort } from '../core/client-port.js';
 import { DEFAULT_MODE } from '../modes/modes.js';
 import { Workspace, WorkspaceRootError } from '../tools/workspace.js';
 import { invalidParams } from '../util/errors.js';
 import { Session, type ConfigOptionSource } from './session.js';
-import { isValidSessionId, type SessionMeta, type SessionStore } from './store.js';
+import { LOG_FORMAT, isValidSessionId, type SessionMeta, type SessionStore } from './store.js';
 
 export interface SessionFactoryOptions {
   store: SessionStore;
-  connection: AgentSideConnection;
+  client: ClientPort;
   options: ConfigOptionSource;
   initialConfig: () => Record<string, string | boolean>;
   logger: Logger;
@@ -60,7 +61,7 @@ export class SessionRegistry {
     const workspace = await workspaceFor(cwd, additionalDirectories);
     const now = new Date().toISOString();
     const meta: SessionMeta = {
-      version: 1,
+      version: LOG_FORMAT,
       sessionId: randomUUID(),
       agent: this.factory.store.agent,
       cwd: workspace.cwd,
@@ -92,6 +93,8 @@ export class SessionRegistry {
       throw invalidParams(`Session ${sessionId} belongs to ${meta.cwd}, not ${workspace.cwd}`);
     }
     await this.close(sessionId);
+    // From now on its log gets records of the current format (the older ones are still read).
+    meta.version = LOG_FORMAT;
     meta.additionalDirectories = [...workspace.additionalDirectories];
     const defaults = this.factory.initialConfig();
     meta.config = { ...defaults, ...meta.config };

@@ -2,6 +2,12 @@
  * The durable session store: one append-only JSONL event log per session plus a small metadata
  * file, under `<dataDir>/sessions/<agent>/`. Events are written synchronously before they are sent
  * to the client, so a killed agent loses nothing it had already streamed.
+ *
+ * Log formats: 1 (acp-kit 0.x before ACP v2) stored each `session/update` as sent to a v1 client
+ * (`update` records); 2 stores the agent's own events (`event` records, `core/events.ts`), whatever
+ * version the client spoke. A session's metadata names the newest format written to its log; a
+ * log may hold records of both formats (a session of format 1 opened again), and every reader
+ * reads both (`log-events.ts` translates format 1 through the v1 face's translation).
  */
 import {
   closeSync,
@@ -16,8 +22,12 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger, SessionUpdate } from '@acp-kit/protocol';
+import type { Logger } from '@acp-kit/protocol';
+import type { AgentEvent } from '../core/events.js';
 import { MAX_STORED_DEPTH, capDepth } from './depth-cap.js';
+
+/** The log format new records are written in (see above). */
+export const LOG_FORMAT = 2 as const;
 
 /** Which agent wrote a session; each agent lists and loads only its own sessions. */
 export type AgentKind = 'demo' | 'model';
@@ -27,7 +37,8 @@ export type RememberedDecision = 'allow' | 'reject';
 
 /** What `<id>.meta.json` holds: everything `session/list` shows and what a resumed session restores. */
 export interface SessionMeta {
-  version: 1;
+  /** The newest log format written to this session's log (1 or {@link LOG_FORMAT}). */
+  version: 1 | 2;
   sessionId: string;
   agent: AgentKind;
   cwd: string;
@@ -45,8 +56,10 @@ export interface SessionMeta {
 
 /** One line of `<id>.jsonl`. */
 export type SessionRecord =
-  /** A `session/update` as sent (user prompts are stored as `user_message_chunk`). */
-  | { type: 'update'; at: string; update: SessionUpdate }
+  /** An event of the session (format 2). */
+  | { type: 'event'; at: string; event: AgentEvent }
+  /** Format 1: a v1 `session/update` as sent (user prompts as `user_message_chunk`s). */
+  | { type: 'update'; at: string; update: unknown }
   /** A message of the model's conversation (AI SDK `ModelMessage` JSON), for the model agent. */
   | { type: 'model'; message: unknown }
   /** `/compact` ran: the model's context restarts from this summary. */
@@ -109,7 +122,7 @@ export interface ListPage {
  * @example
  * const store = new SessionStore('/home/me/.local/share/acp-kit/agent', 'model', logger);
  * const log = store.create(meta);
- * log.append({ type: 'update', at: new Date().toISOString(), update });
+ * log.append({ type: 'event', at: new Date().toISOString(), event });
  */
 export class SessionStore {
   readonly dir: string;

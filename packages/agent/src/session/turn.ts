@@ -4,14 +4,15 @@
  * permissions and persistence are shared.
  */
 import { randomUUID } from 'node:crypto';
+import type { ClientFeatures } from '../core/client-port.js';
 import type {
   AuthMethod,
-  ClientCapabilities,
   ContentBlock,
   McpServer,
-  PromptCapabilities,
+  MessageRole,
+  PromptFeatures,
   StopReason,
-} from '@acp-kit/protocol';
+} from '../core/events.js';
 import type { AuthenticateContext } from '../config/setup-acp.js';
 import type { ToolRunner } from '../tools/runner.js';
 import type { ConfigOptionSource, Session } from './session.js';
@@ -24,7 +25,7 @@ export class MessageWriter {
 
   constructor(
     private readonly session: Session,
-    private readonly kind: 'agent_message_chunk' | 'agent_thought_chunk',
+    private readonly role: Exclude<MessageRole, 'user'>,
   ) {}
 
   get messageId(): string {
@@ -39,12 +40,12 @@ export class MessageWriter {
   async write(text: string): Promise<void> {
     if (text === '') return;
     this.written = true;
-    const chunk = { messageId: this.id, content: { type: 'text' as const, text } };
-    await this.session.emit(
-      this.kind === 'agent_message_chunk'
-        ? { sessionUpdate: 'agent_message_chunk', ...chunk }
-        : { sessionUpdate: 'agent_thought_chunk', ...chunk },
-    );
+    await this.session.emit({
+      type: 'message_chunk',
+      role: this.role,
+      messageId: this.id,
+      content: { type: 'text', text },
+    });
   }
 
   /** Starts a new message (after a tool call, the next text is a new message). */
@@ -68,8 +69,8 @@ export class Turn {
     readonly signal: AbortSignal,
     readonly tools: ToolRunner,
   ) {
-    this.message = new MessageWriter(session, 'agent_message_chunk');
-    this.thought = new MessageWriter(session, 'agent_thought_chunk');
+    this.message = new MessageWriter(session, 'agent');
+    this.thought = new MessageWriter(session, 'thought');
   }
 
   /** The same turn with another prompt (what follows a slash command). */
@@ -101,15 +102,15 @@ export function promptText(prompt: readonly ContentBlock[]): string {
 /** What produces a turn's content: the model loop or the demo script. */
 export interface TurnEngine extends ConfigOptionSource {
   readonly kind: AgentKind;
-  /** `agentInfo.title`. */
+  /** The agent's title in `initialize`. */
   readonly title: string;
   /** Whether prompts may carry images. */
-  promptCapabilities(): PromptCapabilities;
-  /** `authMethods` of `initialize`, for a client with capabilities `client`. */
-  authMethods(client?: ClientCapabilities): AuthMethod[];
+  promptCapabilities(): PromptFeatures;
+  /** Sign-in methods of `initialize`, for a client that can do `client`. */
+  authMethods(client?: ClientFeatures): AuthMethod[];
   /** Throws a -32000 `ProtocolError` naming what to set when sessions cannot be started. */
-  assertReady(client?: ClientCapabilities): void;
-  /** `authenticate`: sets up or re-reads configuration; throws -32000 when still not ready. */
+  assertReady(client?: ClientFeatures): void;
+  /** `authenticate` (v1) / `auth/login` (v2): sets up or re-reads configuration; throws -32000 when still not ready. */
   authenticate(methodId: string, ctx: AuthenticateContext): void | Promise<void>;
   /** Values of the engine's config options for a new session. */
   initialConfig(): Record<string, string | boolean>;

@@ -6,8 +6,9 @@ import {
   createChannelPair,
   type ClientCapabilities,
 } from '@acp-kit/protocol';
+import { V1Port } from '../faces/v1/port.js';
 import { Session } from '../session/session.js';
-import { SessionStore } from '../session/store.js';
+import { LOG_FORMAT, SessionStore } from '../session/store.js';
 import { builtinTools } from '../tools/builtin.js';
 import { ToolRunner } from '../tools/runner.js';
 import type { AgentTool } from '../tools/types.js';
@@ -35,11 +36,15 @@ export async function toolHarness(options: {
   const refuse = (): never => {
     throw ProtocolError.methodNotFound('not in this harness');
   };
-  const connection = new AgentSideConnection(agentSide, {
-    initialize: () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }),
-    newSession: refuse,
-    promptSession: refuse,
-    cancelSession: () => {},
+  let port: V1Port | undefined;
+  const connection = new AgentSideConnection(agentSide, (conn) => {
+    port = new V1Port(conn, silentLogger);
+    return {
+      initialize: () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }),
+      newSession: refuse,
+      promptSession: refuse,
+      cancelSession: () => {},
+    };
   }).start();
   const client = new TestClient(clientSide, {
     capabilities: options.capabilities,
@@ -49,7 +54,7 @@ export async function toolHarness(options: {
   const store = new SessionStore(options.dataDir, 'demo', silentLogger);
   const now = new Date().toISOString();
   const meta = {
-    version: 1 as const,
+    version: LOG_FORMAT,
     sessionId: `tools-${Math.random().toString(36).slice(2)}`,
     agent: 'demo' as const,
     cwd: options.cwd,
@@ -65,7 +70,7 @@ export async function toolHarness(options: {
     meta,
     store,
     log: store.create(meta),
-    connection,
+    client: port!,
     workspace: await Workspace.create(options.cwd, options.additionalDirectories),
     options: { configOptions: () => [], setConfigOption: () => false },
     logger: silentLogger,

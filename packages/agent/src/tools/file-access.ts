@@ -1,6 +1,7 @@
 /**
- * Reading and writing files for tools: through the client's `fs/*` methods when it advertised
- * them (it sees unsaved editor buffers and can track the change), else directly on disk.
+ * Reading and writing files for tools: through the client when it offers that (a v1 client's
+ * `fs/*`: it sees unsaved editor buffers and can track the change), else directly on disk. The
+ * path confinement and permission questions happen before, whichever does the reading.
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -35,24 +36,21 @@ export function sliceLines(text: string, range: LineRange): string {
 export class FileAccess {
   constructor(private readonly session: Session) {}
 
-  /** The client reads files (`fs.readTextFile`). */
+  /** The client reads files. */
   get viaClientRead(): boolean {
-    return this.session.connection.clientCapabilities?.fs?.readTextFile === true;
+    return this.session.client.files?.canRead === true;
   }
 
-  /** The client writes files (`fs.writeTextFile`). */
+  /** The client writes files. */
   get viaClientWrite(): boolean {
-    return this.session.connection.clientCapabilities?.fs?.writeTextFile === true;
+    return this.session.client.files?.canWrite === true;
   }
 
   async read(path: string, range: LineRange, signal: AbortSignal): Promise<string> {
-    if (this.viaClientRead) {
+    const client = this.session.client.files;
+    if (client?.canRead) {
       try {
-        const response = await this.session.connection.readTextFile(
-          { sessionId: this.session.id, path, line: range.line ?? null, limit: range.limit ?? null },
-          { signal },
-        );
-        return response.content;
+        return await client.read(this.session.id, path, range, signal);
       } catch (error) {
         throw toToolError(error, `Could not read ${path}`);
       }
@@ -69,12 +67,10 @@ export class FileAccess {
   }
 
   async write(path: string, content: string, signal: AbortSignal): Promise<void> {
-    if (this.viaClientWrite) {
+    const client = this.session.client.files;
+    if (client?.canWrite) {
       try {
-        await this.session.connection.writeTextFile(
-          { sessionId: this.session.id, path, content },
-          { signal },
-        );
+        await client.write(this.session.id, path, content, signal);
         return;
       } catch (error) {
         throw toToolError(error, `Could not write ${path}`);

@@ -1,6 +1,7 @@
-/** `update_plan` (shown as ACP `plan` updates) and `exit_plan_mode` (a `switch_mode` tool call). */
+/** `update_plan` (shown as the session's plan) and `exit_plan_mode` (a `switch_mode` tool call). */
 import { z } from 'zod';
 import { modeName } from '../modes/modes.js';
+import { PLAN_ID } from '../session/session.js';
 import { ToolError, defineTool } from './types.js';
 
 const entrySchema = z.object({
@@ -22,7 +23,7 @@ export const updatePlanTool = defineTool({
     return {
       title: 'Update plan',
       async execute({ session }) {
-        await session.emit({ sessionUpdate: 'plan', entries: input.entries });
+        await session.emit({ type: 'plan', planId: PLAN_ID, entries: input.entries });
         return { output: `Plan updated (${done}/${input.entries.length} steps completed).` };
       },
     };

@@ -1,28 +1,21 @@
 /**
- * `run_command`: a shell command line, in the client's terminal when it has terminals (embedded in
- * the tool call), else as our own process with its output streamed into the tool call.
+ * `run_command`: a shell command line, in the client's terminal when it runs terminals for us (a
+ * v1 client), else as our own process, shown as a terminal whose output streams to the client. A
+ * command may also start in the background: the call returns at once and the terminal goes on.
  */
-import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import type { ToolCallContent } from '@acp-kit/protocol';
+import type { ToolContent } from '../core/events.js';
+import { AbortedError } from '../util/abort.js';
 import { clip, codeBlock } from '../util/text.js';
-import { runInClientTerminal } from './command/client-terminal.js';
-import { runLocalCommand } from './command/local-process.js';
 import { programOf, type CommandOutcome } from './command/shell.js';
 import { resolvePath } from './paths.js';
-import { ToolError, defineTool, type ExecutionContext } from './types.js';
+import { ToolError, defineTool, type ExecutionContext, type ToolResult } from './types.js';
 
 /** Output kept per command (the client truncates from the start beyond it, and so do we). */
 export const OUTPUT_BYTE_LIMIT = 64 * 1024;
 /** Most output handed to the model. */
 const MODEL_OUTPUT_CHARS = 30_000;
-/** Gap between streamed output updates of a local command. */
-const STREAM_INTERVAL_MS = 100;
-
-function outputContent(text: string): ToolCallContent[] {
-  return [{ type: 'content', content: { type: 'text', text: codeBlock(text || '(no output yet)') } }];
-}
 
 function summary(outcome: CommandOutcome): string {
   if (outcome.timedOut) return 'Timed out and was stopped';
@@ -30,75 +23,87 @@ function summary(outcome: CommandOutcome): string {
   return `Exit code ${outcome.exitCode ?? 'unknown'}`;
 }
 
-/**
- * Streams a local command's retained output into the tool call at most every
- * {@link STREAM_INTERVAL_MS}, in order, and lets the caller wait for the last update.
- */
-class OutputStreamer {
-  private latest = '';
-  private timer: NodeJS.Timeout | undefined;
-  private chain: Promise<void> = Promise.resolve();
+interface Run {
+  commandLine: string;
+  cwd: string;
+  timeoutMs: number;
+  background: boolean;
+}
 
-  constructor(private readonly send: (retained: string) => Promise<void>) {}
+const terminalContent = (terminalId: string): ToolContent[] => [{ type: 'terminal', terminalId }];
 
-  push(retained: string): void {
-    this.latest = retained;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      const snapshot = this.latest;
-      this.chain = this.chain.then(() => this.send(snapshot));
-    }, STREAM_INTERVAL_MS);
-  }
+/** In the client's terminal (embedded in the tool call), killed on cancel, always released. */
+async function inClientTerminal(
+  exec: ExecutionContext,
+  run: Run,
+): Promise<{ outcome: CommandOutcome; terminalId: string }> {
+  const { session } = exec;
+  let terminalId = '';
+  const outcome = await session.client.terminals!.run({
+    sessionId: session.id,
+    commandLine: run.commandLine,
+    cwd: run.cwd,
+    outputByteLimit: OUTPUT_BYTE_LIMIT,
+    timeoutMs: run.timeoutMs,
+    signal: exec.signal,
+    async onCreated(id) {
+      terminalId = id;
+      await session.terminals.clientCreated(id, {
+        toolCallId: exec.toolCallId,
+        command: run.commandLine,
+        cwd: run.cwd,
+      });
+      await exec.progress({ content: terminalContent(id) });
+    },
+  });
+  session.terminals.clientEnded(terminalId, outcome);
+  return { outcome, terminalId };
+}
 
-  async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.chain;
+/** As our own process; a foreground one is stopped when the call is cancelled. */
+async function inOwnTerminal(
+  exec: ExecutionContext,
+  run: Run,
+): Promise<{ outcome?: CommandOutcome; terminalId: string }> {
+  const terminal = await exec.session.terminals.start(
+    {
+      commandLine: run.commandLine,
+      cwd: run.cwd,
+      toolCallId: exec.toolCallId,
+      timeoutMs: run.timeoutMs,
+      outputByteLimit: OUTPUT_BYTE_LIMIT,
+      background: run.background,
+    },
+    (id) => exec.progress({ content: terminalContent(id) }),
+  );
+  if (run.background) return { terminalId: terminal.terminalId };
+  const onAbort = (): void => terminal.stop();
+  if (exec.signal.aborted) terminal.stop();
+  else exec.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const outcome = await terminal.outcome;
+    // On cancel we still waited for the process to go, so nothing runs behind a "cancelled" call.
+    if (exec.signal.aborted) throw new AbortedError();
+    return { outcome, terminalId: terminal.terminalId };
+  } finally {
+    exec.signal.removeEventListener('abort', onAbort);
   }
 }
 
-async function runLocally(ctx: ExecutionContext, commandLine: string, cwd: string, timeoutMs: number) {
-  const caps = ctx.session.connection.clientCapabilities;
-  // Clients that render `_meta.terminal_output` (as Claude's and Codex's adapters use) get a live terminal.
-  const metaTerminal = caps?._meta?.terminal_output === true;
-  const terminalId = `local-${randomUUID()}`;
-  if (metaTerminal) {
-    await ctx.progress({
-      content: [{ type: 'terminal', terminalId }],
-      _meta: { terminal_info: { terminal_id: terminalId, cwd } },
-    });
-  }
-  const streamer = new OutputStreamer((retained) => ctx.progress({ content: outputContent(retained) }));
-  try {
-    const outcome = await runLocalCommand({
-      commandLine,
-      cwd,
-      outputByteLimit: OUTPUT_BYTE_LIMIT,
-      timeoutMs,
-      signal: ctx.signal,
-      onOutput(chunk, retained) {
-        if (metaTerminal)
-          void ctx.progress({ _meta: { terminal_output: { terminal_id: terminalId, data: chunk } } });
-        else streamer.push(retained);
-      },
-    });
-    await streamer.flush();
-    const content: ToolCallContent[] = metaTerminal
-      ? [{ type: 'terminal', terminalId }]
-      : outputContent(outcome.output);
-    const meta = metaTerminal
-      ? { terminal_exit: { terminal_id: terminalId, exit_code: outcome.exitCode, signal: outcome.signal } }
-      : undefined;
-    return { outcome, content, meta };
-  } finally {
-    await streamer.flush();
-  }
+function backgroundResult(run: Run, terminalId: string): ToolResult {
+  return {
+    output:
+      `Started in the background as terminal ${terminalId}: it runs until it ends, is stopped after ` +
+      `${run.timeoutMs / 1000} s, or the session closes. Its output goes to the user, not to you.`,
+    content: terminalContent(terminalId),
+    rawOutput: { command: run.commandLine, cwd: run.cwd, terminalId, background: true },
+  };
 }
 
 export const runCommandTool = defineTool({
   name: 'run_command',
   description:
-    'Run a shell command line (sh -c) in the working directory or a subdirectory. Output is stdout and stderr combined; long output keeps its end.',
+    'Run a shell command line (sh -c) in the working directory or a subdirectory. Output is stdout and stderr combined; long output keeps its end. With background, the command starts and the call returns at once (for servers and watchers; you do not see their output).',
   kind: 'execute',
   readOnly: false,
   input: z.object({
@@ -111,6 +116,10 @@ export const runCommandTool = defineTool({
       .max(3600)
       .default(120)
       .describe('Stop the command after this long'),
+    background: z
+      .boolean()
+      .optional()
+      .describe('Start the command and return at once; it keeps running until it ends or times out'),
   }),
   async prepare(input, ctx) {
     const dir = await resolvePath(ctx, input.cwd ?? '.');
@@ -129,34 +138,24 @@ export const runCommandTool = defineTool({
         scope: `\`${program}\` commands`,
       },
       async execute(exec) {
-        const timeoutMs = input.timeoutSeconds * 1000;
-        let outcome: CommandOutcome;
-        let content: ToolCallContent[];
-        let meta: Record<string, unknown> | undefined;
-        if (exec.session.connection.clientCapabilities?.terminal === true) {
-          let terminalId = '';
-          outcome = await runInClientTerminal({
-            connection: exec.session.connection,
-            sessionId: exec.session.id,
-            commandLine: input.command,
-            cwd: dir.path,
-            outputByteLimit: OUTPUT_BYTE_LIMIT,
-            timeoutMs,
-            signal: exec.signal,
-            async onCreated(id) {
-              terminalId = id;
-              await exec.progress({ content: [{ type: 'terminal', terminalId: id }] });
-            },
-          });
-          content = [{ type: 'terminal', terminalId }];
-        } else {
-          ({ outcome, content, meta } = await runLocally(exec, input.command, dir.path, timeoutMs));
-        }
+        const run: Run = {
+          commandLine: input.command,
+          cwd: dir.path,
+          timeoutMs: input.timeoutSeconds * 1000,
+          background: input.background === true,
+        };
+        // A background command outlives the turn that started it: always our own process.
+        const result =
+          exec.session.client.terminals && !run.background
+            ? await inClientTerminal(exec, run)
+            : await inOwnTerminal(exec, run);
+        const { outcome, terminalId } = result;
+        if (!outcome) return backgroundResult(run, terminalId);
         const status = summary(outcome);
         const modelOutput = clip(outcome.output, MODEL_OUTPUT_CHARS);
         return {
           output: `${status}.${outcome.truncated ? ' (output truncated at the start)' : ''}\n${modelOutput}`,
-          content,
+          content: terminalContent(terminalId),
           failed: outcome.exitCode !== 0,
           rawOutput: {
             command: input.command,
@@ -167,7 +166,6 @@ export const runCommandTool = defineTool({
             truncated: outcome.truncated,
             output: clip(outcome.output, 16_000),
           },
-          meta,
         };
       },
     };

@@ -1,25 +1,29 @@
 /**
- * Runs tool calls with full ACP reporting: `tool_call` (pending, with title, kind, locations,
- * rawInput and any diff) → permission → `in_progress` → progress updates → `completed` or
- * `failed` with content and rawOutput. Every call ends in a final state, also when it is
- * rejected, refused by the mode, fails, or is cancelled.
+ * Runs tool calls with full reporting: announced (pending, with title, kind, locations, rawInput
+ * and any diff) → permission → `in_progress` → progress → `completed` or `failed` with content and
+ * rawOutput. Every call ends in a final state, also when it is rejected, refused by the mode,
+ * fails, or is cancelled — with the turn, or alone (`tool_call/cancel`: the call advertises that
+ * it can be cancelled until it ends; then only the call stops and the turn goes on).
  */
 import { randomUUID } from 'node:crypto';
-import type { ToolCallContent, ToolCallUpdate } from '@acp-kit/protocol';
+import type { ToolCallEvent, ToolCallStatus, ToolContent } from '../core/events.js';
 import { authorize, type PermissionResult } from '../permissions/permissions.js';
 import type { Session } from '../session/session.js';
 import { isAbortError } from '../util/abort.js';
 import { FileAccess } from './file-access.js';
-import { ToolError, type AgentTool, type PreparedCall, type ToolResult } from './types.js';
+import { ToolError, type AgentTool, type PreparedCall, type ToolProgress, type ToolResult } from './types.js';
 
-/** How a tool call ended, for the caller (the model gets `output`). */
+/**
+ * How a tool call ended, for the caller (the model gets `output`). `cancelled`: the turn was
+ * cancelled; `stopped`: the user cancelled this call alone, and the turn goes on.
+ */
 export interface ToolRunResult {
   toolCallId: string;
-  status: 'completed' | 'failed' | 'rejected' | 'cancelled';
+  status: 'completed' | 'failed' | 'rejected' | 'cancelled' | 'stopped';
   output: string;
 }
 
-function text(value: string): ToolCallContent {
+function text(value: string): ToolContent {
   return { type: 'content', content: { type: 'text', text: value } };
 }
 
@@ -28,6 +32,8 @@ const PROGRESS_STORE_INTERVAL_MS = 1_000;
 
 /** What a cancelled tool call reports, to the client and the model. */
 export const CANCELLED_OUTPUT = 'Cancelled by the user.';
+/** What the model is told about a call the user cancelled alone. */
+export const STOPPED_OUTPUT = 'Cancelled by the user (this tool call only; the turn goes on).';
 
 /**
  * @example
@@ -58,7 +64,28 @@ export class ToolRunner {
   /** Runs `name` with `rawInput`; never throws for tool failures, only reports them. */
   async run(name: string, rawInput: unknown, signal: AbortSignal): Promise<ToolRunResult> {
     const toolCallId = `call_${randomUUID()}`;
+    // The call's own signal: aborted with the turn, or alone by `tool_call/cancel`.
+    const call = new AbortController();
+    const onTurnAbort = (): void => call.abort();
+    if (signal.aborted) call.abort();
+    else signal.addEventListener('abort', onTurnAbort, { once: true });
+    try {
+      return await this.runCall(toolCallId, name, rawInput, signal, call);
+    } finally {
+      signal.removeEventListener('abort', onTurnAbort);
+      this.session.endCancellable(toolCallId);
+    }
+  }
+
+  private async runCall(
+    toolCallId: string,
+    name: string,
+    rawInput: unknown,
+    turn: AbortSignal,
+    call: AbortController,
+  ): Promise<ToolRunResult> {
     const tool = this.tools.get(name);
+    const signal = call.signal;
     const ctx = { session: this.session, files: this.files, signal };
     if (!tool) {
       const message = `There is no tool named ${name}.`;
@@ -69,14 +96,14 @@ export class ToolRunner {
     try {
       prepared = await tool.prepare(tool.parseInput(rawInput), ctx);
     } catch (error) {
-      if (signal.aborted) return { toolCallId, status: 'cancelled', output: CANCELLED_OUTPUT };
+      if (turn.aborted) return { toolCallId, status: 'cancelled', output: CANCELLED_OUTPUT };
       const message = describeError(error);
       await this.announceFailure(toolCallId, tool.name, tool.kind, rawInput, message);
       return { toolCallId, status: 'failed', output: message };
     }
 
     const shown = tool.display !== 'plan';
-    const base: ToolCallUpdate = {
+    const base = {
       toolCallId,
       title: prepared.title,
       kind: tool.kind,
@@ -84,30 +111,36 @@ export class ToolRunner {
       content: prepared.content ?? [],
       rawInput,
     };
+    // What the client shows now: a cancelled call keeps it (a terminal stays visible) plus a note.
+    let shownContent: ToolContent[] = prepared.content ?? [];
+    const cancelled = async (): Promise<ToolRunResult> => {
+      await this.finish(shown, toolCallId, 'cancelled', [...shownContent, text(CANCELLED_OUTPUT)], {
+        cancelled: true,
+      });
+      // Only `tool_call/cancel` stops a call alone; a permission question the user cancelled ends
+      // the turn, as a v1 client means it to.
+      return signal.aborted && !turn.aborted
+        ? { toolCallId, status: 'stopped', output: STOPPED_OUTPUT }
+        : { toolCallId, status: 'cancelled', output: CANCELLED_OUTPUT };
+    };
     if (shown) {
-      await this.session.emit({
-        sessionUpdate: 'tool_call',
-        toolCallId,
-        title: prepared.title,
-        kind: tool.kind,
+      this.session.beginCancellable(toolCallId, call);
+      await this.emit({
+        type: 'tool_call',
+        isNew: true,
+        name: tool.name,
         status: 'pending',
-        locations: base.locations ?? [],
-        content: base.content ?? [],
-        rawInput,
+        cancellable: true,
+        ...base,
       });
     }
 
     const decision: PermissionResult = prepared.permission
       ? await authorize(this.session, base, prepared.permission, signal)
       : { outcome: 'allowed', source: 'mode' };
-    if (decision.outcome === 'cancelled' || signal.aborted) {
-      await this.finish(shown, toolCallId, 'failed', [...(prepared.content ?? []), text(CANCELLED_OUTPUT)], {
-        cancelled: true,
-      });
-      return { toolCallId, status: 'cancelled', output: CANCELLED_OUTPUT };
-    }
+    if (decision.outcome === 'cancelled' || signal.aborted) return cancelled();
     if (decision.outcome === 'rejected') {
-      await this.finish(shown, toolCallId, 'failed', [...(prepared.content ?? []), text(decision.reason)], {
+      await this.finish(shown, toolCallId, 'failed', [...shownContent, text(decision.reason)], {
         rejected: true,
         by: decision.source,
         reason: decision.reason,
@@ -115,31 +148,23 @@ export class ToolRunner {
       return { toolCallId, status: 'rejected', output: `Not run: ${decision.reason}` };
     }
 
-    if (shown)
-      await this.session.emit({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
-    // What the client shows now: a cancelled call keeps it (a terminal stays visible) plus a note.
-    let shownContent: ToolCallContent[] = prepared.content ?? [];
+    if (shown) await this.emit({ type: 'tool_call', toolCallId, status: 'in_progress' });
     let lastStored = 0;
-    const progress = async (update: Omit<ToolCallUpdate, 'toolCallId'>): Promise<void> => {
+    const progress = async (update: ToolProgress): Promise<void> => {
       if (update.content) shownContent = update.content;
       if (!shown) return;
-      // Streamed output is stored at most once per interval (the final update always is): enough
-      // for a killed agent to replay recent output, without writing every snapshot to disk.
+      // Streamed progress is stored at most once per interval (the final update always is): enough
+      // for a killed agent to replay recent progress, without writing every snapshot to disk.
       const now = Date.now();
       const persist = now - lastStored >= PROGRESS_STORE_INTERVAL_MS;
       if (persist) lastStored = now;
-      await this.session.emit({ sessionUpdate: 'tool_call_update', toolCallId, ...update }, { persist });
+      await this.session.emit({ type: 'tool_call', toolCallId, ...update }, { persist });
     };
     let result: ToolResult;
     try {
       result = await prepared.execute({ ...ctx, toolCallId, progress });
     } catch (error) {
-      if (signal.aborted || isAbortError(error)) {
-        await this.finish(shown, toolCallId, 'failed', [...shownContent, text(CANCELLED_OUTPUT)], {
-          cancelled: true,
-        });
-        return { toolCallId, status: 'cancelled', output: CANCELLED_OUTPUT };
-      }
+      if (signal.aborted || isAbortError(error)) return cancelled();
       const message = describeError(error);
       if (!(error instanceof ToolError)) {
         this.session.logger.log('warn', 'tool failed unexpectedly', { tool: tool.name, error });
@@ -149,33 +174,40 @@ export class ToolRunner {
     }
     const status = result.failed ? 'failed' : 'completed';
     if (shown) {
-      const final: ToolCallUpdate = {
+      const final: ToolCallEvent = {
+        type: 'tool_call',
         toolCallId,
         status,
         rawOutput: result.rawOutput ?? { output: result.output },
+        cancellable: false,
       };
       if (result.content) final.content = result.content;
       if (result.locations) final.locations = result.locations;
       if (result.title) final.title = result.title;
-      if (result.meta) final._meta = result.meta;
-      await this.session.emit({ sessionUpdate: 'tool_call_update', ...final });
+      await this.emit(final);
     }
     // A cancel that landed while the tool was finishing still ends the turn as cancelled.
     return { toolCallId, status, output: result.output };
   }
 
+  private async emit(event: ToolCallEvent): Promise<void> {
+    await this.session.emit(event);
+  }
+
   private async announceFailure(
     toolCallId: string,
     name: string,
-    kind: ToolCallUpdate['kind'],
+    kind: AgentTool['kind'],
     rawInput: unknown,
     message: string,
   ): Promise<void> {
-    await this.session.emit({
-      sessionUpdate: 'tool_call',
+    await this.emit({
+      type: 'tool_call',
+      isNew: true,
       toolCallId,
+      name,
       title: name,
-      kind: kind ?? 'other',
+      kind,
       status: 'failed',
       content: [text(message)],
       rawInput,
@@ -186,12 +218,12 @@ export class ToolRunner {
   private async finish(
     shown: boolean,
     toolCallId: string,
-    status: 'failed' | 'completed',
-    content: ToolCallContent[],
+    status: ToolCallStatus,
+    content: ToolContent[],
     rawOutput: unknown,
   ): Promise<void> {
     if (!shown) return;
-    await this.session.emit({ sessionUpdate: 'tool_call_update', toolCallId, status, content, rawOutput });
+    await this.emit({ type: 'tool_call', toolCallId, status, content, rawOutput, cancellable: false });
   }
 }
 

@@ -1,11 +1,11 @@
 /**
  * What a tool is: a name and input schema for the model, a `kind` for the client, and a two-step
  * life (prepare: work out title, locations, diff and the permission it needs; execute: do it).
- * The runner turns that into `tool_call` → `tool_call_update`s, whoever called the tool (the model,
- * the demo script or an MCP server's tool).
+ * The runner turns that into tool-call events, whoever called the tool (the model, the demo script
+ * or an MCP server's tool).
  */
 import { z } from 'zod';
-import type { ToolCallContent, ToolCallLocation, ToolCallUpdate, ToolKind } from '@acp-kit/protocol';
+import type { Location, ToolCallEvent, ToolContent, ToolKind } from '../core/events.js';
 import type { PermissionNeed } from '../permissions/permissions.js';
 import type { Session } from '../session/session.js';
 import type { FileAccess } from './file-access.js';
@@ -19,15 +19,18 @@ export class ToolError extends Error {
 export interface ToolContext {
   session: Session;
   files: FileAccess;
-  /** The turn's signal: aborted on `session/cancel`. */
+  /** Aborted on `session/cancel`, and while executing also when this call alone is cancelled. */
   signal: AbortSignal;
 }
+
+/** A progress patch of the running tool call (content and locations replace, other fields patch). */
+export type ToolProgress = Omit<ToolCallEvent, 'type' | 'toolCallId' | 'isNew'>;
 
 /** What tools get while executing. */
 export interface ExecutionContext extends ToolContext {
   toolCallId: string;
-  /** Sends a progress `tool_call_update` (content and locations replace, other fields patch). */
-  progress(update: Omit<ToolCallUpdate, 'toolCallId'>): Promise<void>;
+  /** Reports progress of this tool call. */
+  progress(update: ToolProgress): Promise<void>;
 }
 
 /** The outcome of a tool that ran. */
@@ -35,23 +38,21 @@ export interface ToolResult {
   /** What the model reads. */
   output: string;
   /** Final content of the tool call (replaces what was shown before); omit to keep it. */
-  content?: ToolCallContent[];
-  locations?: ToolCallLocation[];
+  content?: ToolContent[];
+  locations?: Location[];
   rawOutput?: unknown;
   /** A better title now that the result is known. */
   title?: string;
   /** The tool ran but did not achieve what it was asked (reported as `failed`). */
   failed?: boolean;
-  /** `_meta` of the final update (the terminal-exit marker of a locally run command). */
-  meta?: Record<string, unknown>;
 }
 
 /** A prepared call, ready to be announced, authorised and executed. */
 export interface PreparedCall {
   title: string;
-  locations?: ToolCallLocation[];
-  /** Shown in the `tool_call` and in the permission request (a diff, the command…). */
-  content?: ToolCallContent[];
+  locations?: Location[];
+  /** Shown in the tool call and in the permission request (a diff, the command…). */
+  content?: ToolContent[];
   /** Omitted: runs without asking in every mode. */
   permission?: PermissionNeed;
   execute(ctx: ExecutionContext): Promise<ToolResult>;
@@ -67,8 +68,8 @@ export interface AgentTool<Input = unknown> {
   /** Offered in plan mode. */
   readOnly: boolean;
   /**
-   * `plan`: the call is shown as the `plan` update it produces rather than as a tool call (the plan
-   * is its own display; a tool call for it would only repeat it).
+   * `plan`: the call is shown as the plan it produces rather than as a tool call (the plan is its
+   * own display; a tool call for it would only repeat it).
    */
   display?: 'tool_call' | 'plan';
   /** JSON Schema of the input, for the model. */

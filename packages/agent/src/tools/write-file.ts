@@ -1,14 +1,16 @@
-/** `write_file` and `edit_file`: changes shown as ACP diffs, in the permission request and after. */
+/** `write_file` and `edit_file`: changes shown as diffs, in the permission request and after. */
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
-import type { ToolCallContent } from '@acp-kit/protocol';
+import type { ToolContent } from '../core/events.js';
 import { clip } from '../util/text.js';
 import type { FileAccess } from './file-access.js';
 import { editPermission, resolvePath } from './paths.js';
 import { ToolError, defineTool, type ToolResult } from './types.js';
 
-function diffContent(path: string, oldText: string | null, newText: string): ToolCallContent[] {
-  return [{ type: 'diff', path, oldText, newText }];
+function diffContent(path: string, oldText: string | null, newText: string): ToolContent[] {
+  return [
+    { type: 'diff', files: [{ path, operation: oldText === null ? 'add' : 'modify', oldText, newText }] },
+  ];
 }
 
 /** A unified patch for the model and `rawOutput` (the client gets the full texts). */

@@ -1,28 +1,20 @@
 /**
- * Runs a command in a terminal the client owns (`terminal/create`): the client shows it live, the
+ * Runs a command in a terminal a v1 client owns (`terminal/create`): the client shows it live, the
  * tool call embeds it, and we always kill it on cancel and release it when done.
  */
 import type { AgentSideConnection, TerminalHandle } from '@acp-kit/protocol';
+import type { ClientTerminalRun } from '../../core/client-port.js';
+import { shellInvocation, type CommandOutcome } from '../../tools/command/shell.js';
 import { AbortedError } from '../../util/abort.js';
-import { shellInvocation, type CommandOutcome } from './shell.js';
 
-export interface ClientTerminalOptions {
-  connection: AgentSideConnection;
-  sessionId: string;
-  commandLine: string;
-  cwd: string;
-  outputByteLimit: number;
-  timeoutMs: number;
-  signal: AbortSignal;
-  /** Called once the terminal exists, to embed it in the tool call before anything else. */
-  onCreated(terminalId: string): Promise<void>;
-}
-
-export async function runInClientTerminal(options: ClientTerminalOptions): Promise<CommandOutcome> {
+export async function runInClientTerminal(
+  connection: AgentSideConnection,
+  options: ClientTerminalRun,
+): Promise<CommandOutcome> {
   const { command, args } = shellInvocation(options.commandLine);
   // Not aborted by the signal: a terminal the client creates after we gave up waiting would never
   // be released. Creation is quick; a cancel that lands meanwhile is handled just below.
-  const terminal: TerminalHandle = await options.connection.createTerminal({
+  const terminal: TerminalHandle = await connection.createTerminal({
     sessionId: options.sessionId,
     command,
     args,
