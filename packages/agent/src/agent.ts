@@ -50,6 +50,9 @@ import { invalidParams } from './util/errors.js';
 import { silentLogger } from './util/logger.js';
 import { AGENT_VERSION } from './version.js';
 
+/** Unstable MCP-over-ACP: `type: "acp"` servers (the stable schema has no `acp` flag, hence a spread). */
+const ACP_MCP_CAPABILITY = { acp: true };
+
 /** Starts a session's MCP servers and hands back their tools (see `mcp/`). */
 export interface McpConnector {
   /** Connects to `servers`; failures are reported by `report`, never thrown. */
@@ -97,7 +100,13 @@ export function serveAgent(
       agent = new AcpAgent(conn, options);
       return agent;
     },
-    { logger: options.logger, peerName: 'client', validateOutgoing: options.validateOutgoing },
+    // Unstable schema: `type: "acp"` MCP servers and `mcp/message` (see mcp/acp-transport.ts).
+    {
+      logger: options.logger,
+      peerName: 'client',
+      validateOutgoing: options.validateOutgoing,
+      unstable: true,
+    },
   );
   connection.start();
   const closed = connection.closed.then(() => agent?.shutdown());
@@ -153,7 +162,7 @@ export class AcpAgent implements AgentHandlers {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: this.engine.promptCapabilities(),
-        mcpCapabilities: { http: true, sse: true },
+        mcpCapabilities: { http: true, sse: true, ...ACP_MCP_CAPABILITY },
         sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
       },
       authMethods: this.engine.authMethods(this.connection.clientCapabilities),
