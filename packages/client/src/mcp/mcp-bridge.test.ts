@@ -70,6 +70,12 @@ describe('MCP bridge', () => {
     // As the server sent it (the MCP SDK's server prefixes its errors' messages so).
     expect(outcomes[3]).toEqual({ error: { code: -32001, message: 'MCP error -32001: the echo is broken' } });
     expect(outcomes[4]).toEqual({ outer: { code: -33001, message: 'Unknown MCP server' } });
+
+    // A session opened again with the same server and directory reuses the running server.
+    const again = await connection.newSession({ cwd: dir, mcpServers: [echo] });
+    await again.prompt('[]');
+    const reused = JSON.parse(agentText(again.state)) as { servers: { serverId?: string }[] };
+    expect(reused.servers[0]?.serverId).toBe(servers[0]?.serverId);
   });
 
   it('passes the servers as configured to an agent without mcpCapabilities.acp', async () => {

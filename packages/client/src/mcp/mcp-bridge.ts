@@ -51,6 +51,8 @@ type Params = Record<string, unknown>;
  */
 export class McpBridge {
   private readonly servers = new Map<string, Bridged>();
+  /** serverId by configuration and cwd: sessions opened again (load, resume) reuse their server. */
+  private readonly offered = new Map<string, string>();
   private closed = false;
 
   constructor(
@@ -65,8 +67,13 @@ export class McpBridge {
     if (!acceptsAcpMcpServers(agent.mcpCapabilities) || this.closed) return [...servers];
     return servers.map((server) => {
       if (isAcpMcpServer(server)) return server;
-      const serverId = `${server.name}-${randomUUID()}`;
-      this.servers.set(serverId, { server, cwd });
+      const key = JSON.stringify([cwd, server]);
+      let serverId = this.offered.get(key);
+      if (serverId === undefined) {
+        serverId = `${server.name}-${randomUUID()}`;
+        this.offered.set(key, serverId);
+        this.servers.set(serverId, { server, cwd });
+      }
       // The stable schema has no `acp` variant: this entry is only valid on the unstable one.
       return { type: 'acp', name: server.name, serverId } as unknown as McpServer;
     });
@@ -77,6 +84,7 @@ export class McpBridge {
     this.closed = true;
     const started = [...this.servers.values()].flatMap((s) => (s.client ? [s.client] : []));
     this.servers.clear();
+    this.offered.clear();
     await Promise.all(started.map((c) => c.then((client) => client.close()).catch(() => undefined)));
   }
 
