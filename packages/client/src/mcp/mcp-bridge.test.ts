@@ -5,6 +5,7 @@
  * errors stay inner, an unknown server is an outer error, and an agent without
  * `mcpCapabilities.acp` gets the server as configured.
  */
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpServer } from '@acp-kit/protocol';
@@ -76,6 +77,27 @@ describe('MCP bridge', () => {
     await again.prompt('[]');
     const reused = JSON.parse(agentText(again.state)) as { servers: { serverId?: string }[] };
     expect(reused.servers[0]?.serverId).toBe(servers[0]?.serverId);
+  });
+
+  it('forwards progress of a real MCP server from npm (the MCP SDK example) to the agent', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const sdkServer = fileURLToPath(import.meta.resolve('@modelcontextprotocol/sdk/server/mcp.js'));
+    const example = join(dirname(sdkServer), '..', 'examples', 'server', 'progressExample.js');
+    const progress: McpServer = { name: 'counter', command: process.execPath, args: [example], env: [] };
+    const connection = await connect([]);
+    const session = await connection.newSession({ cwd: dir, mcpServers: [progress] });
+    const call = { name: 'count', arguments: { n: 3 }, _meta: { progressToken: 'p1' } };
+    await session.prompt(JSON.stringify([{ server: 'counter', method: 'tools/call', params: call }]));
+    const { outcomes } = JSON.parse(agentText(session.state)) as { outcomes: Record<string, unknown>[] };
+    expect(outcomes[0]).toMatchObject({ result: { content: [{ type: 'text', text: 'Counted to 3' }] } });
+    // The agent's own progress token, not the one the bridge's MCP client used with the server.
+    expect(outcomes[0]?.notes).toEqual(
+      [1, 2, 3].map((i) => ({
+        method: 'notifications/progress',
+        params: { progressToken: 'p1', progress: i, total: 3, message: `Counting: ${i}/3` },
+      })),
+    );
   });
 
   it('passes the servers as configured to an agent without mcpCapabilities.acp', async () => {

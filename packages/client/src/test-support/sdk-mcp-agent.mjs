@@ -2,7 +2,8 @@
 // An agent built on the official ACP SDK that uses MCP servers over ACP with its McpOverAcpCaller.
 // `node sdk-mcp-agent.mjs [no-acp]`: without `no-acp` it advertises mcpCapabilities.acp. Each prompt
 // is a JSON list of calls `{ server, method, params }` (`server`: a declared name, or an unknown
-// serverId); the answer is one JSON text: the mcpServers it was given and every call's outcome.
+// serverId); the answer is one JSON text: the mcpServers it was given and every call's outcome
+// (with the request's MCP notifications, if any).
 import { Readable, Writable } from 'node:stream';
 import { McpOverAcpCaller, agent, ndJsonStream } from '@agentclientprotocol/sdk/unstable';
 
@@ -30,9 +31,18 @@ const app = agent({ name: 'sdk-mcp-agent' })
     for (const call of calls) {
       const declared = servers.find((s) => s.name === call.server && s.type === 'acp');
       try {
-        outcomes.push(
-          await caller.request(client, declared?.serverId ?? call.server, call.method, call.params),
+        const notes = [];
+        const onNotification = (note) => notes.push({ method: note.method, params: note.params });
+        const outcome = await caller.request(
+          client,
+          declared?.serverId ?? call.server,
+          call.method,
+          call.params,
+          {
+            onNotification,
+          },
         );
+        outcomes.push(notes.length > 0 ? { ...outcome, notes } : outcome);
       } catch (error) {
         outcomes.push({ outer: { code: error.code, message: error.message } });
       }
