@@ -101,7 +101,8 @@ describe('MCP-over-ACP with the official SDK provider', () => {
       const tools = provider.registerServer(agent, { name: 'local', handler });
       const { sessionId } = (await agent.request('session/new', {
         cwd: work,
-        mcpServers: [tools.declaration],
+        // `ghost` was never registered: the provider answers -33001 and the agent reports it.
+        mcpServers: [tools.declaration, { type: 'acp', name: 'ghost', serverId: 'never-registered' }],
       })) as acp.NewSessionResponse;
       stub.enqueue(
         {
@@ -153,6 +154,13 @@ describe('MCP-over-ACP with the official SDK provider', () => {
     });
     expect(byTitle.get('local: fail')?.status).toBe('failed');
     expect(JSON.stringify(byTitle.get('local: fail')?.content)).toContain('the local database is locked');
+    const said = updates.map(({ update }) =>
+      update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text'
+        ? update.content.text
+        : '',
+    );
+    expect(said.join('')).toMatch(/MCP server "ghost" failed to start: .*registration unavailable/);
+    expect(offered.some((name) => name.startsWith('mcp__ghost'))).toBe(false);
     // The model saw the tool result.
     const toolMessages = (
       stub.requests[1] as { messages: { role: string; content: string }[] }
