@@ -44,7 +44,13 @@ export function serveAgent(channel: ByteChannel, options: AgentOptions): ServedA
         return face;
       },
     },
-    { logger: options.logger, peerName: 'client', validateOutgoing: options.validateOutgoing },
+    // Unstable schema: `type: "acp"` MCP servers and `mcp/message` (see mcp/acp-transport.ts).
+    {
+      logger: options.logger,
+      peerName: 'client',
+      validateOutgoing: options.validateOutgoing,
+      unstable: true,
+    },
   );
   const closed = served.closed.then(() => core?.shutdown());
   return { served, closed, close: () => served.close() };

@@ -16,3 +16,17 @@ export {
   type ProtocolNotifications,
 } from './schema/unstable/methods.gen.js';
 export * as validators from './schema/unstable/validators.gen.js';
+export {
+  MCP_MESSAGE_METHOD,
+  MCP_OVER_ACP_PROTOCOL_VERSION,
+  MCP_REQUEST_META,
+  McpBindingErrorCode,
+  acceptsAcpMcpServers,
+  handleMcpMessageNotifications,
+  handleMcpMessageRequests,
+  isAcpMcpServer,
+  mcpOutcome,
+  notifyMcpMessage,
+  requestMcpMessage,
+  type McpOutcome,
+} from './connection/mcp-over-acp.js';

@@ -5,6 +5,7 @@
  */
 import type { CommandOutcome } from '../tools/command/shell.js';
 import type { AgentEvent, ToolCallEvent } from './events.js';
+import type { TypedConnection } from '@acp-kit/protocol';
 
 /** What the client can show or do, in the core's terms. */
 export interface ClientFeatures {
@@ -113,4 +114,9 @@ export interface ClientPort {
   readonly files?: ClientFiles;
   /** The client's terminals, when it offers them; else commands are the agent's own processes. */
   readonly terminals?: ClientTerminals;
+  /**
+   * The connection `type: "acp"` MCP servers talk over (`mcp/message`, unstable), when this
+   * version's face offers MCP-over-ACP; undefined: such servers fail to start, said to the user.
+   */
+  readonly mcpConnection?: TypedConnection;
 }

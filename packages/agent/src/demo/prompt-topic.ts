@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ContentBlock } from '@acp-kit/protocol';
+import type { ContentBlock } from '../core/events.js';
 import { expandFileUri, type Workspace } from '../tools/workspace.js';
 import { NOTES_FILE } from './notes.js';
 

@@ -1,7 +1,7 @@
 /**
  * The MCP servers a client hands us in `session/new`, `session/load` or `session/resume`: connected
- * with the MCP SDK (stdio, streamable HTTP and the older HTTP+SSE), their tools offered to the model, stopped with the
- * session. A server that fails to start is reported to the user; the session goes on without it.
+ * with the MCP SDK (stdio, streamable HTTP, the older HTTP+SSE, and the unstable MCP-over-ACP of
+ * `acp-transport.ts`), their tools offered to the model, stopped with the session. A server that fails to start is reported to the user; the session goes on without it.
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,12 +9,14 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Logger, McpServer } from '@acp-kit/protocol';
+import type { Logger, McpServer, TypedConnection } from '@acp-kit/protocol';
+import { isAcpMcpServer } from '@acp-kit/protocol/unstable';
 import type { McpConnector, McpSessionHandle } from '../agent.js';
 import type { Session } from '../session/session.js';
 import type { AgentTool } from '../tools/types.js';
 import { clip } from '../util/text.js';
 import { AGENT_VERSION } from '../version.js';
+import { AcpMcpTransport } from './acp-transport.js';
 import { mcpTool, type McpToolInfo } from './mcp-tools.js';
 
 /** How long a server may take to start and list its tools. */
@@ -48,7 +50,7 @@ function transportFor(server: McpServer, cwd: string, logger: Logger): Transport
   }
   if ('type' in server && server.type !== undefined) {
     throw new Error(
-      `MCP server transport "${String(server.type)}" is not supported (stdio, http and sse are)`,
+      `MCP server transport "${String(server.type)}" is not supported (stdio, http, sse and acp are)`,
     );
   }
   const stdio = server as Extract<McpServer, { command: string }>;
@@ -102,7 +104,10 @@ class SessionServers implements McpSessionHandle {
     const client = new Client({ name: 'acp-kit-agent', version: AGENT_VERSION });
     const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(this.startTimeoutMs)]);
     try {
-      await client.connect(transportFor(server, this.session.workspace.cwd, this.logger), {
+      const transport = isAcpMcpServer(server)
+        ? new AcpMcpTransport(acpConnection(this.session), server)
+        : transportFor(server, this.session.workspace.cwd, this.logger);
+      await client.connect(transport, {
         signal,
         timeout: this.startTimeoutMs,
       });
@@ -173,4 +178,14 @@ export class McpServers implements McpConnector {
   start(session: Session, servers: readonly McpServer[]): McpSessionHandle {
     return new SessionServers(session, servers, this.logger, this.startTimeoutMs);
   }
+}
+
+/** The connection an `acp` server's messages travel over; an error when this face has none. */
+function acpConnection(session: Session): TypedConnection {
+  const connection = session.client.mcpConnection;
+  if (!connection)
+    throw new Error(
+      'MCP-over-ACP (type "acp") is not offered in this protocol version; stdio, http and sse are',
+    );
+  return connection;
 }

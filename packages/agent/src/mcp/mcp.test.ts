@@ -74,7 +74,7 @@ afterAll(async () => {
 describe('MCP servers', () => {
   it('offers stdio and HTTP server tools to the model through the permission and reporting path', async () => {
     const init = client.connection.initializeResponse;
-    expect(init?.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
+    expect(init?.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true, acp: true });
     const pidFile = join(data, 'notes.pid');
     const { sessionId } = await client.connection.newSession({
       cwd: work,

@@ -40,6 +40,7 @@ import { TextSanitizer } from '../text/sanitize-text.js';
 import { Emitter } from '../util/emitter.js';
 import { CLIENT_INFO, clientCapabilities } from './capabilities.js';
 import { diagnosticsOf, EarlyUpdates } from './early-updates.js';
+import { McpBridge } from '../mcp/mcp-bridge.js';
 import { createClientHandlers } from './handlers.js';
 import type { ClientHost } from './host.js';
 import { SessionOpener, type NewSessionOptions, type OpenOptions } from './session-opener.js';
@@ -132,6 +133,8 @@ export class AgentConnection implements SessionLink {
   private process: AgentLink | undefined;
   private remoteStatus: RemoteStatus | undefined;
   private rpc: ClientSideConnection | undefined;
+  /** Configured MCP servers offered over the connection (MCP-over-ACP, see `mcp/mcp-bridge.ts`). */
+  private mcpBridge: McpBridge | undefined;
   private router = new TraceRouter();
   private init: InitializeResponse | undefined;
   private closing = false;
@@ -173,6 +176,8 @@ export class AgentConnection implements SessionLink {
       openTrace: async (session) => this.openTrace(session),
       register: (agentSessionId, session, trace) => this.register(agentSessionId, session, trace),
       unregister: (agentSessionId) => this.detach(agentSessionId),
+      offerMcpServers: (servers, cwd) =>
+        this.mcpBridge ? this.mcpBridge.offer(servers, cwd, this.agentCapabilities) : [...servers],
     });
   }
 
@@ -489,6 +494,8 @@ export class AgentConnection implements SessionLink {
       {
         peerName: this.agent.name,
         logger: this.logger,
+        // The unstable schema: `mcp/message` for the MCP servers offered over ACP.
+        unstable: true,
         // A login reads the code from stdin: an error frame there would be taken for it.
         answerParseErrors: () => this.signingIn === 0,
         ...(this.options.coalesceReadsMs ? { coalesceReadsMs: this.options.coalesceReadsMs } : {}),
@@ -503,6 +510,9 @@ export class AgentConnection implements SessionLink {
       },
     );
     this.rpc = rpc;
+    const bridge = new McpBridge(rpc, this.logger);
+    this.mcpBridge = bridge;
+    void rpc.closed.then(() => bridge.close());
     const remote = process.remote;
     if (remote) {
       // What the remote agent writes on stderr, forwarded by the server (`acp serve`).

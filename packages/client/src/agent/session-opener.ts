@@ -36,6 +36,8 @@ interface OpenerDeps {
   openTrace(session: ClientSession): Promise<TraceWriter | undefined>;
   register(agentSessionId: string, session: ClientSession, trace: TraceWriter | undefined): void;
   unregister(agentSessionId: string): void;
+  /** The `mcpServers` to send for `servers` (bridged over ACP when the agent takes that). */
+  offerMcpServers(servers: readonly McpServer[], cwd: string): McpServer[];
 }
 
 /** Session operations of a connection. */
@@ -53,7 +55,7 @@ export class SessionOpener {
       this.link.connection.newSession(
         {
           cwd,
-          mcpServers: options.mcpServers ?? [],
+          mcpServers: this.deps.offerMcpServers(options.mcpServers ?? [], cwd),
           ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
         },
         { timeoutMs },
@@ -115,7 +117,7 @@ export class SessionOpener {
       const params = {
         sessionId: agentSessionId,
         cwd,
-        mcpServers: options.mcpServers ?? [],
+        mcpServers: this.deps.offerMcpServers(options.mcpServers ?? [], cwd),
         ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
       };
       const timeoutMs = this.link.timeouts.sessionOpenMs;

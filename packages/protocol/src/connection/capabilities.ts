@@ -30,6 +30,9 @@ function checkSessionSetup(c: AgentCapabilities, params: unknown): void {
     if (type === 'http' && c.mcpCapabilities?.http !== true)
       refuse('an HTTP MCP server', 'mcpCapabilities.http');
     if (type === 'sse' && c.mcpCapabilities?.sse !== true) refuse('an SSE MCP server', 'mcpCapabilities.sse');
+    // Unstable MCP-over-ACP: the stable schema has no `acp` flag, hence the widened read.
+    if (type === 'acp' && (c.mcpCapabilities as { acp?: unknown } | undefined)?.acp !== true)
+      refuse('an MCP server over ACP', 'mcpCapabilities.acp');
   }
 }
 

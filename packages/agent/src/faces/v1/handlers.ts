@@ -40,6 +40,9 @@ import { sessionList } from '../shared.js';
 import { V1Port } from './port.js';
 import { v1ConfigOptions } from './updates.js';
 
+/** Unstable MCP-over-ACP: `type: "acp"` MCP servers (see mcp/acp-transport.ts). */
+const ACP_MCP_CAPABILITY = { acp: true };
+
 function v1AuthMethod(method: AuthMethod): WireAuthMethod {
   const base = { id: method.id, name: method.name, description: method.description };
   return method.terminal ? { ...base, type: 'terminal', args: method.terminal.args } : base;
@@ -62,7 +65,8 @@ export class V1Face implements AgentHandlers {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: engine.promptCapabilities(),
-        mcpCapabilities: { http: true, sse: true },
+        // `acp`: MCP-over-ACP (unstable; the stable schema has no such flag, hence the spread).
+        mcpCapabilities: { http: true, sse: true, ...ACP_MCP_CAPABILITY },
         sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
       },
       authMethods: engine.authMethods(this.port.features).map(v1AuthMethod),

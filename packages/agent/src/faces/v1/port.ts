@@ -28,6 +28,11 @@ export class V1Port implements ClientPort {
     private readonly logger: Logger,
   ) {}
 
+  /** MCP-over-ACP travels over this connection (the agent serves v1 with the unstable schema). */
+  get mcpConnection(): AgentSideConnection {
+    return this.connection;
+  }
+
   get files(): ClientFiles | undefined {
     const fs = this.connection.clientCapabilities?.fs;
     const canRead = fs?.readTextFile === true;

@@ -1,0 +1,112 @@
+/**
+ * The client engine's MCP bridge against an agent built on the official ACP SDK's
+ * `McpOverAcpCaller`, both real processes: a configured stdio MCP server (session-style MCP) is
+ * declared as `type: "acp"` and reached through `mcp/message` with MCP 2026-07-28 metadata; inner
+ * errors stay inner, an unknown server is an outer error, and an agent without
+ * `mcpCapabilities.acp` gets the server as configured.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { McpServer } from '@acp-kit/protocol';
+import { AgentConnection } from '../agent/agent-connection.js';
+import { PermissionPolicy } from '../permissions/policy.js';
+import { agentText, tempDir } from '../test-support/harness.js';
+
+const AGENT = fileURLToPath(new URL('../test-support/sdk-mcp-agent.mjs', import.meta.url));
+const SERVER = fileURLToPath(new URL('../test-support/mcp-echo-server.mjs', import.meta.url));
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const echo: McpServer = { name: 'echo', command: process.execPath, args: [SERVER], env: [] };
+
+async function connect(args: string[]): Promise<AgentConnection> {
+  const connection = await AgentConnection.start({
+    agent: {
+      id: 'sdk-mcp',
+      name: 'SDK MCP agent',
+      source: 'user',
+      command: process.execPath,
+      args: [AGENT, ...args],
+    },
+    policy: new PermissionPolicy({ mode: 'all' }),
+  });
+  cleanups.push(() => connection.close(200));
+  return connection;
+}
+
+describe('MCP bridge', () => {
+  it('serves a configured stdio MCP server to an SDK agent over mcp/message', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const connection = await connect([]);
+    const session = await connection.newSession({ cwd: dir, mcpServers: [echo] });
+    const calls = [
+      { server: 'echo', method: 'server/discover' },
+      { server: 'echo', method: 'tools/list' },
+      { server: 'echo', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+      { server: 'echo', method: 'tools/call', params: { name: 'fail', arguments: {} } },
+      { server: 'not-declared', method: 'tools/list' },
+    ];
+    await session.prompt(JSON.stringify(calls));
+    const { servers, outcomes } = JSON.parse(agentText(session.state)) as {
+      servers: { type?: string; name: string; serverId?: string }[];
+      outcomes: Record<string, unknown>[];
+    };
+    expect(servers).toEqual([{ type: 'acp', name: 'echo', serverId: expect.any(String) }]);
+    expect(outcomes[0]).toMatchObject({
+      result: {
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {} },
+        serverInfo: { name: 'echo-server', version: '2.0.0' },
+        instructions: 'Echoes.',
+      },
+    });
+    expect(outcomes[1]).toMatchObject({ result: { tools: [{ name: 'echo' }, { name: 'fail' }] } });
+    // The stdio server runs on the client side, in the session's directory.
+    expect(outcomes[2]).toEqual({ result: { content: [{ type: 'text', text: `echo: hi in ${dir}` }] } });
+    // As the server sent it (the MCP SDK's server prefixes its errors' messages so).
+    expect(outcomes[3]).toEqual({ error: { code: -32001, message: 'MCP error -32001: the echo is broken' } });
+    expect(outcomes[4]).toEqual({ outer: { code: -33001, message: 'Unknown MCP server' } });
+
+    // A session opened again with the same server and directory reuses the running server.
+    const again = await connection.newSession({ cwd: dir, mcpServers: [echo] });
+    await again.prompt('[]');
+    const reused = JSON.parse(agentText(again.state)) as { servers: { serverId?: string }[] };
+    expect(reused.servers[0]?.serverId).toBe(servers[0]?.serverId);
+  });
+
+  it('forwards progress of a real MCP server from npm (the MCP SDK example) to the agent', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const sdkServer = fileURLToPath(import.meta.resolve('@modelcontextprotocol/sdk/server/mcp.js'));
+    const example = join(dirname(sdkServer), '..', 'examples', 'server', 'progressExample.js');
+    const progress: McpServer = { name: 'counter', command: process.execPath, args: [example], env: [] };
+    const connection = await connect([]);
+    const session = await connection.newSession({ cwd: dir, mcpServers: [progress] });
+    const call = { name: 'count', arguments: { n: 3 }, _meta: { progressToken: 'p1' } };
+    await session.prompt(JSON.stringify([{ server: 'counter', method: 'tools/call', params: call }]));
+    const { outcomes } = JSON.parse(agentText(session.state)) as { outcomes: Record<string, unknown>[] };
+    expect(outcomes[0]).toMatchObject({ result: { content: [{ type: 'text', text: 'Counted to 3' }] } });
+    // The agent's own progress token, not the one the bridge's MCP client used with the server.
+    expect(outcomes[0]?.notes).toEqual(
+      [1, 2, 3].map((i) => ({
+        method: 'notifications/progress',
+        params: { progressToken: 'p1', progress: i, total: 3, message: `Counting: ${i}/3` },
+      })),
+    );
+  });
+
+  it('passes the servers as configured to an agent without mcpCapabilities.acp', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const connection = await connect(['no-acp']);
+    const session = await connection.newSession({ cwd: dir, mcpServers: [echo] });
+    await session.prompt('[]');
+    const { servers } = JSON.parse(agentText(session.state)) as { servers: unknown[] };
+    expect(servers).toEqual([echo]);
+  });
+});
