@@ -16,3 +16,14 @@ export {
   type ProtocolNotifications,
 } from './schema/unstable/methods.gen.js';
 export * as validators from './schema/unstable/validators.gen.js';
+export { PROXY_METHODS, wrapSuccessor, unwrapSuccessor, type WrappedMessage } from './proxy/envelope.js';
+export {
+  runProxy,
+  type Forward,
+  type InterceptedMessage,
+  type Interceptor,
+  type ProxyHandlers,
+  type ProxyOptions,
+  type RunningProxy,
+} from './proxy/proxy.js';
+export { Conductor, type ChainComponent, type ChainEnd, type ConductorOptions } from './proxy/conductor.js';
