@@ -214,6 +214,7 @@ export {
   type TraceSink,
 } from './persistence/trace.js';
 export { parseTraceLine, readTraceTail, type RecordedFrame } from './persistence/trace-tail.js';
+export { startTraceProxy, type TraceProxy } from './proxies/trace-proxy.js';
 export {
   isSecretKey,
   redactArgv,
