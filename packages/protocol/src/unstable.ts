@@ -24,6 +24,7 @@ export {
   type Interceptor,
   type ProxyHandlers,
   type ProxyOptions,
+  type ProxySender,
   type RunningProxy,
 } from './proxy/proxy.js';
 export { Conductor, type ChainComponent, type ChainEnd, type ConductorOptions } from './proxy/conductor.js';

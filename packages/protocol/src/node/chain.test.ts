@@ -5,7 +5,7 @@
  * no orphans when a component dies mid-turn or the client leaves.
  */
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcConnection } from '../jsonrpc/connection.js';
 import { ProtocolError } from '../jsonrpc/errors.js';
@@ -56,11 +56,11 @@ function connect(components: ChainCommand[]) {
   return { chain, client, texts, nextUpdate };
 }
 
-async function openSession(client: JsonRpcConnection): Promise<string> {
+async function openSession(client: JsonRpcConnection, name = 'chain-agent+B+A'): Promise<string> {
   const init = (await client.request('initialize', { protocolVersion: 1, clientCapabilities: {} })) as {
     agentInfo: { name: string };
   };
-  expect(init.agentInfo.name).toBe('chain-agent+B+A');
+  expect(init.agentInfo.name).toBe(name);
   const { sessionId } = (await client.request('session/new', { cwd: '/', mcpServers: [] })) as {
     sessionId: string;
   };
@@ -139,6 +139,20 @@ describe('proxy chain over real processes', () => {
     const { end } = await chain.done;
     expect(end.who).toBe('client');
     for (const peer of chain.peers) expect(isAlive(peer.pid as number)).toBe(false);
+  });
+
+  it('runs the context-proxy example in front of the agent', async () => {
+    const example = fileURLToPath(new URL('../../examples/context-proxy.ts', import.meta.url));
+    const { client, texts } = connect([
+      { ...fromSource('tag-proxy.ts', ['A']), name: 'proxy A' },
+      { command: process.execPath, args: ['--conditions=@acp-kit/source', `--import=${TSX}`, example] },
+      agent,
+    ]);
+    const sessionId = await openSession(client, 'chain-agent+A');
+    await expect(client.request('session/prompt', prompt(sessionId, 'hi'))).resolves.toEqual({
+      stopReason: 'end_turn',
+    });
+    expect(texts).toEqual(['got: Answer briefly; this project uses TypeScript. hi [A]', '\n(0 tool calls)']);
   });
 
   it('a proxy run without a conductor says so', async () => {

@@ -5,7 +5,7 @@
  */
 import { JsonRpcConnection } from '../jsonrpc/connection.js';
 import { ErrorCodes, ProtocolError } from '../jsonrpc/errors.js';
-import type { JsonRpcConnectionOptions } from '../jsonrpc/connection-types.js';
+import type { JsonRpcConnectionOptions, RequestOptions } from '../jsonrpc/connection-types.js';
 import type { RequestId } from '../jsonrpc/types.js';
 import type { ByteChannel } from '../transport/types.js';
 import { PROXY_METHODS, unwrapSuccessor, wrapSuccessor, type WrappedMessage } from './envelope.js';
@@ -43,9 +43,19 @@ export interface ProxyHandlers {
 /** Diagnostics of the proxy's connection to its conductor. */
 export type ProxyOptions = Pick<JsonRpcConnectionOptions, 'logger' | 'trace'>;
 
+/** Sends messages of the proxy's own in one direction. */
+export interface ProxySender {
+  request(method: string, params?: unknown, options?: RequestOptions): Promise<unknown>;
+  notify(method: string, params?: unknown): Promise<void>;
+}
+
 /** A running proxy; `closed` resolves when its conductor goes away. */
 export interface RunningProxy {
   readonly connection: JsonRpcConnection;
+  /** Messages of the proxy's own towards the client (e.g. a `session/update` it adds). */
+  readonly toClient: ProxySender;
+  /** Messages of the proxy's own towards the agent. */
+  readonly toAgent: ProxySender;
   readonly closed: Promise<unknown>;
   close(): Promise<void>;
 }
@@ -124,7 +134,21 @@ export function runProxy(
     return fromClient({ ...message, kind: 'notification' }, toSuccessor(message, 'notification'));
   });
   connection.start();
-  return { connection, closed: connection.closed, close: () => connection.close() };
+  return {
+    connection,
+    toClient: {
+      request: (method, params, requestOptions) => connection.request(method, params, requestOptions),
+      notify: (method, params) => connection.notify(method, params),
+    },
+    toAgent: {
+      request: (method, params, requestOptions) =>
+        connection.request(PROXY_METHODS.proxy_successor, wrapSuccessor({ method, params }), requestOptions),
+      notify: (method, params) =>
+        connection.notify(PROXY_METHODS.proxy_successor, wrapSuccessor({ method, params })),
+    },
+    closed: connection.closed,
+    close: () => connection.close(),
+  };
 }
 
 function withParams(method: string, params: unknown): WrappedMessage {
