@@ -38,52 +38,67 @@ function withoutIds(frame: unknown): unknown {
   return redactValue(rest);
 }
 
+/** Spawns `acp ARGS` (a chain) and runs a demo tour in it with the official SDK's client. */
+async function sdkTour(args: string[]) {
+  const child = spawnCli(args, home, 'pipe');
+  const stdin = child.stdin as Writable;
+  const sent: Record<string, unknown>[] = [];
+  const received: Record<string, unknown>[] = [];
+  child.stdout.on('data', tap(received));
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const input = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      tap(sent)(chunk);
+      stdin.write(chunk, callback);
+    },
+  });
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(input) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+  );
+  const kinds: string[] = [];
+  const asked: string[] = [];
+  const app = acp
+    .client({ name: 'official-sdk-chain-test' })
+    .onNotification('session/update', ({ params }) => {
+      kinds.push(params.update.sessionUpdate);
+    })
+    .onRequest('session/request_permission', ({ params }) => {
+      asked.push(params.toolCall.kind ?? 'other');
+      const option = params.options.find((o) => o.kind === 'allow_once');
+      return { outcome: { outcome: 'selected', optionId: option?.optionId ?? '' } };
+    });
+  const result = await app.connectWith(stream, async (agent) => {
+    const init = await agent.request('initialize', {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: {},
+      clientInfo: { name: 'official-sdk-chain-test', version: '1.0.0' },
+    });
+    const created = await agent.request('session/new', { cwd: home.work, mcpServers: [] });
+    const prompt = await agent.request('session/prompt', {
+      sessionId: created.sessionId,
+      prompt: [{ type: 'text', text: 'Tour please' }],
+    });
+    return { init, prompt };
+  });
+  stdin.end();
+  return { ...result, code: await exited, stderr, sent, received, kinds, asked };
+}
+
 describe('acp chain', () => {
   it('runs a full demo turn for the official SDK client through the trace proxy, which records every frame', async () => {
     const tracePath = join(home.dir, 'chain-trace.jsonl');
-    const child = spawnCli(['chain', '--trace', tracePath, '--', ...demoAgent], home, 'pipe');
-    const stdin = child.stdin as Writable;
-    const sent: Record<string, unknown>[] = [];
-    const received: Record<string, unknown>[] = [];
-    child.stdout.on('data', tap(received));
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const input = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        tap(sent)(chunk);
-        stdin.write(chunk, callback);
-      },
-    });
-    const stream = acp.ndJsonStream(
-      Writable.toWeb(input) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-    );
-    const kinds: string[] = [];
-    const app = acp
-      .client({ name: 'official-sdk-chain-test' })
-      .onNotification('session/update', ({ params }) => {
-        kinds.push(params.update.sessionUpdate);
-      })
-      .onRequest('session/request_permission', ({ params }) => {
-        const option = params.options.find((o) => o.kind === 'allow_once');
-        return { outcome: { outcome: 'selected', optionId: option?.optionId ?? '' } };
-      });
-    const result = await app.connectWith(stream, async (agent) => {
-      const init = await agent.request('initialize', {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: {},
-        clientInfo: { name: 'official-sdk-chain-test', version: '1.0.0' },
-      });
-      const created = await agent.request('session/new', { cwd: home.work, mcpServers: [] });
-      const prompt = await agent.request('session/prompt', {
-        sessionId: created.sessionId,
-        prompt: [{ type: 'text', text: 'Tour please' }],
-      });
-      return { init, prompt };
-    });
-    stdin.end();
-    expect(await exited, stderr).toBe(0);
+    const { code, stderr, sent, received, kinds, asked, ...result } = await sdkTour([
+      'chain',
+      '--trace',
+      tracePath,
+      '--',
+      ...demoAgent,
+    ]);
+    expect(code, stderr).toBe(0);
+    expect(asked).toEqual(['edit', 'execute']);
 
     expect(result.init.agentInfo?.name).toBe('acp-kit-agent');
     expect(result.prompt.stopReason).toBe('end_turn');
@@ -103,6 +118,18 @@ describe('acp chain', () => {
     expect(methods).toEqual(
       expect.arrayContaining(['initialize', 'session/new', 'session/prompt', 'session/request_permission']),
     );
+  });
+
+  it('--rules answers the questions a saved rule decides; the client gets the others', async () => {
+    const rule = await runCli(['rules', 'add', '--allow', '--kind', 'edit'], home);
+    expect(rule.code, rule.stderr).toBe(0);
+    const { code, stderr, asked, prompt } = await sdkTour(['chain', '--rules', '--', ...demoAgent]);
+    expect(code, stderr).toBe(0);
+    expect(prompt.stopReason).toBe('end_turn');
+    // The edit was allowed by the rule without asking; the command still reached the client.
+    expect(asked).toEqual(['execute']);
+    expect(stderr).toMatch(/acp proxy rules: permission answered by a saved rule \(edit: allow, rule r-/);
+    expect(await readFile(join(home.work, 'ACP_DEMO.md'), 'utf8')).toContain('# acp-kit demo notes');
   });
 
   it('serves acp run (our client engine) through a chain, and fails clearly without an agent', async () => {

@@ -212,7 +212,14 @@ ${examples([
 
 export const PROXY_HELP = examples([
   ['acp proxy trace --out t.jsonl', 'the trace proxy, for a conductor to run (acp chain --trace does)'],
+  ['acp proxy rules', 'the rules proxy (acp chain --rules runs it)'],
 ]);
+
+export const PROXY_RULES_HELP = `
+Only questions a saved allow or deny rule decides are answered here (acp rules list shows them);
+an ask rule, or no rule, leaves the question to the client. The rules file is read again at each
+question. The acp permission modes' defaults (reads allowed...) do not apply.
+${examples([['acp chain -- acp proxy rules --agent claude -- claude-code-acp', 'Claude, with your rules for claude']])}`;
 
 export const PROXY_TRACE_HELP = `
 Lines are those of a session's trace.jsonl: {"t": ms, "dir": "out" (towards the agent) | "in",

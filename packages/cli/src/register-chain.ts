@@ -18,11 +18,15 @@ export function registerChain(
   program
     .command('chain')
     .description(
-      'Serve proxies in front of an agent as one agent on stdin/stdout: acp chain [--trace FILE] -- PROXY… -- AGENT (unstable protocol)',
+      'Serve proxies in front of an agent as one agent on stdin/stdout: acp chain [--trace FILE] [--rules] -- PROXY… -- AGENT (unstable protocol)',
     )
     .option(
       '--trace <file>',
       "record the chain's traffic, secrets redacted, to this file (next to the agent)",
+    )
+    .option(
+      '--rules',
+      'answer permission questions your saved rules decide (acp rules) before they reach the client',
     )
     .addHelpText('after', help.CHAIN_HELP)
     .action(async (options: ChainOptions) => {
@@ -45,5 +49,27 @@ export function registerChain(
       noTail();
       const { traceProxyCommand } = await import('./commands/proxy.js');
       done(await traceProxyCommand(options.out, io));
+    });
+  registerRulesProxy(proxy, noTail, done, io);
+}
+
+function registerRulesProxy(
+  proxy: Command,
+  noTail: () => void,
+  done: (code: number) => void,
+  io: CliIo,
+): void {
+  proxy
+    .command('rules')
+    .description('Answer the permission questions your saved rules decide; pass on the rest')
+    .option(
+      '--agent <name>',
+      "the agent's catalog name, for rules limited to one agent (default: its agentInfo name)",
+    )
+    .addHelpText('after', help.PROXY_RULES_HELP)
+    .action(async (options: { agent?: string }) => {
+      noTail();
+      const { rulesProxyCommand } = await import('./commands/proxy.js');
+      done(await rulesProxyCommand(options, io));
     });
 }

@@ -1,6 +1,6 @@
 /**
  * `acp chain`: one agent for any ACP client, made of proxies in front of an agent (proxy chains,
- * unstable ACP). `acp chain [--trace FILE] -- PROXY [ARGS] -- … -- AGENT [ARGS]`: every
+ * unstable ACP). `acp chain [--trace FILE] [--rules] -- PROXY [ARGS] -- … -- AGENT [ARGS]`: every
  * `--` starts a component, the last is the agent. stdin/stdout carry the client's frames only;
  * the components' stderr and our diagnostics go to stderr.
  */
@@ -11,6 +11,8 @@ import type { CliIo } from '../io.js';
 export interface ChainOptions {
   /** Record the chain's traffic (next to the agent) to this file. */
   trace?: string;
+  /** Answer permission questions by the saved rules (next to the client). */
+  rules?: boolean;
 }
 
 /** The components of `tail` (what followed the first `--`), split at each further `--`. */
@@ -33,7 +35,7 @@ export function parseComponents(tail: readonly string[] | undefined): ChainComma
   return components;
 }
 
-/** The whole chain: the given components, with the built-in trace proxy next to the agent. */
+/** The whole chain: the given components, the rules proxy next to the client, the trace proxy next to the agent. */
 export function chainComponents(
   tail: readonly string[] | undefined,
   options: ChainOptions,
@@ -51,6 +53,7 @@ export function chainComponents(
   });
   const agent = given.pop() as ChainCommand;
   const proxies = [...given];
+  if (options.rules) proxies.unshift(builtin('rules', []));
   if (options.trace !== undefined)
     proxies.push(builtin('trace', ['--out', resolvePath(io.cwd, options.trace)]));
   return [...proxies, agent];
