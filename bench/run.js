@@ -16,6 +16,7 @@ import { ROOT, VERDICT_DIR, formatVerdicts, machineInfo } from './lib/verdict.mj
 const SUITES = [
   { name: 'protocol', script: 'bench/protocol.js', bundle: false },
   { name: 'remote-turn', script: 'bench/remote-turn.mjs', bundle: true },
+  { name: 'chain', script: 'bench/chain.mjs', bundle: false },
 ];
 
 const argv = process.argv.slice(2);
