@@ -52,9 +52,11 @@ export async function startTraceProxy(channel: ByteChannel, path: string): Promi
         record(back, { id, result });
         return result;
       } catch (error) {
-        if (error instanceof ProtocolError) {
-          const answer = { code: error.code, message: error.message };
-          record(back, { id, error: error.data === undefined ? answer : { ...answer, data: error.data } });
+        // A cancelled request is answered -32800 by the engine, whatever the forward rejected with.
+        const sent = message.signal?.aborted ? ProtocolError.requestCancelled() : error;
+        if (sent instanceof ProtocolError) {
+          const answer = { code: sent.code, message: sent.message };
+          record(back, { id, error: sent.data === undefined ? answer : { ...answer, data: sent.data } });
         }
         throw error;
       }
