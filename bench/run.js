@@ -20,6 +20,7 @@ const SUITES = [
   { name: 'stream', script: 'bench/stream.mjs', bundle: true },
   { name: 'reopen', script: 'bench/reopen.mjs', bundle: true },
   { name: 'startup', script: 'bench/startup.mjs', bundle: true },
+  { name: 'chain', script: 'bench/chain.mjs', bundle: false },
 ];
 
 const argv = process.argv.slice(2);

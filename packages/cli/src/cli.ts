@@ -4,4 +4,10 @@
 import { processIo } from './io.js';
 import { main } from './main.js';
 
-process.exitCode = await main(process.argv, processIo({ exitOnBrokenPipe: process.argv[2] !== 'agent' }));
+/** Commands whose stdout is a protocol channel: they handle its end themselves. */
+const STDIO_PEERS = new Set(['agent', 'chain', 'proxy']);
+
+process.exitCode = await main(
+  process.argv,
+  processIo({ exitOnBrokenPipe: !STDIO_PEERS.has(process.argv[2] ?? '') }),
+);

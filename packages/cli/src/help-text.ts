@@ -195,6 +195,37 @@ ${examples([
   ['acp completion fish > ~/.config/fish/completions/acp.fish', 'fish'],
 ])}`;
 
+export const CHAIN_HELP = `
+Every -- starts a component; the last one is the agent, the others are proxies (they get
+proxy/initialize, the agent initialize). To the client the chain is one agent: configure your
+editor to run \`acp chain … -- AGENT\` where it ran the agent. When any component ends, the
+others are stopped and the client's pending requests fail naming it. Proxy chains are an
+UNSTABLE part of ACP: the protocol may change. docs/chains.md explains when to use them.
+${examples([
+  ['acp chain --trace t.jsonl -- claude-code-acp', "record what Claude's adapter sends"],
+  ['acp chain -- node my-proxy.mjs -- acp agent --demo', 'your own proxy in front of the demo agent'],
+  [
+    'acp chain -- acp proxy trace --out t.jsonl -- gemini --experimental-acp',
+    'the same as --trace, spelled out',
+  ],
+])}`;
+
+export const PROXY_HELP = examples([
+  ['acp proxy trace --out t.jsonl', 'the trace proxy, for a conductor to run (acp chain --trace does)'],
+  ['acp proxy rules', 'the rules proxy (acp chain --rules runs it)'],
+]);
+
+export const PROXY_RULES_HELP = `
+Only questions a saved allow or deny rule decides are answered here (acp rules list shows them);
+an ask rule, or no rule, leaves the question to the client. The rules file is read again at each
+question. The acp permission modes' defaults (reads allowed...) do not apply.
+${examples([['acp chain -- acp proxy rules --agent claude -- claude-code-acp', 'Claude, with your rules for claude']])}`;
+
+export const PROXY_TRACE_HELP = `
+Lines are those of a session's trace.jsonl: {"t": ms, "dir": "out" (towards the agent) | "in",
+"frame": the message, secrets redacted}; docs/chains.md describes them.
+${examples([['acp chain -- acp proxy trace --out t.jsonl -- AGENT', 'record what AGENT sends and gets']])}`;
+
 export const AGENT_HELP = examples([
   ['acp agent --demo', 'the model-free demo agent on stdin/stdout'],
   ['ACP_KIT_BASE_URL=http://localhost:11434/v1 ACP_KIT_MODEL=qwen3:8b acp agent', 'a local model (Ollama)'],

@@ -216,6 +216,8 @@ export {
   type TraceSink,
 } from './persistence/trace.js';
 export { parseTraceLine, readTraceTail, type RecordedFrame } from './persistence/trace-tail.js';
+export { startTraceProxy, type TraceProxy } from './proxies/trace-proxy.js';
+export { startRulesProxy, type RulesProxyOptions } from './proxies/rules-proxy.js';
 export {
   isSecretKey,
   redactArgv,

@@ -30,3 +30,15 @@ export {
   requestMcpMessage,
   type McpOutcome,
 } from './connection/mcp-over-acp.js';
+export { PROXY_METHODS, wrapSuccessor, unwrapSuccessor, type WrappedMessage } from './proxy/envelope.js';
+export {
+  runProxy,
+  type Forward,
+  type InterceptedMessage,
+  type Interceptor,
+  type ProxyHandlers,
+  type ProxyOptions,
+  type ProxySender,
+  type RunningProxy,
+} from './proxy/proxy.js';
+export { Conductor, type ChainComponent, type ChainEnd, type ConductorOptions } from './proxy/conductor.js';

@@ -53,9 +53,11 @@ describe('acp completion bash', () => {
     expect(bashOffers('')).toEqual([
       'agent',
       'agents',
+      'chain',
       'completion',
       'doctor',
       'help',
+      'proxy',
       'rules',
       'run',
       'serve',

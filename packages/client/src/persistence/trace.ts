@@ -26,8 +26,13 @@ export class TraceWriter {
   private constructor(private readonly handle: FileHandle) {}
 
   /** Opens (appending to) `<dir>/trace.jsonl`. */
-  static async open(dir: string): Promise<TraceWriter> {
-    const handle = await open(join(dir, 'trace.jsonl'), 'a', 0o600);
+  static open(dir: string): Promise<TraceWriter> {
+    return TraceWriter.openFile(join(dir, 'trace.jsonl'));
+  }
+
+  /** Opens (appending to) a trace file at any path (the `trace` proxy's `--out`). */
+  static async openFile(path: string): Promise<TraceWriter> {
+    const handle = await open(path, 'a', 0o600);
     const writer = new TraceWriter(handle);
     writer.written = (await handle.stat()).size;
     return writer;

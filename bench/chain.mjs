@@ -1,0 +1,99 @@
+/**
+ * `node bench/chain.mjs [--quick] [--runs N]` (`npm run bench -- chain`)
+ *
+ * The cost of a proxy chain: the same client talking to the same agent directly (the floor) and
+ * through a conductor process with 1 and 3 pass-through proxies (each a process, as `acp chain`
+ * runs them), side by side, alternated. Two measures per run: round trip of a small request
+ * (median of sequential `echo`s) and throughput of a stream of agent → client notifications
+ * (the shape of a turn's updates). Budgets, per pipe hop: a direct round trip crosses one hop
+ * each way; through one proxy it crosses four (client → conductor → proxy → conductor → agent)
+ * and wakes three processes more. A hop through the chain may cost 1.5× a direct one: one proxy
+ * ≤ 6× the direct round trip, three proxies (8 hops) ≤ 12×. A stream is pipelined, so the hops
+ * overlap: one proxy keeps ≥ 0.6× the direct rate, three ≥ 0.3×.
+ */
+import { performance } from 'node:perf_hooks';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { JsonRpcConnection } from '../packages/protocol/dist/index.js';
+import { spawnPeer } from '../packages/protocol/dist/node/index.js';
+import { alternate, ratioRow, reportVerdicts } from './lib/verdict.mjs';
+
+const quick = process.argv.includes('--quick');
+const runsAt = process.argv.indexOf('--runs');
+const runs = Number(runsAt >= 0 ? process.argv[runsAt + 1] : quick ? 3 : 5);
+const ECHOES = quick ? 200 : 500;
+const STREAM = { count: quick ? 5000 : 20000, size: 200 };
+const file = (name) => join(dirname(fileURLToPath(import.meta.url)), 'chain', name);
+
+/** A client connected to the agent directly (proxies 0) or through a conductor with `proxies`. */
+async function connect(proxies) {
+  const peer =
+    proxies === 0
+      ? spawnPeer(process.execPath, [file('agent.mjs')])
+      : spawnPeer(process.execPath, [file('conductor.mjs'), String(proxies)]);
+  let updates = 0;
+  const connection = new JsonRpcConnection(peer.channel, { peerName: 'agent' });
+  connection.onNotification('session/update', () => {
+    updates++;
+  });
+  connection.start();
+  await connection.request('echo', { warm: true });
+  return { peer, connection, updates: () => updates };
+}
+
+async function measure(proxies) {
+  const { peer, connection, updates } = await connect(proxies);
+  const times = [];
+  for (let i = 0; i < ECHOES; i++) {
+    const started = performance.now();
+    await connection.request('echo', { i, text: 'hello' });
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const rttMs = times[Math.floor(times.length / 2)];
+  const before = updates();
+  const started = performance.now();
+  await connection.request('stream', STREAM);
+  const seconds = (performance.now() - started) / 1000;
+  if (updates() - before !== STREAM.count)
+    throw new Error(`${proxies} proxies: ${updates() - before} updates`);
+  await connection.close();
+  await peer.shutdown({ graceMs: 2000 });
+  return { rttMs, perSecond: STREAM.count / seconds };
+}
+
+const results = await alternate(
+  runs,
+  { direct: () => measure(0), one: () => measure(1), three: () => measure(3) },
+  (name, value, run) =>
+    console.log(
+      `run ${run + 1} ${name}: rtt ${value.rttMs.toFixed(3)} ms, ${Math.round(value.perSecond)} updates/s`,
+    ),
+);
+const pick = (name, key) => results[name].map((result) => result[key]);
+const rtt = (id, name, what, target) =>
+  ratioRow({
+    id,
+    what,
+    floorName: 'direct',
+    unit: 'ms',
+    subject: pick(name, 'rttMs'),
+    floor: pick('direct', 'rttMs'),
+    goal: { op: '<=', target },
+  });
+const rate = (id, name, what, target) =>
+  ratioRow({
+    id,
+    what,
+    floorName: 'direct',
+    unit: 'updates/s',
+    subject: pick(name, 'perSecond'),
+    floor: pick('direct', 'perSecond'),
+    goal: { op: '>=', target },
+  });
+reportVerdicts('chain', [
+  rtt('rtt-1', 'one', 'round trip through 1 proxy / direct', 6),
+  rtt('rtt-3', 'three', 'round trip through 3 proxies / direct', 12),
+  rate('rate-1', 'one', 'update stream through 1 proxy / direct', 0.6),
+  rate('rate-3', 'three', 'update stream through 3 proxies / direct', 0.3),
+]);
