@@ -15,14 +15,24 @@ import { ClientError } from '../errors.js';
 import { EPHEMERAL_EVENTS, type AttachMode, type SessionEvent } from '../session/events.js';
 import { initialSessionState, type SessionState } from '../session/state.js';
 import { reduceSessionEvents } from '../session/reducer.js';
+import { upgradeV1Event } from '../protocol-v1/v1-events.js';
 import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
 import { BATCH_BACKLOG_CHARS, LineBatch } from '../util/line-batch.js';
 import { stringifyJson } from '../util/stringify-json.js';
 import { mayNeedRedaction, redactCommandLine, redactReplacer } from './redact.js';
 
+/**
+ * The format of a session's record. 1: events hold the v1 wire updates the agent sent. 2: events
+ * hold the neutral model's updates (`AgentUpdate`); version-1 lines in it (a session recorded
+ * before, appended to since) are read through the v1 face. A reader that knows only 1 skips a
+ * version-2 record rather than misreading it.
+ */
+export const TRANSCRIPT_VERSION = 2;
+
 /** The index entry of a stored session. */
 export interface SessionMeta {
-  version: 1;
+  /** The record's format, see {@link TRANSCRIPT_VERSION}; written as the current one. */
+  version: 1 | 2;
   localId: string;
   agentId?: string;
   agentName?: string;
@@ -71,8 +81,9 @@ export class TranscriptStore {
   async create(meta: SessionMeta): Promise<TranscriptWriter> {
     const dir = this.sessionDir(meta.localId);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeJsonFile(join(dir, 'meta.json'), redactMeta(meta), 0o600);
-    return TranscriptWriter.open(dir, meta);
+    const current = { ...meta, version: TRANSCRIPT_VERSION } as const;
+    await writeJsonFile(join(dir, 'meta.json'), redactMeta(current), 0o600);
+    return TranscriptWriter.open(dir, current);
   }
 
   /** Opens an existing session for appending. */
@@ -150,7 +161,7 @@ export class TranscriptStore {
       if (end < 0) end = text.length;
       if (end > start) {
         try {
-          events.push(JSON.parse(text.slice(start, end)) as SessionEvent);
+          events.push(...upgradeV1Event(JSON.parse(text.slice(start, end)) as SessionEvent));
         } catch {
           skippedLines++;
         }
@@ -299,7 +310,7 @@ export class TranscriptWriter {
 
   /** Replaces fields of the meta and writes it (atomically). */
   async updateMeta(patch: Partial<SessionMeta>): Promise<void> {
-    this.meta = { ...this.meta, ...patch, updatedAt: new Date().toISOString() };
+    this.meta = { ...this.meta, ...patch, version: TRANSCRIPT_VERSION, updatedAt: new Date().toISOString() };
     const meta = this.meta;
     this.chain = this.chain.then(async () => {
       try {
@@ -349,23 +360,19 @@ type UpdateEvent = Extract<SessionEvent, { type: 'update' }>;
 /** Longest merged chunk text before it is queued (keeps each line well under the batch size). */
 const MAX_MERGED_CHUNK_CHARS = 16 * 1024;
 
-const CHUNK_KINDS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
-
 /**
  * The text of a message chunk that can be merged with its neighbours: a plain text block and
  * nothing else (no annotations, no `_meta`), else undefined. Replaying merged chunks gives the
  * same message; only the moments between them are lost.
  */
 function plainChunkText(event: SessionEvent): string | undefined {
-  if (event.type !== 'update') return undefined;
+  if (event.type !== 'update' || event.update.kind !== 'message_chunk') return undefined;
   for (const key in event)
     if (key !== 'type' && key !== 'at' && key !== 'update' && key !== 'replay') return undefined;
-  const update = event.update as { sessionUpdate: string; content?: unknown; messageId?: unknown };
-  if (!CHUNK_KINDS.has(update.sessionUpdate)) return undefined;
-  for (const key in update)
-    if (key !== 'sessionUpdate' && key !== 'content' && key !== 'messageId') return undefined;
-  const content = update.content as { type?: unknown; text?: unknown } | undefined;
-  if (content?.type !== 'text' || typeof content.text !== 'string') return undefined;
+  for (const key in event.update)
+    if (key !== 'kind' && key !== 'role' && key !== 'content' && key !== 'messageId') return undefined;
+  const content = event.update.content as { type?: unknown; text?: unknown };
+  if (content.type !== 'text' || typeof content.text !== 'string') return undefined;
   for (const key in content) if (key !== 'type' && key !== 'text') return undefined;
   return content.text;
 }
@@ -373,9 +380,14 @@ function plainChunkText(event: SessionEvent): string | undefined {
 /** Whether `next` continues the message `held` belongs to. */
 function sameMessage(held: UpdateEvent, next: SessionEvent): next is UpdateEvent {
   if (next.type !== 'update' || next.replay !== held.replay) return false;
-  const a = held.update as { sessionUpdate: string; messageId?: unknown };
-  const b = next.update as { sessionUpdate: string; messageId?: unknown };
-  return a.sessionUpdate === b.sessionUpdate && a.messageId === b.messageId;
+  const a = held.update;
+  const b = next.update;
+  return (
+    a.kind === 'message_chunk' &&
+    b.kind === 'message_chunk' &&
+    a.role === b.role &&
+    a.messageId === b.messageId
+  );
 }
 
 /** Cuts an incomplete last line (left by a crash) so that the next append starts a clean line. */
@@ -414,7 +426,12 @@ export function redactMeta(meta: SessionMeta): SessionMeta {
 }
 
 function parseMeta(raw: unknown): SessionMeta | undefined {
-  if (!isRecord(raw) || raw.version !== 1 || typeof raw.localId !== 'string' || typeof raw.cwd !== 'string')
+  if (
+    !isRecord(raw) ||
+    (raw.version !== 1 && raw.version !== TRANSCRIPT_VERSION) ||
+    typeof raw.localId !== 'string' ||
+    typeof raw.cwd !== 'string'
+  )
     return undefined;
   return {
     ...(raw as unknown as SessionMeta),
