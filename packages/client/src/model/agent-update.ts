@@ -108,7 +108,14 @@ export type AgentUpdateKind =
   /** Output of a terminal, as text (a face decodes bytes). */
   | { kind: 'terminal_output'; terminalId: string; toolCallId?: string; data: string }
   /** The foreground state; `background` is the complete set of background work when given. */
-  | { kind: 'foreground'; state: ForegroundState; stopReason?: string; background?: BackgroundWork }
+  | {
+      kind: 'foreground';
+      state: ForegroundState;
+      /** Why foreground work ended (`idle` only): a stop reason, `error` with `error`, or a newer one. */
+      stopReason?: string;
+      error?: { code: number; message: string; data?: unknown };
+      background?: BackgroundWork;
+    }
   /** An upsert of a plan (v1 has one per session, with the id {@link V1_PLAN_ID}). */
   | { kind: 'plan'; planId: string; entries: readonly PlanEntry[] }
   | { kind: 'commands'; commands: readonly AvailableCommand[] }
