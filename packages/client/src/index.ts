@@ -84,6 +84,10 @@ export {
 export { startEarlyAgent, type AgentLaunch, type EarlyAgent } from './process/early-agent.js';
 export { RestartBudget } from './process/restart-budget.js';
 
+export * from './model/index.js';
+export { fromV1Update, toolCallPatchFromV1 } from './protocol-v1/from-v1-update.js';
+export { upgradeV1Event, v1UpdateEvents } from './protocol-v1/v1-events.js';
+export { V2UpdateTranslator } from './protocol-v2/from-v2-update.js';
 export { ClientSession, type ReplayMode, type TurnResult } from './session/client-session.js';
 export { FrameFeed, RECENT_FRAMES, RECENT_FRAME_BYTES } from './session/frame-feed.js';
 export { SessionStore } from './session/store.js';

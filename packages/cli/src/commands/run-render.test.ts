@@ -10,6 +10,7 @@ import {
   ClientSession,
   Emitter,
   initialSessionState,
+  v1UpdateEvents,
   type AgentConnection,
   type AgentConnectionEvents,
   type SessionEvent,
@@ -145,7 +146,7 @@ async function render(make: (output: RunOutput) => RunRenderer, steps: Step[]): 
     if (s.kind === 'update') {
       const params = { sessionId: 'sid', update: s.update as unknown as SessionUpdate };
       events.emit('update', params);
-      dispatch({ type: 'update', at: 0, update: params.update });
+      for (const event of v1UpdateEvents(params.update, 0)) dispatch(event);
     } else if (s.kind === 'permission') {
       const key = `p${n++}`;
       dispatch({

@@ -5,11 +5,12 @@
  * `update` object intact, permission decisions, warnings, errors — and a last line carrying
  * `stopReason`. Both write through a {@link RunOutput}: batched, in order, with backpressure.
  */
-import type { SessionNotification, SessionUpdate } from '@acp-kit/protocol';
+import type { SessionNotification } from '@acp-kit/protocol';
 import {
   stringifyJson,
   toErrorInfo,
   type AgentConnection,
+  type AgentUpdate,
   type AttachMode,
   type ClientSession,
   type SessionEvent,
@@ -131,15 +132,14 @@ export class TextRenderer implements RunRenderer {
     }
   }
 
-  private onUpdate(session: ClientSession, update: SessionUpdate): void {
-    const kind = String(update.sessionUpdate);
-    if (kind === 'agent_thought_chunk') {
-      if (this.verbose) this.addThought((update as { content: { text?: string } }).content.text ?? '');
+  private onUpdate(session: ClientSession, update: AgentUpdate): void {
+    if (update.kind === 'message_chunk' && update.role === 'thought') {
+      if (this.verbose) this.addThought((update.content as { text?: string }).text ?? '');
       return;
     }
     // A thought ends where anything else begins.
     this.endThought();
-    if (kind === 'agent_message_chunk') {
+    if (update.kind === 'message_chunk' && update.role === 'agent') {
       const items = session.state.items;
       const key = items[items.length - 1]?.key;
       if (key !== this.lastMessageKey) {
@@ -147,9 +147,7 @@ export class TextRenderer implements RunRenderer {
         this.messageText.reset();
       }
       this.lastMessageKey = key;
-      const content = (
-        update as { content: { type?: string; text?: string; uri?: string; mimeType?: string } }
-      ).content;
+      const content = update.content as { type?: string; text?: string; uri?: string; mimeType?: string };
       if (content.type === 'text')
         // A `\r` is dropped (`\r\n` stays one newline even when split across two chunks).
         this.write(this.messageText.write(content.text ?? ''));
@@ -158,21 +156,21 @@ export class TextRenderer implements RunRenderer {
         this.write(`[${safe(String(content.type))}${content.mimeType ? ` ${safe(content.mimeType)}` : ''}]`);
       return;
     }
-    if (kind === 'tool_call' || kind === 'tool_call_update') {
-      const id = (update as { toolCallId: string }).toolCallId;
-      const index = session.state.toolCallIndex[id];
+    if (update.kind === 'tool_call') {
+      const index = session.state.toolCallIndex[update.toolCallId];
       const item = index === undefined ? undefined : (session.state.items[index] as ToolCallItem);
       if (!item) return;
-      if (kind === 'tool_call') this.note(`tool: ${oneLine(item.title)} [${item.toolKind}]`);
-      const status = (update as { status?: string | null }).status;
+      if (update.newInstance) this.note(`tool: ${oneLine(item.title)} [${item.toolKind}]`);
+      const status = update.patch.status;
       if (status === 'completed') this.note(`  done: ${oneLine(item.title)}`);
       if (status === 'failed') this.note(`  failed: ${oneLine(item.title)}`);
-      if (status === 'completed' || status === 'failed') this.toolOutput(session, item);
+      if (status === 'cancelled') this.note(`  cancelled: ${oneLine(item.title)}`);
+      if (status === 'completed' || status === 'failed' || status === 'cancelled')
+        this.toolOutput(session, item);
       return;
     }
-    if (kind === 'plan') {
-      const entries = (update as { entries: { content: string; status: string }[] }).entries;
-      const lines = entries.map((entry) => {
+    if (update.kind === 'plan') {
+      const lines = update.entries.map((entry) => {
         const box = entry.status === 'completed' ? '[x]' : entry.status === 'in_progress' ? '[~]' : '[ ]';
         return `${box} ${oneLine(entry.content)}`;
       });
@@ -188,14 +186,13 @@ export class TextRenderer implements RunRenderer {
       }
       return;
     }
-    if (kind === 'current_mode_update') {
-      this.note(`mode: ${oneLine((update as { currentModeId: string }).currentModeId)}`);
+    if (update.kind === 'mode') {
+      this.note(`mode: ${oneLine(update.currentModeId)}`);
       return;
     }
-    if (kind === 'notice') {
-      const notice = update as { severity: string; title: string; description?: string | null };
+    if (update.kind === 'notice') {
       this.note(
-        `notice (${oneLine(notice.severity)}): ${oneLine(notice.title)}${notice.description ? ` — ${oneLine(notice.description)}` : ''}`,
+        `notice (${oneLine(update.severity)}): ${oneLine(update.title)}${update.description ? ` — ${oneLine(update.description)}` : ''}`,
       );
     }
   }

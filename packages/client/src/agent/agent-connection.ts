@@ -45,6 +45,7 @@ import { createClientHandlers } from './handlers.js';
 import type { ClientHost } from './host.js';
 import { SessionOpener, type NewSessionOptions, type OpenOptions } from './session-opener.js';
 import { initializeError, stoppedWhileStarting } from './start-errors.js';
+import { fromV1Update } from '../protocol-v1/from-v1-update.js';
 import { Pushback } from './pushback.js';
 import { StallWatch } from './stall-watch.js';
 import { resolveTimeouts, type ClientTimeouts } from './timeouts.js';
@@ -630,6 +631,6 @@ export class AgentConnection implements SessionLink {
     this.sessions.set(agentSessionId, session);
     session.bind(this, agentSessionId, trace);
     this.router.attach(agentSessionId, session.frameSink);
-    for (const params of this.early.take(agentSessionId)) session.handleUpdate(params.update);
+    for (const params of this.early.take(agentSessionId)) session.handleUpdate(fromV1Update(params.update));
   }
 }

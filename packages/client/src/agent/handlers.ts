@@ -5,6 +5,7 @@
 import { ProtocolError, type ClientHandlers, type SessionNotification } from '@acp-kit/protocol';
 import { ClientError } from '../errors.js';
 import type { FsService } from '../fs/fs-service.js';
+import { fromV1Update } from '../protocol-v1/from-v1-update.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { TerminalService } from '../terminal/terminal-service.js';
 import type { ClientHost } from './host.js';
@@ -65,7 +66,9 @@ export function createClientHandlers(deps: HandlerDeps): ClientHandlers {
     sessionUpdate(params) {
       deps.onUpdate?.(params);
       const session = deps.session(params.sessionId);
-      const applying = session ? session.handleUpdate(params.update) : (deps.orphanUpdate(params), undefined);
+      const applying = session
+        ? session.handleUpdate(fromV1Update(params.update))
+        : (deps.orphanUpdate(params), undefined);
       // A promise here holds the inbound queue; past its bounds, reading stops (the agent waits).
       // An update still being applied (its diffs placed in their files) holds it too.
       return applying ? applying.then(() => deps.backpressure?.()) : deps.backpressure?.();

@@ -119,10 +119,10 @@ describe('pathological data', () => {
     await session.prompt(script([{ deepUpdate: depth }, { text: ' end' }]));
     await session.close();
     const { events } = await acp.transcripts.load(session.localId);
-    const deep = events.find((event) => event.type === 'update' && '_meta' in event.update);
+    const deep = events.find((event) => event.type === 'update' && event.update.meta !== undefined);
     expect(deep).toBeDefined();
-    const update = (deep as { update?: { _meta?: { deep?: unknown } } } | undefined)?.update;
-    let level: unknown = update?._meta?.deep;
+    const update = (deep as { update?: { meta?: { deep?: unknown } } } | undefined)?.update;
+    let level: unknown = update?.meta?.deep;
     let count = 0;
     while (Array.isArray(level)) {
       level = level[0];

@@ -2,6 +2,7 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { v1UpdateEvents } from '../protocol-v1/v1-events.js';
 import type { SessionEvent } from '../session/events.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { initialSessionState } from '../session/state.js';
@@ -17,11 +18,12 @@ beforeEach(async () => {
 afterEach(() => cleanup());
 
 const meta = storedMeta;
-const update = (u: Record<string, unknown>, at = 1): SessionEvent => ({
-  type: 'update',
-  at,
-  update: u as unknown as SessionUpdate,
-});
+/** A v1 update as the client records it: translated by the v1 face (each of these is one event). */
+const update = (u: Record<string, unknown>, at = 1): SessionEvent => {
+  const [event] = v1UpdateEvents(u as unknown as SessionUpdate, at);
+  if (!event) throw new Error(`no event for ${String(u.sessionUpdate)}`);
+  return event;
+};
 
 /**
  * Turns of a working session: a prompt, streamed chunks of one message, a tool call answered

@@ -5,6 +5,7 @@
  */
 import { open } from 'node:fs/promises';
 import type { SessionEvent } from '../session/events.js';
+import { upgradeV1Event } from '../protocol-v1/v1-events.js';
 
 /** Events read from a record, and where the complete lines end. */
 export interface EventLines {
@@ -25,7 +26,8 @@ export function parseEventLines(text: string): { events: SessionEvent[]; skipped
     if (end < 0) end = text.length;
     if (end > start) {
       try {
-        events.push(JSON.parse(text.slice(start, end)) as SessionEvent);
+        // A line of a version-1 record (or appended before the upgrade) goes through the v1 face.
+        events.push(...upgradeV1Event(JSON.parse(text.slice(start, end)) as SessionEvent));
       } catch {
         skippedLines++;
       }

@@ -1,6 +1,5 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SessionUpdate } from '@acp-kit/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../session/events.js';
 import { reduceSessionEvents } from '../session/reducer.js';
@@ -21,7 +20,7 @@ const meta = storedMeta;
 const chunk = (text: string): SessionEvent => ({
   type: 'update',
   at: 1,
-  update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } as SessionUpdate,
+  update: { kind: 'message_chunk', role: 'agent', content: { type: 'text', text } },
 });
 
 describe('TranscriptStore', () => {
@@ -48,41 +47,51 @@ describe('TranscriptStore', () => {
   it('merges only plain text chunks of the same message, and keeps everything else apart', async () => {
     const store = new TranscriptStore(dir);
     const writer = await store.create(meta('s-merge'));
-    const text = (sessionUpdate: string, value: string, extra: Record<string, unknown> = {}): SessionEvent =>
-      ({
-        type: 'update',
-        at: 1,
-        update: { sessionUpdate, content: { type: 'text', text: value }, ...extra },
-      }) as SessionEvent;
+    const text = (
+      role: 'agent' | 'thought',
+      value: string,
+      messageId?: string,
+      extra: Record<string, unknown> = {},
+    ): SessionEvent => ({
+      type: 'update',
+      at: 1,
+      update: {
+        kind: 'message_chunk',
+        role,
+        ...(messageId !== undefined ? { messageId } : {}),
+        content: { type: 'text', text: value, ...extra },
+      },
+    });
     const events: SessionEvent[] = [
-      text('agent_message_chunk', 'a', { messageId: 'm1' }),
-      text('agent_message_chunk', 'b', { messageId: 'm1' }),
-      text('agent_message_chunk', 'c', { messageId: 'm2' }),
-      text('agent_thought_chunk', 'd', { messageId: 'm2' }),
-      text('agent_thought_chunk', 'e', { messageId: 'm2', _meta: { x: 1 } }),
-      text('agent_message_chunk', 'f'),
+      text('agent', 'a', 'm1'),
+      text('agent', 'b', 'm1'),
+      text('agent', 'c', 'm2'),
+      text('thought', 'd', 'm2'),
+      text('thought', 'e', 'm2', { annotations: { priority: 1 } }),
+      text('agent', 'f'),
       {
         type: 'update',
         at: 1,
         update: {
-          sessionUpdate: 'agent_message_chunk',
+          kind: 'message_chunk',
+          role: 'agent',
           content: { type: 'image', data: 'AA==', mimeType: 'image/png' },
         },
       },
-      text('agent_message_chunk', 'g'),
-      text('agent_message_chunk', 'h'),
+      text('agent', 'g'),
+      text('agent', 'h'),
     ];
     for (const event of events) writer.append(event);
     await writer.close();
     const loaded = await store.load('s-merge');
     expect(loaded.events).toEqual([
-      { ...text('agent_message_chunk', 'ab', { messageId: 'm1' }), merged: 2 },
+      { ...text('agent', 'ab', 'm1'), merged: 2 },
       events[2],
       events[3],
       events[4],
       events[5],
       events[6],
-      { ...text('agent_message_chunk', 'gh'), merged: 2 },
+      { ...text('agent', 'gh'), merged: 2 },
     ]);
     const { state } = await store.loadState('s-merge');
     expect(state).toEqual(reduceSessionEvents(initialSessionState('s-merge', '/p'), events));
@@ -111,11 +120,11 @@ describe('TranscriptStore', () => {
       type: 'update',
       at: 1,
       update: {
-        sessionUpdate: 'tool_call',
+        kind: 'tool_call',
         toolCallId: 't',
-        title: 'T',
-        status: 'in_progress',
-      } as SessionUpdate,
+        newInstance: true,
+        patch: { title: 'T', status: 'in_progress' },
+      },
     });
     await writer.close();
     const { state } = await store.loadState('s-3');

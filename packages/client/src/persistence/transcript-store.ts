@@ -15,6 +15,7 @@ import { ClientError } from '../errors.js';
 import type { AttachMode, SessionEvent } from '../session/events.js';
 import { initialSessionState, type SessionState } from '../session/state.js';
 import { reduceSessionEvents } from '../session/reducer.js';
+import { upgradeV1Event } from '../protocol-v1/v1-events.js';
 import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
 import { readCheckpoint, type RecordState } from './checkpoint.js';
 import { readEventLines } from './event-lines.js';
@@ -22,9 +23,18 @@ import { redactMeta, TranscriptWriter } from './transcript-writer.js';
 
 export { redactMeta, TranscriptWriter };
 
+/**
+ * The format of a session's record. 1: events hold the v1 wire updates the agent sent. 2: events
+ * hold the neutral model's updates (`AgentUpdate`); version-1 lines in it (a session recorded
+ * before, appended to since) are read through the v1 face. A reader that knows only 1 skips a
+ * version-2 record rather than misreading it.
+ */
+export const TRANSCRIPT_VERSION = 2;
+
 /** The index entry of a stored session. */
 export interface SessionMeta {
-  version: 1;
+  /** The record's format, see {@link TRANSCRIPT_VERSION}; written as the current one. */
+  version: 1 | 2;
   localId: string;
   agentId?: string;
   agentName?: string;
@@ -73,8 +83,9 @@ export class TranscriptStore {
   async create(meta: SessionMeta): Promise<TranscriptWriter> {
     const dir = this.sessionDir(meta.localId);
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeJsonFile(join(dir, 'meta.json'), redactMeta(meta), 0o600);
-    return TranscriptWriter.open(dir, meta);
+    const current = { ...meta, version: TRANSCRIPT_VERSION } as const;
+    await writeJsonFile(join(dir, 'meta.json'), redactMeta(current), 0o600);
+    return TranscriptWriter.open(dir, current);
   }
 
   /**
@@ -185,7 +196,12 @@ export class TranscriptStore {
 }
 
 function parseMeta(raw: unknown): SessionMeta | undefined {
-  if (!isRecord(raw) || raw.version !== 1 || typeof raw.localId !== 'string' || typeof raw.cwd !== 'string')
+  if (
+    !isRecord(raw) ||
+    (raw.version !== 1 && raw.version !== TRANSCRIPT_VERSION) ||
+    typeof raw.localId !== 'string' ||
+    typeof raw.cwd !== 'string'
+  )
     return undefined;
   return {
     ...(raw as unknown as SessionMeta),

@@ -16,7 +16,7 @@ import { CHECKPOINT_MIN_BYTES, writeCheckpoint, type RecordState } from './check
 import { readEventLines } from './event-lines.js';
 import { mayNeedRedaction, redactCommandLine, redactReplacer } from './redact.js';
 import type { AttachMode } from '../session/events.js';
-import type { SessionMeta } from './transcript-store.js';
+import { TRANSCRIPT_VERSION, type SessionMeta } from './transcript-store.js';
 
 /**
  * Appends events to one session's record. Writes are batched (at most every 100 ms, at once past
@@ -135,7 +135,7 @@ export class TranscriptWriter {
 
   /** Replaces fields of the meta and writes it (atomically). */
   async updateMeta(patch: Partial<SessionMeta>): Promise<void> {
-    this.meta = { ...this.meta, ...patch, updatedAt: new Date().toISOString() };
+    this.meta = { ...this.meta, ...patch, version: TRANSCRIPT_VERSION, updatedAt: new Date().toISOString() };
     const meta = this.meta;
     this.chain = this.chain.then(async () => {
       try {
@@ -201,23 +201,19 @@ type UpdateEvent = Extract<SessionEvent, { type: 'update' }>;
 /** Longest merged chunk text before it is queued (keeps each line well under the batch size). */
 const MAX_MERGED_CHUNK_CHARS = 16 * 1024;
 
-const CHUNK_KINDS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
-
 /**
  * The text of a message chunk that can be merged with its neighbours: a plain text block and
  * nothing else (no annotations, no `_meta`), else undefined. Replaying merged chunks gives the
  * same message; only the moments between them are lost.
  */
 function plainChunkText(event: SessionEvent): string | undefined {
-  if (event.type !== 'update') return undefined;
+  if (event.type !== 'update' || event.update.kind !== 'message_chunk') return undefined;
   for (const key in event)
     if (key !== 'type' && key !== 'at' && key !== 'update' && key !== 'replay') return undefined;
-  const update = event.update as { sessionUpdate: string; content?: unknown; messageId?: unknown };
-  if (!CHUNK_KINDS.has(update.sessionUpdate)) return undefined;
-  for (const key in update)
-    if (key !== 'sessionUpdate' && key !== 'content' && key !== 'messageId') return undefined;
-  const content = update.content as { type?: unknown; text?: unknown } | undefined;
-  if (content?.type !== 'text' || typeof content.text !== 'string') return undefined;
+  for (const key in event.update)
+    if (key !== 'kind' && key !== 'role' && key !== 'content' && key !== 'messageId') return undefined;
+  const content = event.update.content as { type?: unknown; text?: unknown };
+  if (content.type !== 'text' || typeof content.text !== 'string') return undefined;
   for (const key in content) if (key !== 'type' && key !== 'text') return undefined;
   return content.text;
 }
@@ -225,9 +221,14 @@ function plainChunkText(event: SessionEvent): string | undefined {
 /** Whether `next` continues the message `held` belongs to. */
 function sameMessage(held: UpdateEvent, next: SessionEvent): next is UpdateEvent {
   if (next.type !== 'update' || next.replay !== held.replay) return false;
-  const a = held.update as { sessionUpdate: string; messageId?: unknown };
-  const b = next.update as { sessionUpdate: string; messageId?: unknown };
-  return a.sessionUpdate === b.sessionUpdate && a.messageId === b.messageId;
+  const a = held.update;
+  const b = next.update;
+  return (
+    a.kind === 'message_chunk' &&
+    b.kind === 'message_chunk' &&
+    a.role === b.role &&
+    a.messageId === b.messageId
+  );
 }
 
 /** Cuts an incomplete last line (left by a crash) so that the next append starts a clean line. */

@@ -1,14 +1,9 @@
 /**
- * Folds one `session/update` into a draft state: every stable v1 variant, unknown variants kept
- * raw, and the `_meta` terminal side channel of the Claude, Codex and pi adapters.
+ * Folds one model update ({@link AgentUpdate}, whatever protocol version it came in) into a draft
+ * state. The faces (`protocol-v1/`, …) translate wire updates; nothing here knows a version.
  */
-import {
-  isUnknownVariant,
-  type ContentBlock,
-  type SessionUpdate,
-  type ToolCallUpdate,
-} from '@acp-kit/protocol';
-import { isRecord } from '../util/json-file.js';
+import type { ContentBlock } from '@acp-kit/protocol';
+import type { AgentUpdate, ToolCallPatch, ToolCallSubject } from '../model/agent-update.js';
 import type { Draft } from './draft.js';
 import type { DiffPlacement } from './diff-placement.js';
 import type { CompactionItem, MessageItem, TerminalView, ToolCallItem } from './state.js';
@@ -22,84 +17,104 @@ type Role = MessageItem['role'];
 /** Applies `update` (received during turn `turn`) to `d`. */
 export function applyUpdate(
   d: Draft,
-  update: SessionUpdate,
+  update: AgentUpdate,
   turn: number,
   replay: boolean,
   diffPlacements?: readonly (DiffPlacement | null)[],
 ): void {
   d.state.updateCount++;
-  if (isUnknownVariant(update)) {
-    const kind = String(update.sessionUpdate);
-    if (!d.state.unknownKinds.includes(kind)) d.state.unknownKinds = [...d.state.unknownKinds, kind];
-    d.push({ kind: 'unknown', turn, update });
-    return;
-  }
-  switch (update.sessionUpdate) {
-    case 'user_message_chunk':
-      appendChunk(d, 'user', update.content, update.messageId ?? undefined, turn, replay);
-      break;
-    case 'agent_message_chunk':
-      appendChunk(d, 'agent', update.content, update.messageId ?? undefined, turn, replay);
-      break;
-    case 'agent_thought_chunk':
-      appendChunk(d, 'thought', update.content, update.messageId ?? undefined, turn, replay);
-      break;
+  switch (update.kind) {
+    case 'message_chunk':
+      appendChunk(d, update.role, update.content, update.messageId, turn, replay);
+      return;
+    case 'message':
+      replaceMessage(d, update.role, update.messageId, update.content, turn, replay);
+      return;
     case 'tool_call':
-    case 'tool_call_update':
-      mergeToolCall(d, update, update.sessionUpdate === 'tool_call', turn, replay, diffPlacements);
-      break;
+      mergeToolCall(d, update.toolCallId, update.patch, update.newInstance, turn, replay, diffPlacements);
+      return;
+    case 'tool_call_chunk':
+      appendToolCallContent(d, update.toolCallId, update.content, turn, replay);
+      return;
+    case 'terminal': {
+      const { kind: _kind, meta: _meta, terminalId, owner, toolCallId, output, ...fields } = update;
+      changeTerminal(d, terminalId, owner, toolCallId, (view) => {
+        const next = { ...view, ...fields };
+        return output === undefined ? next : appendOutput({ ...next, output: '', truncated: false }, output);
+      });
+      return;
+    }
+    case 'terminal_output': {
+      const data = update.data;
+      changeTerminal(d, update.terminalId, 'agent', update.toolCallId, (view) => appendOutput(view, data));
+      return;
+    }
+    case 'foreground':
+      d.state.foreground = update.state;
+      if (update.background) d.state.background = update.background;
+      return;
     case 'plan':
       d.state.plan = update.entries;
-      break;
-    case 'available_commands_update':
-      d.state.commands = update.availableCommands;
-      break;
-    case 'current_mode_update':
+      return;
+    case 'commands':
+      d.state.commands = update.commands;
+      return;
+    case 'mode':
       d.state.modes = d.state.modes
         ? { ...d.state.modes, currentModeId: update.currentModeId }
         : { currentModeId: update.currentModeId, availableModes: [] };
-      break;
-    case 'config_option_update':
+      return;
+    case 'config_options':
       d.state.configOptions = update.configOptions;
-      break;
-    case 'session_info_update':
+      return;
+    case 'session_info':
       if (update.title !== undefined) d.state.title = update.title ?? undefined;
       if (update.updatedAt !== undefined) d.state.updatedAt = update.updatedAt ?? undefined;
-      break;
-    case 'usage_update':
+      return;
+    case 'usage':
       d.state.usage = {
-        used: (update.used as number | null | undefined) ?? null,
+        used: update.used,
         size: update.size,
         // The cost is the session's total so far: an update without one (Claude sends the cost
         // only as a turn ends) leaves it as it was.
         cost: update.cost ?? d.state.usage?.cost ?? null,
       };
-      break;
+      return;
     case 'notice':
       d.push({
         kind: 'notice',
         turn,
-        severity: String(update.severity),
+        severity: update.severity,
         title: update.title,
         ...(update.description ? { description: update.description } : {}),
       });
-      break;
-    case 'compaction_update':
+      return;
+    case 'compaction':
       updateCompaction(d, update.compactionId, turn, (item) => ({
         ...item,
-        status: String(update.status),
+        ...(update.status !== undefined ? { status: update.status } : {}),
         ...(update.summary ? { summary: update.summary } : {}),
         ...(update.error ? { error: update.error } : {}),
       }));
-      break;
-    case 'compaction_summary_chunk':
+      return;
+    case 'compaction_chunk':
       updateCompaction(d, update.compactionId, turn, (item) => ({
         ...item,
         summary: appendBlock(item.summary, update.content),
       }));
-      break;
+      return;
+    case 'unknown':
+      if (!d.state.unknownKinds.includes(update.updateKind))
+        d.state.unknownKinds = [...d.state.unknownKinds, update.updateKind];
+      d.push({
+        kind: 'unknown',
+        turn,
+        version: update.version,
+        updateKind: update.updateKind,
+        update: update.raw,
+      });
+      return;
   }
-  applyTerminalMeta(d, (update as { _meta?: unknown })._meta, update);
 }
 
 function appendChunk(
@@ -178,35 +193,36 @@ function hasExtras(block: ContentBlock): boolean {
 
 function mergeToolCall(
   d: Draft,
-  update: ToolCallUpdate,
-  announce: boolean,
+  id: string,
+  patch: ToolCallPatch,
+  newInstance: boolean,
   turn: number,
   replay: boolean,
   diffPlacements: readonly (DiffPlacement | null)[] | undefined,
 ): void {
-  const id = update.toolCallId;
   let index = d.state.toolCallIndex[id];
-  // Ids are scoped per turn: a `tool_call` reusing the id of an earlier turn's call is a new call
+  // Ids are scoped per turn: a new instance reusing the id of an earlier turn's call is a new call
   // (some agents number their calls per turn). Updates go to the latest call with the id.
-  if (index !== undefined && announce && fromEarlierTurn(d, index, turn, replay)) index = undefined;
+  if (index !== undefined && newInstance && fromEarlierTurn(d, index, turn, replay)) index = undefined;
   if (index === undefined) {
     const item: Omit<ToolCallItem, 'key'> = {
       kind: 'tool_call',
       turn,
       toolCallId: id,
-      title: update.title ?? 'Tool call',
-      toolKind: String(update.kind ?? 'other'),
-      status: String(update.status ?? 'pending'),
-      content: update.content ?? [],
-      locations: update.locations ?? [],
-      announced: announce,
+      title: patch.title ?? 'Tool call',
+      toolKind: patch.kind ?? 'other',
+      status: patch.status ?? 'pending',
+      content: patch.content ?? [],
+      locations: patch.locations ?? [],
+      announced: newInstance,
     };
     if (item.status === 'failed' && d.state.status === 'cancelling') item.clientStatus = 'cancelled';
-    if (diffPlacements && update.content) item.diffPlacements = diffPlacements;
-    if (update.rawInput !== undefined) item.rawInput = update.rawInput;
-    if (update.rawOutput !== undefined) item.rawOutput = update.rawOutput;
-    if (update.name) item.name = update.name;
-    if (isRecord(update._meta)) item.meta = update._meta;
+    if (diffPlacements && patch.content) item.diffPlacements = diffPlacements;
+    if (patch.rawInput !== undefined) item.rawInput = patch.rawInput;
+    if (patch.rawOutput !== undefined) item.rawOutput = patch.rawOutput;
+    if (patch.name) item.name = patch.name;
+    if (patch.capabilities) item.capabilities = patch.capabilities;
+    if (patch.meta) item.meta = patch.meta;
     if (replay) item.replay = true;
     d.toolCallIndex()[id] = d.push(item);
     return;
@@ -214,28 +230,80 @@ function mergeToolCall(
   const items = d.items();
   const old = items[index] as ToolCallItem;
   const next: ToolCallItem = { ...old };
-  if (announce) next.announced = true;
-  if (update.title !== undefined && update.title !== null) next.title = update.title;
-  if (update.kind !== undefined && update.kind !== null) next.toolKind = String(update.kind);
-  if (update.status !== undefined && update.status !== null) {
-    next.status = String(update.status);
-    // ACP has no "cancelled" status: agents end a call their cancelled turn interrupted with
+  if (newInstance) next.announced = true;
+  if (patch.title !== undefined && patch.title !== null) next.title = patch.title;
+  if (patch.kind !== undefined && patch.kind !== null) next.toolKind = patch.kind;
+  if (patch.status !== undefined && patch.status !== null) {
+    next.status = patch.status;
+    // v1 has no "cancelled" status: agents end a call their cancelled turn interrupted with
     // `failed`, which stays shown as cancelled. A call that completed after all did complete.
     const cancelled = old.clientStatus === 'cancelled' || d.state.status === 'cancelling';
     if (next.status === 'failed' && cancelled) next.clientStatus = 'cancelled';
-    else if (next.status === 'completed' || next.status === 'failed') delete next.clientStatus;
+    else if (next.status === 'completed' || next.status === 'failed' || next.status === 'cancelled')
+      delete next.clientStatus;
   }
-  if (update.content !== undefined && update.content !== null) {
-    next.content = update.content;
+  if (patch.content !== undefined && patch.content !== null) {
+    next.content = patch.content;
     if (diffPlacements) next.diffPlacements = diffPlacements;
     else delete next.diffPlacements;
   }
-  if (update.locations !== undefined && update.locations !== null) next.locations = update.locations;
-  if (update.rawInput !== undefined) next.rawInput = update.rawInput;
-  if (update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
-  if (update.name) next.name = update.name;
-  if (isRecord(update._meta)) next.meta = { ...(old.meta ?? {}), ...update._meta };
+  if (patch.locations !== undefined && patch.locations !== null) next.locations = patch.locations;
+  if (patch.rawInput !== undefined) next.rawInput = patch.rawInput;
+  if (patch.rawOutput !== undefined) next.rawOutput = patch.rawOutput;
+  if (patch.name) next.name = patch.name;
+  if (patch.capabilities !== undefined) {
+    if (patch.capabilities === null) delete next.capabilities;
+    else next.capabilities = patch.capabilities;
+  }
+  if (patch.meta) next.meta = { ...(old.meta ?? {}), ...patch.meta };
   items[index] = next;
+}
+
+/** Appends a piece of content to a tool call (a call not seen yet is started). */
+function appendToolCallContent(
+  d: Draft,
+  id: string,
+  content: ToolCallItem['content'][number],
+  turn: number,
+  replay: boolean,
+): void {
+  const index = d.state.toolCallIndex[id];
+  const old = index === undefined ? undefined : (d.state.items[index] as ToolCallItem);
+  mergeToolCall(
+    d,
+    id,
+    { content: [...(old?.content ?? []), content] },
+    false,
+    turn,
+    replay,
+    old?.diffPlacements,
+  );
+}
+
+/** Replaces the content of the message `messageId` (a message not seen yet is inserted). */
+function replaceMessage(
+  d: Draft,
+  role: Role,
+  messageId: string,
+  content: readonly ContentBlock[],
+  turn: number,
+  replay: boolean,
+): void {
+  const index = d.state.messageIndex[`${role}:${messageId}`];
+  if (index === undefined) {
+    const created = d.push({
+      kind: 'message',
+      role,
+      turn,
+      content,
+      messageId,
+      ...(replay ? { replay } : {}),
+    });
+    d.messageIndex()[`${role}:${messageId}`] = created;
+    return;
+  }
+  const writable = d.items();
+  writable[index] = { ...(writable[index] as MessageItem), content };
 }
 
 /**
@@ -245,18 +313,18 @@ function mergeToolCall(
  */
 export function cardFromPermissionRequest(
   d: Draft,
-  toolCall: ToolCallUpdate,
+  toolCall: ToolCallSubject,
   turn: number,
   diffPlacements: readonly (DiffPlacement | null)[] | undefined,
 ): void {
-  const id = toolCall.toolCallId;
+  const { toolCallId: id, ...patch } = toolCall;
   const index = d.state.toolCallIndex[id];
   if (index !== undefined) {
     if (!fromEarlierTurn(d, index, turn, false)) return;
     // An id an earlier turn used: this request is about a new call.
     delete d.toolCallIndex()[id];
   }
-  mergeToolCall(d, { ...toolCall, status: 'pending' }, false, turn, false, diffPlacements);
+  mergeToolCall(d, id, { ...patch, status: 'pending' }, false, turn, false, diffPlacements);
 }
 
 /**
@@ -296,52 +364,29 @@ function updateCompaction(
 }
 
 /**
- * The `_meta.terminal_info / terminal_output / terminal_exit` convention (snake_case fields). The
- * terminal belongs to the tool call the update is about (see `toolCallTerminal`).
+ * Changes a terminal reported by the agent. One reported for a tool call belongs to that call's
+ * card (see `toolCallTerminal`: a later call with the same id gets a terminal of its own).
  */
-function applyTerminalMeta(d: Draft, meta: unknown, update: SessionUpdate): void {
-  if (!isRecord(meta)) return;
-  const info = meta.terminal_info;
-  const output = meta.terminal_output;
-  const exit = meta.terminal_exit;
-  if (!isRecord(info) && !isRecord(output) && !isRecord(exit)) return;
-  const toolCallId = (update as { toolCallId?: unknown }).toolCallId;
-  const index = typeof toolCallId === 'string' ? d.state.toolCallIndex[toolCallId] : undefined;
-  const owner = index === undefined ? undefined : d.state.items[index];
-  const ownerKey = owner?.kind === 'tool_call' ? owner.key : undefined;
-  const change = (id: unknown, apply: (view: TerminalView) => TerminalView): void => {
-    if (typeof id !== 'string' || id === '') return;
-    const key = ownerKey === undefined ? id : agentTerminalKey(ownerKey, id);
-    const view = d.state.terminals[key] ?? {
-      terminalId: id,
-      origin: 'agent',
-      output: '',
-      truncated: false,
-      ...(typeof toolCallId === 'string' ? { toolCallId } : {}),
-      ...(ownerKey !== undefined ? { toolCallKey: ownerKey } : {}),
-    };
-    d.terminals()[key] = apply(view);
+function changeTerminal(
+  d: Draft,
+  terminalId: string,
+  owner: TerminalView['origin'],
+  toolCallId: string | undefined,
+  apply: (view: TerminalView) => TerminalView,
+): void {
+  const index = toolCallId === undefined ? undefined : d.state.toolCallIndex[toolCallId];
+  const call = index === undefined ? undefined : d.state.items[index];
+  const ownerKey = call?.kind === 'tool_call' ? call.key : undefined;
+  const key = ownerKey === undefined ? terminalId : agentTerminalKey(ownerKey, terminalId);
+  const view = d.state.terminals[key] ?? {
+    terminalId,
+    origin: owner,
+    output: '',
+    truncated: false,
+    ...(toolCallId !== undefined ? { toolCallId } : {}),
+    ...(ownerKey !== undefined ? { toolCallKey: ownerKey } : {}),
   };
-  if (isRecord(info)) {
-    change(info.terminal_id, (view) => ({
-      ...view,
-      ...(typeof info.cwd === 'string' ? { cwd: info.cwd } : {}),
-      ...(typeof info.command === 'string' ? { command: info.command } : {}),
-    }));
-  }
-  if (isRecord(output) && typeof output.data === 'string') {
-    const data = output.data;
-    change(output.terminal_id, (view) => appendOutput(view, data));
-  }
-  if (isRecord(exit)) {
-    change(exit.terminal_id, (view) => ({
-      ...view,
-      exitStatus: {
-        exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
-        signal: typeof exit.signal === 'string' ? exit.signal : null,
-      },
-    }));
-  }
+  d.terminals()[key] = apply(view);
 }
 
 /**

@@ -10,11 +10,11 @@ import {
   type RequestPermissionResponse,
   type SessionConfigOption,
   type SessionModeState,
-  type SessionUpdate,
   type StopReason,
-  type ToolCallContent,
 } from '@acp-kit/protocol';
 import { describeLimit } from '../agent/timeouts.js';
+import type { AgentUpdate } from '../model/agent-update.js';
+import type { ToolCallContent } from '../model/content.js';
 import { cancelledTurnError, ClientError, toErrorInfo } from '../errors.js';
 import type { FsCallContext, PendingWrite } from '../fs/fs-service.js';
 import type { PermissionRule, PermissionSubject } from '../permissions/rules.js';
@@ -43,14 +43,15 @@ export interface TurnResult {
   notes: string[];
 }
 
-/** Update variants still applied while skipping replayed history (state, not history). */
-const STATE_UPDATES = new Set([
-  'available_commands_update',
-  'current_mode_update',
-  'config_option_update',
-  'session_info_update',
-  'usage_update',
+/** Model updates still applied while skipping replayed history (state, not history). */
+const STATE_UPDATES: ReadonlySet<AgentUpdate['kind']> = new Set([
+  'commands',
+  'mode',
+  'config_options',
+  'session_info',
+  'usage',
   'plan',
+  'foreground',
 ]);
 
 /**
@@ -370,13 +371,20 @@ export class ClientSession {
   }
 
   /**
-   * @internal A `session/update` for this session. An update with snippet diffs is applied once
-   * they are placed in their files (bounded wait), and the updates after it wait for it: the
-   * promise returned holds the agent's next updates meanwhile.
+   * @internal What one wire update of the agent says about this session, translated by the
+   * protocol face. An update with snippet diffs is applied once they are placed in their files
+   * (bounded wait), and the updates after it wait for it: the promise returned holds the agent's
+   * next updates meanwhile.
    */
-  handleUpdate(update: SessionUpdate): Promise<void> | undefined {
+  handleUpdate(updates: readonly AgentUpdate[]): Promise<void> | undefined {
     this.activity?.();
-    if (this.replay === 'skip-history' && !STATE_UPDATES.has(String(update.sessionUpdate))) return undefined;
+    let waiting: Promise<void> | undefined;
+    for (const update of updates) waiting = this.handleOne(update) ?? waiting;
+    return waiting;
+  }
+
+  private handleOne(update: AgentUpdate): Promise<void> | undefined {
+    if (this.replay === 'skip-history' && !STATE_UPDATES.has(update.kind)) return undefined;
     const event = {
       type: 'update' as const,
       at: Date.now(),

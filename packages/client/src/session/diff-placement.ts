@@ -5,7 +5,9 @@
  * and ends without a newline, which it claims of the file; the client looks the snippet up in
  * the file so every host can number its lines truthfully.
  */
-import { isUnknownVariant, type SessionUpdate, type ToolCallContent } from '@acp-kit/protocol';
+import { isUnknownVariant } from '@acp-kit/protocol';
+import type { ToolCallContent } from '../model/content.js';
+import type { AgentUpdate } from '../model/agent-update.js';
 import { isAbsolute, resolve } from 'node:path';
 
 /** Where a diff's `oldText` is in its file. */
@@ -33,10 +35,10 @@ export function diffsToPlaceIn(content: readonly ToolCallContent[]): boolean {
 }
 
 /** The tool call content of an update whose diffs need placing, if any. */
-export function diffsToPlace(update: SessionUpdate): readonly ToolCallContent[] | undefined {
-  if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return undefined;
-  const content = (update as { content?: ToolCallContent[] | null }).content;
-  return Array.isArray(content) && diffsToPlaceIn(content) ? content : undefined;
+export function diffsToPlace(update: AgentUpdate): readonly ToolCallContent[] | undefined {
+  if (update.kind !== 'tool_call') return undefined;
+  const content = update.patch.content;
+  return content && diffsToPlaceIn(content) ? content : undefined;
 }
 
 function lineOf(text: string, index: number): number {

@@ -9,10 +9,9 @@ import type {
   RequestPermissionOutcome,
   SessionConfigOption,
   SessionModeState,
-  SessionUpdate,
   StopReason,
-  ToolCallUpdate,
 } from '@acp-kit/protocol';
+import type { AgentUpdate, ToolCallSubject } from '../model/agent-update.js';
 import type { ErrorInfo } from '../errors.js';
 import type { EnvVariable } from '../permissions/env-allow-list.js';
 import type { PermissionScope } from '../permissions/rules.js';
@@ -69,7 +68,7 @@ export type SessionEvent =
   | {
       type: 'update';
       at: number;
-      update: SessionUpdate;
+      update: AgentUpdate;
       replay?: boolean;
       /** In a transcript: how many consecutive chunks of one message this event merges (≥ 2). */
       merged?: number;
@@ -84,7 +83,7 @@ export type SessionEvent =
       type: 'permission_requested';
       at: number;
       request: PermissionRequestView;
-      toolCall?: ToolCallUpdate;
+      toolCall?: ToolCallSubject;
       /** Where the diffs of `toolCall.content` are in their files (see `placeDiffs`). */
       diffPlacements?: (DiffPlacement | null)[];
     }

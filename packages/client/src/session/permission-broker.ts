@@ -10,6 +10,7 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
   ToolCallContent,
+  ToolCallContent as WireToolCallContent,
   ToolCallUpdate,
 } from '@acp-kit/protocol';
 import type { PermissionAnswer, WriteReview, WriteReviewAnswer } from '../agent/host.js';
@@ -22,6 +23,8 @@ import type { PermissionScope, PermissionSubject } from '../permissions/rules.js
 import { shellScript, simpleArgv } from '../permissions/shell-words.js';
 import { subjectFromToolCall } from '../permissions/subject.js';
 import type { PermissionRequestView, SessionEvent } from './events.js';
+import { isFileChange } from '../model/content.js';
+import { toolCallPatchFromV1 } from '../protocol-v1/from-v1-update.js';
 import { diffsToPlaceIn, type DiffPlacement } from './diff-placement.js';
 import { QuestionQueue } from './question-queue.js';
 import type { SessionLink } from './session-link.js';
@@ -272,7 +275,7 @@ export class PermissionBroker {
       title: item.title,
       kind: item.toolKind as ToolCallUpdate['kind'],
       locations: [...item.locations],
-      content: [...item.content],
+      content: item.content.filter((content): content is WireToolCallContent => !isFileChange(content)),
       rawInput: item.rawInput,
     };
   }
@@ -330,7 +333,9 @@ export class PermissionBroker {
       type: 'permission_requested',
       at: Date.now(),
       request: view,
-      ...(toolCall ? { toolCall } : {}),
+      ...(toolCall
+        ? { toolCall: { toolCallId: toolCall.toolCallId, ...toolCallPatchFromV1(toolCall) } }
+        : {}),
       ...(toolCall && about.diffPlacements ? { diffPlacements: about.diffPlacements } : {}),
     });
     if (cancelled) {

@@ -119,18 +119,21 @@ describe('continuityBlock', () => {
         type: 'update',
         at: 1,
         update: {
-          sessionUpdate: 'tool_call',
+          kind: 'tool_call',
           toolCallId: 't',
-          title: 'Read parser.ts',
-          kind: 'read',
-          status: 'completed',
-          locations: [{ path: '/p/parser.ts' }],
+          newInstance: true,
+          patch: {
+            title: 'Read parser.ts',
+            kind: 'read',
+            status: 'completed',
+            locations: [{ path: '/p/parser.ts' }],
+          },
         },
       },
       {
         type: 'update',
         at: 1,
-        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Fixed it.' } },
+        update: { kind: 'message_chunk', role: 'agent', content: { type: 'text', text: 'Fixed it.' } },
       },
       { type: 'turn_end', at: 1, turn: 1, stopReason: 'end_turn' },
     ];

@@ -1,19 +1,20 @@
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { describe, expect, it } from 'vitest';
 import { MAX_MERGED_TEXT_CHARS } from './apply-update.js';
+import { v1UpdateEvents } from '../protocol-v1/v1-events.js';
 import type { SessionEvent } from './events.js';
 import { reduceSession, reduceSessionEvents } from './reducer.js';
 import { initialSessionState, type SessionState, type ToolCallItem } from './state.js';
 import { toolCallTerminal } from './tool-terminals.js';
 
 const at = 1000;
-const u = (update: Record<string, unknown>): SessionEvent => ({
-  type: 'update',
-  at,
-  update: update as unknown as SessionUpdate,
-});
-const run = (events: SessionEvent[], base: SessionState = initialSessionState('s', '/p')) =>
-  reduceSessionEvents(base, events);
+// A v1 update as the v1 face turns it into events (several when `_meta` carries a terminal).
+const u = (update: Record<string, unknown>): SessionEvent[] =>
+  v1UpdateEvents(update as unknown as SessionUpdate, at);
+const run = (
+  events: (SessionEvent | SessionEvent[])[],
+  base: SessionState = initialSessionState('s', '/p'),
+) => reduceSessionEvents(base, events.flat());
 const text = (t: string) => ({ type: 'text', text: t });
 
 describe('reduceSession', () => {
@@ -235,7 +236,10 @@ describe('reduceSession', () => {
   it('keeps unknown variants raw and never mutates earlier snapshots', () => {
     const before = run([u({ sessionUpdate: 'agent_message_chunk', content: text('a') })]);
     const frozen = JSON.stringify(before);
-    const after = reduceSession(before, u({ sessionUpdate: 'agent_message_chunk', content: text('b') }));
+    const after = reduceSessionEvents(
+      before,
+      u({ sessionUpdate: 'agent_message_chunk', content: text('b') }),
+    );
     expect(JSON.stringify(before)).toBe(frozen);
     expect(after.items).not.toBe(before.items);
     expect(after.items[0]).toMatchObject({ kind: 'message', content: [text('ab')] });
@@ -274,13 +278,13 @@ describe('reduceSession', () => {
     const events: SessionEvent[] = [];
     for (let i = 0; i < 100_000; i++) {
       events.push(
-        i % 10 === 0
+        ...(i % 10 === 0
           ? u({ sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: `T${i}`, status: 'completed' })
           : u({
               sessionUpdate: 'agent_message_chunk',
               content: text(`w${i} `),
               messageId: `m${Math.floor(i / 10)}`,
-            }),
+            })),
       );
     }
     const state = run(events);

@@ -1,14 +1,18 @@
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { describe, expect, it } from 'vitest';
+import { v1UpdateEvents } from '../protocol-v1/v1-events.js';
 import type { SessionEvent } from './events.js';
 import { initialSessionState, type MessageItem, type ToolCallItem } from './state.js';
 import { SessionStore } from './store.js';
 
-const u = (update: Record<string, unknown>): SessionEvent => ({
-  type: 'update',
-  at: 1000,
-  update: update as unknown as SessionUpdate,
-});
+const u = (update: Record<string, unknown>): SessionEvent =>
+  one(v1UpdateEvents(update as unknown as SessionUpdate, 1000));
+/** The one event of a v1 update (the v1 face's translation). */
+function one(events: SessionEvent[]): SessionEvent {
+  if (events.length !== 1) throw new Error(`expected one event, got ${events.length}`);
+  return events[0] as SessionEvent;
+}
+
 const chunk = (text: string, messageId?: string) =>
   u({
     sessionUpdate: 'agent_message_chunk',

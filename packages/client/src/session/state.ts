@@ -11,7 +11,8 @@ import type {
   SessionModeState,
   ToolCallContent,
   ToolCallLocation,
-} from '@acp-kit/protocol';
+} from '../model/content.js';
+import type { BackgroundWork, ForegroundState } from '../model/agent-update.js';
 import type { ErrorInfo } from '../errors.js';
 import type { DiffPlacement } from './diff-placement.js';
 import type { AttachMode, PermissionRequestView } from './events.js';
@@ -61,6 +62,8 @@ export interface ToolCallItem {
   rawInput?: unknown;
   rawOutput?: unknown;
   name?: string;
+  /** What the client may do to this call alone (`cancel`: stop it without ending the turn). */
+  capabilities?: { cancel?: boolean };
   /** Merged `_meta` of the call and its updates. */
   meta?: Readonly<Record<string, unknown>>;
   /** False when the agent never sent `tool_call` for it (only updates or a permission request). */
@@ -103,7 +106,8 @@ export type TranscriptItem =
   | { kind: 'error'; key: string; turn: number; error: ErrorInfo }
   | { kind: 'attached'; key: string; turn: number; agentId: string; agentSessionId: string; how: AttachMode }
   | { kind: 'info'; key: string; turn: number; text: string }
-  | { kind: 'unknown'; key: string; turn: number; update: unknown };
+  /** An update this client does not know, kept raw with the protocol version it came in. */
+  | { kind: 'unknown'; key: string; turn: number; version: number; updateKind: string; update: unknown };
 
 /** A compaction of the context, with its streamed summary. */
 export type CompactionItem = Extract<TranscriptItem, { kind: 'compaction' }>;
@@ -119,6 +123,8 @@ export interface TerminalView {
   truncated: boolean;
   exitStatus?: { exitCode: number | null; signal: string | null };
   released?: boolean;
+  /** What the client may do to this terminal alone (`cancel`: stop it). */
+  capabilities?: { cancel?: boolean };
   toolCallId?: string;
   /**
    * Of an agent's terminal: the item key of the tool call it was reported for (see
@@ -159,11 +165,15 @@ export interface SessionState {
   terminals: Readonly<Record<string, TerminalView>>;
   /** Questions waiting for an answer. */
   pendingPermissions: readonly PermissionRequestView[];
+  /** The agent's foreground state as it last reported it (agents that report one). */
+  foreground?: ForegroundState;
+  /** The background work the agent last reported (a complete snapshot). */
+  background?: BackgroundWork;
   /** Set while a turn has had no traffic for a while. */
   stalled?: { since: number; silentMs: number };
   lastStopReason?: string;
   lastError?: ErrorInfo;
-  /** `session/update`s received. */
+  /** Model updates applied (a wire update may carry several, e.g. a call and its terminal). */
   updateCount: number;
   /** Update variants this client does not know, seen at least once. */
   unknownKinds: readonly string[];

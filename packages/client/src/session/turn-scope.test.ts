@@ -1,16 +1,19 @@
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { describe, expect, it } from 'vitest';
+import { v1UpdateEvents } from '../protocol-v1/v1-events.js';
 import type { SessionEvent } from './events.js';
 import { reduceSessionEvents } from './reducer.js';
 import { initialSessionState, type SessionState, type ToolCallItem } from './state.js';
 
 const at = 1000;
-const u = (update: Record<string, unknown>, replay = false): SessionEvent => ({
-  type: 'update',
-  at,
-  update: update as unknown as SessionUpdate,
-  ...(replay ? { replay } : {}),
-});
+const u = (update: Record<string, unknown>, replay = false): SessionEvent =>
+  one(v1UpdateEvents(update as unknown as SessionUpdate, at, replay ? { replay } : {}));
+/** The one event of a v1 update (the v1 face's translation). */
+function one(events: SessionEvent[]): SessionEvent {
+  if (events.length !== 1) throw new Error(`expected one event, got ${events.length}`);
+  return events[0] as SessionEvent;
+}
+
 const prompt = (turn: number): SessionEvent => ({
   type: 'prompt',
   at,

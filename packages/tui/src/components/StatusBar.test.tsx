@@ -34,6 +34,12 @@ describe('StatusBar', () => {
     ]);
   });
 
+  it('shows the background work the agent reported', () => {
+    const base = { ...status, usage: undefined, queuedPermissions: 0, currentLocation: undefined };
+    const { frame } = renderInk(bar({ ...base, background: '1 terminal' }));
+    expect(frame().split('\n')[1]).toBe('◌ in background: 1 terminal');
+  });
+
   it('shows the command a running command runs, and a location with its kind icon', () => {
     const base = { ...status, usage: undefined, queuedPermissions: 0 };
     const command = renderInk(bar({ ...base, currentLocation: undefined, currentCommand: 'npm test' }));

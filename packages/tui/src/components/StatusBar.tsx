@@ -23,7 +23,7 @@ const SEP = ' │ ';
 /**
  * Two status lines. First: connection, agent name and version, session title, mode and model.
  * Second: a stall indicator ("no updates for 40 s") when a running turn goes silent, permission
- * requests waiting, the context usage gauge and cost, and what the running tool works on (its
+ * requests waiting, the agent's background work, the context usage gauge and cost, and what the running tool works on (its
  * location with its kind's icon, or the command it runs). Time comes
  * from the clock context.
  */
@@ -65,6 +65,14 @@ export const StatusBar = memo(function StatusBar({ status, stallAfterMs = 30_000
   }
   if (forms > 0) {
     second.push(<Text key="forms" color={theme.status.warning}>{`⚑ ${plural(forms, 'form')} waiting`}</Text>);
+  }
+  if (status.background) {
+    second.push(
+      <Text
+        key="background"
+        color={theme.text.accent}
+      >{`◌ in background: ${sanitizeInline(status.background)}`}</Text>,
+    );
   }
   if (usage) {
     second.push(

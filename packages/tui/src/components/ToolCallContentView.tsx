@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Box, Text } from 'ink';
-import type { ToolCallContent } from '@acp-kit/protocol';
+import type { ToolCallContent } from '@acp-kit/client';
 import { isUnknownVariant } from '@acp-kit/protocol';
 import { useTheme } from '../theme/ThemeContext.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
@@ -56,6 +56,24 @@ export const ToolCallContentView = memo(function ToolCallContentView({
           placement={placement}
         />
       );
+    case 'file_change': {
+      // A v2 diff: the operation on the file, and its section of the git patch when sent.
+      const moved = item.oldPath !== undefined ? `${sanitizeInline(item.oldPath)} → ` : '';
+      const { shown, hidden } = foldLines(splitLines(item.patch ?? ''), maxLines, 'head');
+      return (
+        <Box flexDirection="column">
+          <Text
+            color={theme.text.muted}
+          >{`${sanitizeInline(item.operation)} ${moved}${sanitizeInline(item.path)}`}</Text>
+          {shown.map((line, i) => (
+            <Text key={i}>{sanitizeInline(line)}</Text>
+          ))}
+          {hidden > 0 ? (
+            <Text color={theme.text.muted}>{`… ${plural(hidden, 'more line')}${expandHint}`}</Text>
+          ) : null}
+        </Box>
+      );
+    }
     case 'terminal': {
       const terminal = terminals?.get(item.terminalId);
       if (!terminal) {

@@ -18,6 +18,7 @@ import {
   reduceSessionEvents,
   type SessionEvent,
   type SessionState,
+  v1UpdateEvents,
 } from '@acp-kit/client';
 import {
   ProtocolError,
@@ -162,12 +163,7 @@ export async function replayAgentFrames(
       agentTitle = line.agentInfo.title ?? line.agentInfo.name;
     } else {
       const diffPlacements = await place((line.update as { content?: ToolCallContent[] | null }).content);
-      events.push({
-        type: 'update',
-        at: ++at,
-        update: line.update,
-        ...(diffPlacements ? { diffPlacements } : {}),
-      });
+      events.push(...v1UpdateEvents(line.update, ++at, diffPlacements ? { diffPlacements } : {}));
     }
     state = reduceSessionEvents(state, events);
   }

@@ -8,6 +8,7 @@ import {
   reduceSessionEvents,
   type SessionEvent,
   type SessionState,
+  v1UpdateEvents,
 } from '@acp-kit/client';
 import type { SessionUpdate } from '@acp-kit/protocol';
 
@@ -15,7 +16,8 @@ import type { SessionUpdate } from '@acp-kit/protocol';
 export const BROWSE_CWD = '/work/project';
 
 let at = 0;
-const update = (u: SessionUpdate): SessionEvent => ({ type: 'update', at: ++at, update: u });
+/** The events of a v1 update, as the client's v1 face makes them. */
+const update = (u: SessionUpdate): SessionEvent[] => v1UpdateEvents(u, ++at);
 
 /** The answer of the sample session (Markdown with two fenced blocks). */
 export const ANSWER = [
@@ -43,7 +45,7 @@ export const ANSWER = [
 export function browseSession(...more: SessionEvent[]): SessionState {
   const events: SessionEvent[] = [
     { type: 'prompt', at: ++at, turn: 1, prompt: [{ type: 'text', text: 'Why does the parser fail?' }] },
-    update({
+    ...update({
       sessionUpdate: 'tool_call',
       toolCallId: 'read-1',
       title: 'Read src/parse.ts',
@@ -57,7 +59,7 @@ export function browseSession(...more: SessionEvent[]): SessionState {
         },
       ],
     }),
-    update({
+    ...update({
       sessionUpdate: 'tool_call',
       toolCallId: 'edit-1',
       title: 'Edit src/parse.ts',
@@ -73,7 +75,7 @@ export function browseSession(...more: SessionEvent[]): SessionState {
         },
       ],
     }),
-    update({
+    ...update({
       sessionUpdate: 'tool_call',
       toolCallId: 'run-1',
       title: 'Run npm test',
@@ -84,7 +86,7 @@ export function browseSession(...more: SessionEvent[]): SessionState {
         terminal_output: { terminal_id: 'T1', data: '\x1b[32mPASS\x1b[0m parse.test.ts\n' },
       },
     }),
-    update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ANSWER } }),
+    ...update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ANSWER } }),
     { type: 'turn_end', at: ++at, turn: 1, stopReason: 'cancelled' },
     ...more,
   ];

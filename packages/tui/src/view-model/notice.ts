@@ -101,8 +101,7 @@ export function noticeOf(item: TranscriptItem): Notice | undefined {
     case 'info':
       return notice('info', item.text);
     case 'unknown': {
-      const kind = (item.update as { sessionUpdate?: unknown } | null)?.sessionUpdate;
-      return notice('info', `The agent sent an update this client does not know (${String(kind)})`);
+      return notice('info', `The agent sent an update this client does not know (${item.updateKind})`);
     }
   }
 }

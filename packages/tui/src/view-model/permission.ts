@@ -4,7 +4,8 @@
  * shapes real agents send; the client engine may supply its own (already resolved) version.
  */
 import type { EnvVariable } from '@acp-kit/client';
-import type { Diff, PermissionOption, ToolCallContent } from '@acp-kit/protocol';
+import type { ToolCallContent } from '@acp-kit/client';
+import type { Diff, PermissionOption } from '@acp-kit/protocol';
 import { isUnknownVariant } from '@acp-kit/protocol';
 import type { DiffPlacementView, ToolCallView } from './tool-call.js';
 
@@ -178,6 +179,8 @@ function collectContent(
   if (isUnknownVariant(item)) return;
   if (item.type === 'diff') {
     diffs.push(item);
+    addPath(item.path);
+  } else if (item.type === 'file_change') {
     addPath(item.path);
   } else if (item.type === 'content' && !isUnknownVariant(item.content) && item.content.type === 'text') {
     if (item.content.text.trim() !== '') text.push(item.content.text);

@@ -40,6 +40,11 @@ export interface StatusView {
    * terminals the agent asks for are still served on this machine.
    */
   readonly remote?: string;
+  /**
+   * Work the agent goes on with in the background (its last complete snapshot), as a label:
+   * `2 terminals, 1 tool call`. Absent when there is none.
+   */
+  readonly background?: string;
   /** The running turn: when the last update arrived (clock milliseconds). Absent when idle. */
   readonly turn?: { readonly lastUpdateAt: number };
 }

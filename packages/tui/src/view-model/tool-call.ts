@@ -3,11 +3,10 @@
  * (a call cancelled with its turn, a terminal's command line and output).
  */
 import { resolve } from 'node:path';
-import type { TerminalView, ToolCallItem } from '@acp-kit/client';
+import type { TerminalView, ToolCallContent, ToolCallItem } from '@acp-kit/client';
 import {
   isUnknownVariant,
   type ToolCall,
-  type ToolCallContent,
   type ToolCallLocation,
   type ToolCallStatus,
   type ToolCallUpdate,

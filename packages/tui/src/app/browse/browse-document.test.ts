@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reduceSessionEvents, type SessionEvent } from '@acp-kit/client';
+import { reduceSessionEvents, v1UpdateEvents } from '@acp-kit/client';
 import { BROWSE_CWD, browseSession } from '../../test-support/browse-session.js';
 import { BrowseDocumentBuilder, browseLocation, type BrowseDocument } from './browse-document.js';
 
@@ -74,15 +74,14 @@ describe('the transcript as a document', () => {
   });
 
   it('sanitizes what agents sent: nothing but text reaches the screen or the clipboard', () => {
-    const hostile: SessionEvent = {
-      type: 'update',
-      at: 1e9,
-      update: {
+    const hostile = v1UpdateEvents(
+      {
         sessionUpdate: 'agent_message_chunk',
         content: { type: 'text', text: 'safe\x1b]52;c;ZXZpbA==\x07 \x1b[2Jtext\u202e' },
       },
-    };
-    const document = new BrowseDocumentBuilder().build(browseSession(hostile));
+      1e9,
+    );
+    const document = new BrowseDocumentBuilder().build(browseSession(...hostile));
     const last = document.units[document.units.length - 1];
     expect(last?.copyText).toBe('safe text');
     expect(document.lines.some((line) => line.text.includes('\x1b'))).toBe(false);
@@ -93,17 +92,17 @@ describe('the transcript as a document', () => {
     const state = browseSession();
     const before = builder.build(state);
     expect(builder.build(state)).toEqual(before);
-    const more = reduceSessionEvents(state, [
-      {
-        type: 'update',
-        at: 1e9,
-        update: {
+    const more = reduceSessionEvents(
+      state,
+      v1UpdateEvents(
+        {
           sessionUpdate: 'tool_call_update',
           toolCallId: 'run-1',
           _meta: { terminal_output: { terminal_id: 'T1', data: 'Tests: 1 passed\n' } },
         },
-      },
-    ]);
+        1e9,
+      ),
+    );
     const after = builder.build(more);
     const run = after.units.find((u) => u.id === before.units[3]?.id);
     expect(textOf(after, run?.start ?? 0, run?.end ?? 0)).toEqual([
@@ -115,10 +114,8 @@ describe('the transcript as a document', () => {
   });
 
   it('numbers a snippet diff from its place in the file, as the card does', () => {
-    const snippet: SessionEvent = {
-      type: 'update',
-      at: 1e9,
-      update: {
+    const snippet = v1UpdateEvents(
+      {
         sessionUpdate: 'tool_call',
         toolCallId: 'edit-2',
         title: 'Edit notes.txt',
@@ -126,9 +123,10 @@ describe('the transcript as a document', () => {
         status: 'completed',
         content: [{ type: 'diff', path: `${BROWSE_CWD}/notes.txt`, oldText: 'line two', newText: 'line 2' }],
       },
-      diffPlacements: [{ line: 2, wholeFile: false, atEnd: false }],
-    };
-    const document = new BrowseDocumentBuilder().build(browseSession(snippet));
+      1e9,
+      { diffPlacements: [{ line: 2, wholeFile: false, atEnd: false }] },
+    );
+    const document = new BrowseDocumentBuilder().build(browseSession(...snippet));
     const edit = document.units.filter((u) => u.kind === 'tool').at(-1);
     expect(textOf(document, edit?.start ?? 0, edit?.end ?? 0)).toEqual([
       '✓ ✎ Edit notes.txt',

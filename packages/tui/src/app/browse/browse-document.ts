@@ -234,7 +234,10 @@ function toolChunk(
   const bodyStart = lines.length;
   item.content.forEach((content, index) => {
     if (isUnknownVariant(content) || content.type === 'terminal') return;
-    if (content.type === 'diff') lines.push(...diffLines(content, item.diffPlacements?.[index], cwd));
+    if (content.type === 'file_change') {
+      lines.push({ text: `${content.operation} ${content.path}`, unit: 0, style: 'muted' });
+      for (const line of textLines(content.patch ?? '')) lines.push({ text: line, unit: 0, style: 'text' });
+    } else if (content.type === 'diff') lines.push(...diffLines(content, item.diffPlacements?.[index], cwd));
     else if (!isUnknownVariant(content.content) && content.content.type === 'text')
       for (const line of textLines(content.content.text)) lines.push({ text: line, unit: 0, style: 'text' });
     else {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { initialSessionState, reduceSessionEvents, type SessionEvent } from '@acp-kit/client';
+import type { SessionUpdate } from '@acp-kit/protocol';
+import { initialSessionState, reduceSessionEvents, v1UpdateEvents, type SessionEvent } from '@acp-kit/client';
 import { resolveKeyBindings } from '../../keys/key-bindings.js';
 import { resolveTheme } from '../../theme/theme.js';
 import { TranscriptProjector, type TranscriptUnit } from '../view/transcript-projector.js';
 import { renderUnits } from './print-units.js';
 
+/** A v1 update as the client records it (through the v1 face; each of these is one event). */
 const update = (u: Record<string, unknown>): SessionEvent =>
-  ({ type: 'update', at: 1, update: u }) as unknown as SessionEvent;
+  v1UpdateEvents(u as unknown as SessionUpdate, 1)[0] as SessionEvent;
 
 /** Turns of prompts, Markdown answers, tool calls (one with a diff), plans and notices. */
 function session(): readonly TranscriptUnit[] {

@@ -22,7 +22,7 @@ const prompt = (text: string, turn: number): SessionEvent => ({
 const reply = (text: string): SessionEvent => ({
   type: 'update',
   at: ++at,
-  update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+  update: { kind: 'message_chunk', role: 'agent', content: { type: 'text', text } },
 });
 const end = (turn: number): SessionEvent => ({ type: 'turn_end', at: ++at, turn, stopReason: 'end_turn' });
 

@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { initialSessionState, reduceSessionEvents, SessionStore, type SessionEvent } from '@acp-kit/client';
+import {
+  initialSessionState,
+  reduceSessionEvents,
+  SessionStore,
+  v1UpdateEvents,
+  type SessionEvent,
+} from '@acp-kit/client';
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { unitText } from '../../test-support/units.js';
 import { ManualScheduler } from '../../text/coalesce.js';
 import { onlyStreamedText, SessionViewStore } from './session-view-store.js';
 
 let at = 0;
-const update = (u: SessionUpdate): SessionEvent => ({ type: 'update', at: ++at, update: u });
+const update = (u: SessionUpdate): SessionEvent => {
+  const [event, ...more] = v1UpdateEvents(u, ++at);
+  if (!event || more.length > 0) throw new Error('expected one event');
+  return event;
+};
 const chunk = (text: string): SessionEvent =>
   update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const prompt = (text: string): SessionEvent => ({

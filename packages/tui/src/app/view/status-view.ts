@@ -2,11 +2,12 @@
  * The status bar's view of a tab: connection, agent, session title, mode, model, usage, waiting
  * questions, the location the running tool works on, and how long the turn has been silent.
  */
-import type { RemoteStatus, SessionState, ToolCallItem } from '@acp-kit/client';
+import type { BackgroundWork, RemoteStatus, SessionState, ToolCallItem } from '@acp-kit/client';
 import { isUnknownVariant, type SessionConfigOption, type ToolCallLocation } from '@acp-kit/protocol';
 import type { ConnectionState, StatusView } from '../../view-model/status.js';
 import type { TabInfo, TabPhase } from '../state/app-state.js';
 import { toolCommand } from '../../view-model/command-output.js';
+import { plural } from '../../text/fold.js';
 import { configValueLabel } from './config-values.js';
 
 const CONNECTION: Readonly<Record<TabPhase, ConnectionState>> = {
@@ -79,9 +80,21 @@ export function statusView(
     ...(queuedElicitations > 0 ? { queuedElicitations } : {}),
     ...(tool?.location ? { currentLocation: tool.location, currentKind: tool.kind } : {}),
     ...(tool?.command !== undefined ? { currentCommand: tool.command } : {}),
+    ...(state?.background && backgroundLabel(state.background)
+      ? { background: backgroundLabel(state.background) }
+      : {}),
     ...(state ? { cwd: state.cwd } : {}),
     ...(running && lastActivityAt !== undefined ? { turn: { lastUpdateAt: lastActivityAt } } : {}),
   };
+}
+
+/** `2 terminals, 1 tool call` for the background work the agent reported; '' for none. */
+export function backgroundLabel(work: BackgroundWork): string {
+  const parts: string[] = [];
+  if (work.terminalIds.length > 0) parts.push(plural(work.terminalIds.length, 'terminal'));
+  if (work.toolCallIds.length > 0) parts.push(plural(work.toolCallIds.length, 'tool call'));
+  if (work.other.length > 0) parts.push(plural(work.other.length, 'other task'));
+  return parts.join(', ');
 }
 
 /** `host:port · websocket · resumed 2×` for a remote agent's connection. */

@@ -5,6 +5,7 @@ import {
   reduceSessionEvents,
   type SessionEvent,
   type SessionState,
+  v1UpdateEvents,
 } from '@acp-kit/client';
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { unitText } from '../../test-support/units.js';
@@ -12,7 +13,11 @@ import { darkTheme } from '../../theme/theme.js';
 import { fitLive, MAX_LEX_CHARS, TranscriptProjector, type TranscriptUnit } from './transcript-projector.js';
 
 let at = 0;
-const update = (u: SessionUpdate): SessionEvent => ({ type: 'update', at: ++at, update: u });
+const update = (u: SessionUpdate): SessionEvent => {
+  const [event, ...more] = v1UpdateEvents(u, ++at);
+  if (!event || more.length > 0) throw new Error('expected one event');
+  return event;
+};
 const chunk = (text: string): SessionEvent =>
   update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const prompt = (text: string, turn = 1): SessionEvent => ({

@@ -106,6 +106,19 @@ describe('status and tabs', () => {
       turn: { lastUpdateAt: 5 },
     });
     expect(statusView({ ...tab, phase: 'crashed' }, undefined, undefined, 0).connection).toBe('crashed');
+    // The agent's background work, from its last complete snapshot; none shows nothing.
+    const background = { terminalIds: ['T1', 'T2'], toolCallIds: ['c'], other: [] };
+    expect(statusView(tab, { ...state, background }, undefined, 0).background).toBe(
+      '2 terminals, 1 tool call',
+    );
+    expect(
+      statusView(
+        tab,
+        { ...state, background: { terminalIds: [], toolCallIds: [], other: [] } },
+        undefined,
+        0,
+      ),
+    ).not.toHaveProperty('background');
     const remote = {
       url: 'http://devbox:8765/acp',
       profile: 'http' as const,
