@@ -37,7 +37,7 @@ function turns(from: number, to: number): SessionEvent[] {
 }
 
 /** A session, its view and a printer, all on one hand-driven clock; the printer draws labels. */
-function setup(options: { prepare?: () => Promise<void> } = {}) {
+function setup(options: { prepare?: (units: readonly TranscriptUnit[]) => Promise<void> | void } = {}) {
   const scheduler = new ManualScheduler();
   let now = 0;
   const store = new SessionStore(initialSessionState('s', '/w'));
@@ -215,6 +215,36 @@ describe('TranscriptPrinter', () => {
     store.dispatchMany(turns(2, 2));
     advance(1000);
     expect(written.flat()).toEqual(['p1', 'r1']);
+    view.dispose();
+  });
+
+  it('waits for prepare only for the slices it asks to wait for', async () => {
+    let release: () => void = () => undefined;
+    const asked: string[][] = [];
+    // Waits only for units of the second turn (as the highlighter is awaited only for code).
+    const prepare = (units: readonly TranscriptUnit[]): Promise<void> | undefined => {
+      asked.push(units.map(label));
+      return units.some((unit) => label(unit) === 'r2')
+        ? new Promise<void>((resolve) => (release = resolve))
+        : undefined;
+    };
+    const { store, view, written, printer, write, advance } = setup({ prepare });
+    store.dispatchMany(turns(1, 1));
+    view.flush();
+    printer.setWriter(write);
+    printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
+    advance(SHOW_DELAY_MS);
+    expect(written).toEqual([['p1', 'r1']]);
+    store.dispatchMany(turns(2, 2));
+    advance(PRINT_INTERVAL_MS * 2);
+    expect(asked.at(-1)).toEqual(['p2', 'r2']);
+    expect(written).toEqual([['p1', 'r1']]);
+    release();
+    await Promise.resolve();
+    expect(written).toEqual([
+      ['p1', 'r1'],
+      ['p2', 'r2'],
+    ]);
     view.dispose();
   });
 
