@@ -57,6 +57,18 @@ function setup(options: { prepare?: (units: readonly TranscriptUnit[]) => Promis
   return { store, view, written, printer, advance, write: (data: string) => written.push(data.split('|')) };
 }
 
+/** A session of one turn, shown, with its slice printed (or waiting for `prepare`). */
+function showFirstTurn(prepare: (units: readonly TranscriptUnit[]) => Promise<void> | void) {
+  const context = setup({ prepare });
+  const { store, view, printer, write, advance } = context;
+  store.dispatchMany(turns(1, 1));
+  view.flush();
+  printer.setWriter(write);
+  printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
+  advance(SHOW_DELAY_MS);
+  return context;
+}
+
 describe('TranscriptPrinter', () => {
   it('prints the newest history with a line about the rest, once a writer is there', () => {
     const { store, view, written, printer, write, advance } = setup();
@@ -228,12 +240,7 @@ describe('TranscriptPrinter', () => {
         ? new Promise<void>((resolve) => (release = resolve))
         : undefined;
     };
-    const { store, view, written, printer, write, advance } = setup({ prepare });
-    store.dispatchMany(turns(1, 1));
-    view.flush();
-    printer.setWriter(write);
-    printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
-    advance(SHOW_DELAY_MS);
+    const { store, view, written, advance } = showFirstTurn(prepare);
     expect(written).toEqual([['p1', 'r1']]);
     store.dispatchMany(turns(2, 2));
     advance(PRINT_INTERVAL_MS * 2);
@@ -251,12 +258,7 @@ describe('TranscriptPrinter', () => {
   it('prints a slice once while it waits to be drawn', async () => {
     let release: () => void = () => undefined;
     const prepare = (): Promise<void> => new Promise<void>((resolve) => (release = resolve));
-    const { store, view, written, printer, write, advance } = setup({ prepare });
-    store.dispatchMany(turns(1, 1));
-    view.flush();
-    printer.setWriter(write);
-    printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
-    advance(SHOW_DELAY_MS);
+    const { store, view, written, printer, advance } = showFirstTurn(prepare);
     // More settles while the first slice waits: it is not printed twice.
     store.dispatchMany(turns(2, 2));
     advance(PRINT_INTERVAL_MS * 2);
