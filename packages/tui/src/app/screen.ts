@@ -6,7 +6,7 @@ import { resolveKeyBindings } from '../keys/key-bindings.js';
 import { formatKeySpec } from '../keys/key-spec.js';
 import { getLoadedHighlighter, loadHighlighter } from '../markdown/highlight.js';
 import { resolveTheme } from '../theme/theme.js';
-import { renderUnits } from './components/print-units.js';
+import { needsHighlighter, renderUnits } from './components/print-units.js';
 import type { Controller } from './services/controller.js';
 import type { TuiMetrics } from './services/metrics.js';
 import { TranscriptPrinter } from './services/transcript-printer.js';
@@ -50,9 +50,11 @@ export function createScreen(controller: Controller, columns: () => number, metr
       });
     },
     notice: (text) => ({ key: 'earlier', item: { kind: 'info', key: 'earlier', turn: 0, text } }),
-    prepare: async () => {
-      await loadHighlighter();
-    },
+    // Only code waits for the highlighter (a session's history is printed as soon as it is shown).
+    prepare: (units) =>
+      getLoadedHighlighter() || !units.some(needsHighlighter)
+        ? undefined
+        : loadHighlighter().then(() => undefined),
     ...(metrics ? { onBacklogPrinted: () => metrics.mark('history-printed') } : {}),
   });
   store.onReprint = () => {

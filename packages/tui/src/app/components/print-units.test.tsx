@@ -4,7 +4,7 @@ import { initialSessionState, reduceSessionEvents, v1UpdateEvents, type SessionE
 import { resolveKeyBindings } from '../../keys/key-bindings.js';
 import { resolveTheme } from '../../theme/theme.js';
 import { TranscriptProjector, type TranscriptUnit } from '../view/transcript-projector.js';
-import { renderUnits } from './print-units.js';
+import { needsHighlighter, renderUnits } from './print-units.js';
 
 /** A v1 update as the client records it (through the v1 face; each of these is one event). */
 const update = (u: Record<string, unknown>): SessionEvent =>
@@ -62,5 +62,31 @@ describe('renderUnits', () => {
     expect(together).toBe(runs.map((run) => renderUnits(run, options)).join(''));
     expect(together).toContain('Question 4');
     expect(together).toContain('Edit f3');
+  });
+});
+
+describe('needsHighlighter', () => {
+  /** The printed units of one turn: a prompt, then the agent's answer. */
+  function units(promptText: string, answer: string): readonly TranscriptUnit[] {
+    const events: SessionEvent[] = [
+      { type: 'prompt', at: 1, turn: 1, prompt: [{ type: 'text', text: promptText }] },
+      update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: answer } }),
+      { type: 'turn_end', at: 1, turn: 1, stopReason: 'end_turn' },
+    ];
+    return new TranscriptProjector().project(reduceSessionEvents(initialSessionState('s', '/w'), events))
+      .printed;
+  }
+
+  it('says which units print code in a language, so only those wait for the highlighter', () => {
+    const plain = units('Question', '## Answer\n\nSome `code` and **bold** text.\n');
+    expect(plain.length).toBeGreaterThan(1);
+    expect(plain.map(needsHighlighter)).toEqual(plain.map(() => false));
+    const code = units('Question', 'Here:\n\n```ts\nconst a = 1;\n```\n');
+    expect(code.some(needsHighlighter)).toBe(true);
+    expect(units('Why does\n~~~py\nx = 1\n~~~\nfail?', 'No idea.\n').map(needsHighlighter)).toEqual([
+      true,
+      false,
+    ]);
+    expect(session().some(needsHighlighter)).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { TranscriptItemView } from '../../components/TranscriptItemView.js';
 import type { KeyBindings } from '../../keys/key-bindings.js';
 import { KeyBindingsProvider } from '../../keys/KeyBindingsContext.js';
 import type { Highlighter } from '../../markdown/highlight.js';
-import { markdownLines } from '../../markdown/markdown-lines.js';
+import { markdownLines, wantsHighlighter } from '../../markdown/markdown-lines.js';
 import type { Theme } from '../../theme/theme.js';
 import { ThemeProvider } from '../../theme/ThemeContext.js';
 import type { TranscriptUnit } from '../view/transcript-projector.js';
@@ -18,8 +18,19 @@ export interface PrintOptions {
   readonly cwd?: string;
   readonly showThoughts: boolean;
   readonly expanded: boolean;
-  /** Highlights code blocks (loaded before anything is printed). */
+  /** Highlights code blocks (loaded before units that need it are printed: {@link needsHighlighter}). */
   readonly highlighter?: Highlighter;
+}
+
+/**
+ * Whether drawing a unit may highlight code: Markdown with fenced code in a language. Units drawn
+ * by their components (a prompt, a tool call's content) are judged by any fence in their content.
+ */
+export function needsHighlighter(unit: TranscriptUnit): boolean {
+  const { part, item } = unit;
+  if (part?.kind === 'markdown') return wantsHighlighter(part.blocks);
+  const content = part?.kind === 'content' ? part.block : 'content' in item ? item.content : undefined;
+  return content !== undefined && /```|~~~/.test(JSON.stringify(content));
 }
 
 /**

@@ -21,7 +21,6 @@ import {
 import { ProtocolError, type McpServer } from '@acp-kit/protocol';
 import { resolveKeyBindings } from '../../keys/key-bindings.js';
 import { formatKeySpec } from '../../keys/key-spec.js';
-import { loadHighlighter } from '../../markdown/highlight.js';
 import { plural } from '../../text/fold.js';
 import { startingMessage } from '../components/tab-label.js';
 import { mcpServersFor, mcpTransport, type TuiSettings } from '../settings/settings.js';
@@ -349,8 +348,7 @@ export class TabRuntime {
 
   private async showStored(id: string): Promise<void> {
     const { session } = await this.deps.client.loadStored(id);
-    // Printed items are written once: the highlighter must be ready before the replay is drawn.
-    await loadHighlighter();
+    // Shown at once: the printer waits for the highlighter before it prints code.
     this.setSession(session);
   }
 

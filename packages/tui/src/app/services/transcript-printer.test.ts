@@ -37,7 +37,7 @@ function turns(from: number, to: number): SessionEvent[] {
 }
 
 /** A session, its view and a printer, all on one hand-driven clock; the printer draws labels. */
-function setup(options: { prepare?: () => Promise<void> } = {}) {
+function setup(options: { prepare?: (units: readonly TranscriptUnit[]) => Promise<void> | void } = {}) {
   const scheduler = new ManualScheduler();
   let now = 0;
   const store = new SessionStore(initialSessionState('s', '/w'));
@@ -55,6 +55,18 @@ function setup(options: { prepare?: () => Promise<void> } = {}) {
     scheduler.advance(ms);
   };
   return { store, view, written, printer, advance, write: (data: string) => written.push(data.split('|')) };
+}
+
+/** A session of one turn, shown, with its slice printed (or waiting for `prepare`). */
+function showFirstTurn(prepare: (units: readonly TranscriptUnit[]) => Promise<void> | void) {
+  const context = setup({ prepare });
+  const { store, view, printer, write, advance } = context;
+  store.dispatchMany(turns(1, 1));
+  view.flush();
+  printer.setWriter(write);
+  printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
+  advance(SHOW_DELAY_MS);
+  return context;
 }
 
 describe('TranscriptPrinter', () => {
@@ -218,15 +230,35 @@ describe('TranscriptPrinter', () => {
     view.dispose();
   });
 
+  it('waits for prepare only for the slices it asks to wait for', async () => {
+    let release: () => void = () => undefined;
+    const asked: string[][] = [];
+    // Waits only for units of the second turn (as the highlighter is awaited only for code).
+    const prepare = (units: readonly TranscriptUnit[]): Promise<void> | undefined => {
+      asked.push(units.map(label));
+      return units.some((unit) => label(unit) === 'r2')
+        ? new Promise<void>((resolve) => (release = resolve))
+        : undefined;
+    };
+    const { store, view, written, advance } = showFirstTurn(prepare);
+    expect(written).toEqual([['p1', 'r1']]);
+    store.dispatchMany(turns(2, 2));
+    advance(PRINT_INTERVAL_MS * 2);
+    expect(asked.at(-1)).toEqual(['p2', 'r2']);
+    expect(written).toEqual([['p1', 'r1']]);
+    release();
+    await Promise.resolve();
+    expect(written).toEqual([
+      ['p1', 'r1'],
+      ['p2', 'r2'],
+    ]);
+    view.dispose();
+  });
+
   it('prints a slice once while it waits to be drawn', async () => {
     let release: () => void = () => undefined;
     const prepare = (): Promise<void> => new Promise<void>((resolve) => (release = resolve));
-    const { store, view, written, printer, write, advance } = setup({ prepare });
-    store.dispatchMany(turns(1, 1));
-    view.flush();
-    printer.setWriter(write);
-    printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
-    advance(SHOW_DELAY_MS);
+    const { store, view, written, printer, advance } = showFirstTurn(prepare);
     // More settles while the first slice waits: it is not printed twice.
     store.dispatchMany(turns(2, 2));
     advance(PRINT_INTERVAL_MS * 2);

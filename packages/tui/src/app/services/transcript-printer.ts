@@ -30,8 +30,11 @@ export interface PrinterDeps {
   readonly render: (units: readonly TranscriptUnit[]) => string;
   /** A notice unit (the "earlier items not shown" line). */
   readonly notice: (text: string) => TranscriptUnit;
-  /** Runs before each printing (waits for the syntax highlighter, which is loaded lazily). */
-  readonly prepare?: () => Promise<void> | void;
+  /**
+   * Runs before the units are printed; a promise when they must wait for it (the syntax
+   * highlighter, loaded lazily, for code: what is printed is never drawn again).
+   */
+  readonly prepare?: (units: readonly TranscriptUnit[]) => Promise<void> | void;
   /** Called once the history shown with a session has been printed (for benchmarks). */
   readonly onBacklogPrinted?: () => void;
   readonly now?: () => number;
@@ -155,7 +158,7 @@ export class TranscriptPrinter {
     const size = this.next < this.backlogEnd ? BACKLOG_UNITS_PER_PRINT : UNITS_PER_PRINT;
     const batch = [...this.pending, ...printed.slice(this.next, this.next + size - this.pending.length)];
     if (batch.length === 0) return;
-    const ready = this.deps.prepare?.();
+    const ready = this.deps.prepare?.(batch);
     if (!ready) {
       this.writeBatch(view, write, generation, batch);
       return;

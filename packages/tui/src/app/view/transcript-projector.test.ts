@@ -69,6 +69,23 @@ describe('TranscriptProjector', () => {
     expect(texts(view.printed).slice(1).join('')).toBe(blocks.join(''));
   });
 
+  it("keeps none of a message's text in its printed parts (an old version of it per part, before)", () => {
+    const projector = new TranscriptProjector();
+    let state = apply(initialSessionState('s', '/w'), prompt('go'));
+    for (let i = 0; i < 20; i++) {
+      state = apply(state, chunk(`Paragraph ${i} with **bold** text.\n\n`));
+      projector.project(state);
+    }
+    state = apply(state, { type: 'turn_end', at: ++at, turn: 1, stopReason: 'end_turn' });
+    const printed = projector.project(state).printed.filter((unit) => unit.part);
+    expect(printed.length).toBeGreaterThan(10);
+    for (const unit of printed) {
+      expect(unit.item).toMatchObject({ kind: 'message', role: 'agent', key: state.items[1]?.key });
+      expect(unit.item.kind === 'message' && unit.item.content).toEqual([]);
+    }
+    expect(printed.map(unitText).join('\n\n')).toContain('Paragraph 19 with');
+  });
+
   it('keeps only the growing block live once the block before it is final', () => {
     const projector = new TranscriptProjector();
     let state = apply(initialSessionState('s', '/w'), prompt('go'), chunk('## Part 1\n\nword1 word2'));

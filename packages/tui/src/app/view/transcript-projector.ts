@@ -69,6 +69,16 @@ function plainText(block: ContentBlock): string | undefined {
   return block.text;
 }
 
+/**
+ * The item a printed part of an agent's message carries: the message without its content. A part
+ * needs only what the message is (its key, role, turn); the item as it was when the part was
+ * printed would keep that version of the message's text alive (the engine makes a new one with
+ * every chunk), one per part: for a 10 MB answer, as much again as the answer.
+ */
+function printedShell(item: MessageItem): MessageItem {
+  return { ...item, content: [] };
+}
+
 /** Where reading an agent's message stands. */
 interface MessageCursor {
   readonly stream: MarkdownStream;
@@ -250,7 +260,11 @@ export class TranscriptProjector {
         if (lastBlock && !settled) break;
         if (at.printedBlock < at.block) {
           this.printMarkdown(item, at, at.stream.takeFinal(true));
-          this.print({ key: `${item.key}#${at.parts++}`, item, part: { kind: 'content', block } });
+          this.print({
+            key: `${item.key}#${at.parts++}`,
+            item: printedShell(item),
+            part: { kind: 'content', block },
+          });
           at.printedBlock = at.block;
         }
         if (lastBlock) break;
@@ -279,10 +293,12 @@ export class TranscriptProjector {
   }
 
   private printMarkdown(item: MessageItem, at: MessageCursor, groups: readonly Token[][]): void {
+    if (groups.length === 0) return;
+    const shell = printedShell(item);
     for (const blocks of groups)
       this.print({
         key: `${item.key}#${at.parts++}`,
-        item,
+        item: shell,
         part: new PrintedMarkdown(blocks, at.stream.references),
       });
   }
