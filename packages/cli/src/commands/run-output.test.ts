@@ -71,4 +71,34 @@ describe('RunOutput', () => {
     await output.settle(10);
     expect(out.stream.destroyed).toBe(true);
   });
+
+  it('writes a long text slice by slice, each once the stream took the previous, and what follows after it', async () => {
+    const out = slowStream(16 * 1024);
+    out.state.flowing = false;
+    // What RunOutput hands the stream, write by write.
+    const handed: string[] = [];
+    const target = {
+      write: (text: string) => (handed.push(text), out.stream.write(text)),
+      once: (event: string, listener: () => void) => out.stream.once(event, listener),
+      off: (event: string, listener: () => void) => out.stream.off(event, listener),
+    };
+    const output = new RunOutput(target, slowStream().stream);
+    // A surrogate pair straddles the first slice boundary (1 MiB): it must not be split.
+    const long = 'a'.repeat(1024 * 1024 - 1) + '😀' + 'b'.repeat(1024 * 1024);
+    output.out('before ');
+    output.out(long);
+    output.out(' after');
+    output.flush();
+    // The text before it and the first slice only: the stream asked to wait.
+    expect(handed).toEqual(['before ', long.slice(0, 1024 * 1024 - 1)]);
+    const pressure = output.pressure();
+    expect(pressure).toBeDefined();
+    out.state.flowing = true;
+    out.resume();
+    await pressure;
+    expect(handed.join('')).toBe(`before ${long} after`);
+    expect(out.writes.join('')).toBe(`before ${long} after`);
+    expect(handed.length).toBe(5);
+    expect(Math.max(...handed.map((w) => w.length))).toBeLessThanOrEqual(1024 * 1024);
+  });
 });

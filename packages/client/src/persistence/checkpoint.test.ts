@@ -7,7 +7,7 @@ import type { SessionEvent } from '../session/events.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { initialSessionState } from '../session/state.js';
 import { storedMeta, tempDir } from '../test-support/harness.js';
-import { CHECKPOINT_FILE, CHECKPOINT_MIN_BYTES } from './checkpoint.js';
+import { CHECKPOINT_FILE, CHECKPOINT_MIN_BYTES, CHECKPOINT_MIN_LINES } from './checkpoint.js';
 import { TranscriptStore } from './transcript-store.js';
 
 let dir: string;
@@ -119,6 +119,31 @@ describe('checkpoints of a record', () => {
     const { state, record: read } = await store.loadState('s-1');
     expect(read.checkpointBytes).toBe(0);
     expect(state).toEqual(await fullReplay(store, 's-1'));
+  });
+
+  it('a record of a few huge lines gets none (replaying it costs what reading one would), until enough lines follow', async () => {
+    const store = new TranscriptStore(dir);
+    const big = (turn: number): SessionEvent[] => [
+      { type: 'prompt', at: turn, turn, prompt: [{ type: 'text', text: 'go' }] },
+      update({
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: 'z'.repeat(CHECKPOINT_MIN_BYTES) },
+      }),
+      { type: 'turn_end', at: turn, turn, stopReason: 'end_turn' },
+    ];
+    await record(store, 's-1', [...big(1), ...big(2)]);
+    await expect(readFile(join(dir, 's-1', CHECKPOINT_FILE))).rejects.toThrow(/ENOENT/);
+    let loaded = await store.loadState('s-1');
+    expect(loaded.record.checkpointBytes).toBe(0);
+    expect(loaded.state).toEqual(await fullReplay(store, 's-1'));
+
+    // Lines read back count with the ones appended: past the minimum, the checkpoint is made.
+    const writer = await store.append('s-1', loaded.record);
+    for (const event of turns(3, Math.ceil(CHECKPOINT_MIN_LINES / 8))) writer.append(event);
+    await writer.close();
+    loaded = await store.loadState('s-1');
+    expect(loaded.record.checkpointBytes).toBe((await readFile(join(dir, 's-1', 'events.jsonl'))).length);
+    expect(loaded.state).toEqual(await fullReplay(store, 's-1'));
   });
 
   it('events appended after it are replayed onto it; a new one is made once enough were appended', async () => {

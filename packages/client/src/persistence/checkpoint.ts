@@ -27,6 +27,12 @@ const CHECKPOINT_FORMAT = 1;
  * new checkpoint: replaying less than this costs a few tens of milliseconds.
  */
 export const CHECKPOINT_MIN_BYTES = 1024 * 1024;
+/**
+ * Nor fewer lines than this since the last checkpoint: replaying a few lines costs what reading a
+ * checkpoint of them would, and replaying a few huge ones (a message of tens of MiB) to make it
+ * would hold the message a second and third time at the end of the session.
+ */
+export const CHECKPOINT_MIN_LINES = 1000;
 /** Bytes at the end of the covered part whose hash identifies the record. */
 const TAIL_BYTES = 4096;
 
@@ -38,6 +44,8 @@ export interface RecordState {
   readonly state: SessionState;
   /** Bytes covered by the checkpoint on disk (0: none). */
   readonly checkpointBytes: number;
+  /** Lines of the record after the checkpoint (replayed when it was read). */
+  readonly linesAfterCheckpoint?: number;
 }
 
 interface Header {
@@ -121,9 +129,10 @@ export async function writeCheckpoint(
     bytes,
     tail,
   };
+  // In pieces: the state may hold a message of tens of MiB, written without another copy of it.
   await writeFileAtomic(
     join(dir, CHECKPOINT_FILE),
-    `${JSON.stringify(header)}\n${JSON.stringify(state)}\n`,
+    [`${JSON.stringify(header)}\n`, JSON.stringify(state), '\n'],
     0o600,
   );
 }

@@ -18,28 +18,34 @@ export interface EventLines {
 
 /** Parses JSON lines; lines that are not JSON are counted, not thrown. */
 export function parseEventLines(text: string): { events: SessionEvent[]; skippedLines: number } {
-  const events: SessionEvent[] = [];
-  let skippedLines = 0;
+  const parsed = { events: [] as SessionEvent[], skippedLines: 0 };
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    if (end > start) {
-      try {
-        // A line of a version-1 record (or appended before the upgrade) goes through the v1 face.
-        events.push(...upgradeV1Event(JSON.parse(text.slice(start, end)) as SessionEvent));
-      } catch {
-        skippedLines++;
-      }
-    }
+    if (end > start) parseLine(text.slice(start, end), parsed);
     start = end + 1;
   }
-  return { events, skippedLines };
+  return parsed;
 }
+
+function parseLine(line: string, into: { events: SessionEvent[]; skippedLines: number }): void {
+  try {
+    // A line of a version-1 record (or appended before the upgrade) goes through the v1 face.
+    into.events.push(...upgradeV1Event(JSON.parse(line) as SessionEvent));
+  } catch {
+    into.skippedLines++;
+  }
+}
+
+/** Bytes read at a time. */
+const READ_BYTES = 1024 * 1024;
 
 /**
  * The events of `file` from byte `from` (0, or an offset where a line starts) to its end; an
- * empty record when the file does not exist.
+ * empty record when the file does not exist. Read and decoded a piece at a time, each line parsed
+ * once it is complete: a record holding a message of tens of MiB is never also held whole as
+ * bytes and as text.
  */
 export async function readEventLines(file: string, from = 0): Promise<EventLines> {
   let handle;
@@ -50,16 +56,36 @@ export async function readEventLines(file: string, from = 0): Promise<EventLines
     throw error;
   }
   try {
-    const { size } = await handle.stat();
-    const bytes = Buffer.alloc(Math.max(0, size - from));
-    let read = 0;
-    while (read < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, read, bytes.length - read, from + read);
+    const parsed = { events: [] as SessionEvent[], skippedLines: 0 };
+    const decoder = new TextDecoder();
+    const buffer = Buffer.alloc(READ_BYTES);
+    /** The line being read, decoded piece by piece. */
+    let pieces: string[] = [];
+    let position = from;
+    let end = from;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) break;
-      read += bytesRead;
+      const bytes = buffer.subarray(0, bytesRead);
+      let start = 0;
+      let newline: number;
+      while ((newline = bytes.indexOf(0x0a, start)) !== -1) {
+        const last = decoder.decode(bytes.subarray(start, newline));
+        if (last.length > 0) pieces.push(last);
+        if (pieces.length > 0)
+          parseLine(pieces.length === 1 ? (pieces[0] as string) : pieces.join(''), parsed);
+        pieces = [];
+        start = newline + 1;
+        end = position + start;
+      }
+      if (start < bytesRead) pieces.push(decoder.decode(bytes.subarray(start), { stream: true }));
+      position += bytesRead;
     }
-    const newline = bytes.subarray(0, read).lastIndexOf(0x0a);
-    return { ...parseEventLines(bytes.toString('utf8', 0, read)), end: from + newline + 1 };
+    // A last line without its newline (torn, or complete JSON all the same) is parsed like the others.
+    const last = decoder.decode();
+    if (last.length > 0) pieces.push(last);
+    if (pieces.length > 0) parseLine(pieces.join(''), parsed);
+    return { ...parsed, end };
   } finally {
     await handle.close();
   }

@@ -9,6 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FrameDirection } from '@acp-kit/protocol';
 import { isRecord } from '../util/json-file.js';
+import { appendTexts, textsLength } from '../util/append-texts.js';
 import { BATCH_BACKLOG_CHARS, LineBatch } from '../util/line-batch.js';
 import { redactString, redactValue, unchangedInTrace } from './redact.js';
 
@@ -38,27 +39,32 @@ export class TraceWriter {
     return writer;
   }
 
-  /** Queues a redacted frame line. */
-  write(line: string): void {
+  /**
+   * Queues a redacted frame line, given whole or in pieces (a frame's own text between the
+   * record's head and tail: a long one is then written as it is, never joined into a copy).
+   */
+  write(line: string | readonly string[]): void {
     if (this.closed || this.full) return;
-    if (this.written + line.length > MAX_TRACE_BYTES) {
+    const pieces = typeof line === 'string' ? [line] : line;
+    const length = textsLength(pieces);
+    if (this.written + length > MAX_TRACE_BYTES) {
       this.full = true;
-      line = `${JSON.stringify({ t: Date.now(), note: 'trace size limit reached; later frames are not recorded' })}\n`;
+      const note = `${JSON.stringify({ t: Date.now(), note: 'trace size limit reached; later frames are not recorded' })}\n`;
+      this.written += note.length;
+      this.batch.push(note);
+      return;
     }
-    this.written += line.length;
-    this.batch.push(line);
+    this.written += length;
+    for (const piece of pieces) this.batch.push(piece);
   }
 
   /** Writes what is queued; resolves when everything queued so far is written. */
   flush(): Promise<void> {
-    const text = this.batch.take();
-    if (text.length > 0)
-      this.chain = this.chain.then(() =>
-        this.handle.write(text).then(
-          () => this.batch.settled(text.length),
-          () => this.batch.settled(text.length),
-        ),
-      );
+    const texts = this.batch.take();
+    if (texts.length > 0) {
+      const settle = () => this.batch.settled(textsLength(texts));
+      this.chain = this.chain.then(() => appendTexts(this.handle, texts).then(settle, settle));
+    }
     return this.chain;
   }
 
@@ -97,19 +103,23 @@ export function traceLine(direction: FrameDirection, text: string, parsed: unkno
   return `${JSON.stringify(traceFrame(direction, text, parsed))}\n`;
 }
 
-/** Where the router delivers one session's frames: each redacted frame, and its trace line. */
+/**
+ * Where the router delivers one session's frames: each redacted frame, and its trace line (also
+ * in `pieces` when the frame's own text is part of it, to be written without joining them).
+ */
 export interface TraceSink {
-  frame(record: TraceFrame, line: string): void;
+  frame(record: TraceFrame, line: string, pieces?: readonly string[]): void;
 }
 
 /** A sink writing the lines to a trace file. */
 export function writerSink(writer: TraceWriter): TraceSink {
-  return { frame: (_record, line) => writer.write(line) };
+  return { frame: (_record, line, pieces) => writer.write(pieces ?? line) };
 }
 
 interface RoutedFrame {
   readonly record: TraceFrame;
   readonly line: string;
+  readonly pieces?: readonly string[];
 }
 
 /**
@@ -142,7 +152,10 @@ export class TraceRouter {
       // Nothing to redact: the frame as it came, and its own text in the line (no copy, no
       // second serialisation: the common case of a streamed chunk).
       const record: TraceFrame = { t: Date.now(), dir: direction, frame: parsed };
-      routed = { record, line: `{"t":${record.t},"dir":"${direction}","frame":${text}}\n` };
+      const head = `{"t":${record.t},"dir":"${direction}","frame":`;
+      // The line is a concatenation that refers to `text` (no copy unless someone reads it whole);
+      // the trace file gets the pieces.
+      routed = { record, line: head + text + '}\n', pieces: [head, text, '}\n'] };
     } else {
       const record = traceFrame(direction, text, parsed);
       routed = { record, line: `${JSON.stringify(record)}\n` };
@@ -150,7 +163,7 @@ export class TraceRouter {
     const sessionId = this.route(direction, parsed);
     if (sessionId) {
       const sink = this.sinks.get(sessionId);
-      if (sink) sink.frame(routed.record, routed.line);
+      if (sink) sink.frame(routed.record, routed.line, routed.pieces);
       else this.hold(sessionId, routed);
       return;
     }
@@ -158,7 +171,7 @@ export class TraceRouter {
       if (this.preamble.length < 200) this.preamble.push(routed);
       return;
     }
-    for (const sink of this.sinks.values()) sink.frame(routed.record, routed.line);
+    for (const sink of this.sinks.values()) sink.frame(routed.record, routed.line, routed.pieces);
   }
 
   /**
@@ -167,8 +180,9 @@ export class TraceRouter {
    */
   attach(agentSessionId: string, sink: TraceSink | TraceWriter): void {
     const target = sink instanceof TraceWriter ? writerSink(sink) : sink;
-    for (const { record, line } of this.preamble) target.frame(record, line);
-    for (const { record, line } of this.held.get(agentSessionId) ?? []) target.frame(record, line);
+    for (const { record, line, pieces } of this.preamble) target.frame(record, line, pieces);
+    for (const { record, line, pieces } of this.held.get(agentSessionId) ?? [])
+      target.frame(record, line, pieces);
     this.held.delete(agentSessionId);
     this.sinks.set(agentSessionId, target);
   }

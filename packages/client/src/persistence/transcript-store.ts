@@ -172,7 +172,12 @@ export class TranscriptStore {
     const { events, skippedLines, end } = await readEventLines(file, checkpoint?.bytes ?? 0);
     const base = checkpoint?.state ?? initialSessionState(meta.localId, meta.cwd, meta.additionalDirectories);
     const replayed = reduceSessionEvents(base, events);
-    const record = { bytes: end, state: replayed, checkpointBytes: checkpoint?.bytes ?? 0 };
+    const record = {
+      bytes: end,
+      state: replayed,
+      checkpointBytes: checkpoint?.bytes ?? 0,
+      linesAfterCheckpoint: events.length + skippedLines,
+    };
     let state = replayed;
     if (state.status === 'running' || state.status === 'cancelling') {
       // The client stopped in the middle of a turn: close it the way a crash would have.

@@ -10,9 +10,15 @@ import { EPHEMERAL_EVENTS, type SessionEvent } from '../session/events.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { initialSessionState } from '../session/state.js';
 import { writeJsonFile } from '../util/json-file.js';
+import { appendTexts, textsLength } from '../util/append-texts.js';
 import { BATCH_BACKLOG_CHARS, LineBatch } from '../util/line-batch.js';
 import { stringifyJson } from '../util/stringify-json.js';
-import { CHECKPOINT_MIN_BYTES, writeCheckpoint, type RecordState } from './checkpoint.js';
+import {
+  CHECKPOINT_MIN_BYTES,
+  CHECKPOINT_MIN_LINES,
+  writeCheckpoint,
+  type RecordState,
+} from './checkpoint.js';
 import { readEventLines } from './event-lines.js';
 import { mayNeedRedaction, redactCommandLine, redactReplacer } from './redact.js';
 import type { AttachMode } from '../session/events.js';
@@ -30,6 +36,8 @@ export class TranscriptWriter {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private keepOpen = true;
+  /** Lines in the record after its checkpoint: those it had (unknown: Infinity) and those queued. */
+  private linesAfterCheckpoint: number;
   /** The first write error, if any (the session goes on; the record is incomplete). */
   error: Error | undefined;
 
@@ -38,7 +46,10 @@ export class TranscriptWriter {
     private handle: FileHandle | undefined,
     public meta: SessionMeta,
     private readonly base: RecordState | undefined,
-  ) {}
+    linesBefore: number,
+  ) {
+    this.linesAfterCheckpoint = linesBefore;
+  }
 
   /**
    * Opens the record for appending. `base`: the state the record had when it was read (from
@@ -47,8 +58,10 @@ export class TranscriptWriter {
    */
   static async open(dir: string, meta: SessionMeta, base?: RecordState): Promise<TranscriptWriter> {
     const handle = await open(join(dir, 'events.jsonl'), 'a+', 0o600);
-    await cutTornLine(handle);
-    return new TranscriptWriter(dir, handle, meta, base);
+    const size = await cutTornLine(handle);
+    // A record nobody read may hold any number of lines: a checkpoint is made as before.
+    const linesBefore = base?.linesAfterCheckpoint ?? (size === 0 ? 0 : Infinity);
+    return new TranscriptWriter(dir, handle, meta, base, linesBefore);
   }
 
   /** Queues an event (ephemeral ones are skipped). */
@@ -75,8 +88,11 @@ export class TranscriptWriter {
   private queue(event: SessionEvent): void {
     // Serialising without the replacer is several times faster; the replacer runs only when the
     // text shows something it could act on.
+    this.linesAfterCheckpoint++;
     const plain = stringifyJson(event);
-    this.batch.push(`${mayNeedRedaction(plain) ? stringifyJson(event, redactReplacer) : plain}\n`);
+    // The line and its newline apart: a long line is then written as it is, never copied.
+    this.batch.push(mayNeedRedaction(plain) ? stringifyJson(event, redactReplacer) : plain);
+    this.batch.push('\n');
   }
 
   /** Queues the held message chunk, as one event with the text of every chunk merged into it. */
@@ -96,18 +112,18 @@ export class TranscriptWriter {
   /** Writes what is queued; with `sync`, also forces it to disk. */
   flush(sync = false): Promise<void> {
     this.queueChunk();
-    const text = this.batch.take();
+    const texts = this.batch.take();
     this.chain = this.chain.then(async () => {
       try {
-        if (text.length > 0) {
+        if (texts.length > 0) {
           this.handle ??= await open(join(this.dir, 'events.jsonl'), 'a', 0o600);
-          await this.handle.write(text);
+          await appendTexts(this.handle, texts);
         }
         if (sync) await this.handle?.datasync();
       } catch (error) {
         this.error ??= error as Error;
       } finally {
-        this.batch.settled(text.length);
+        this.batch.settled(textsLength(texts));
       }
       if (!this.keepOpen) await this.release();
     });
@@ -179,6 +195,7 @@ export class TranscriptWriter {
   }
 
   private async checkpoint(): Promise<void> {
+    if (this.linesAfterCheckpoint < CHECKPOINT_MIN_LINES) return;
     const file = join(this.dir, 'events.jsonl');
     const from = this.base?.bytes ?? 0;
     const appended = await readEventLines(file, from);
@@ -231,13 +248,16 @@ function sameMessage(held: UpdateEvent, next: SessionEvent): next is UpdateEvent
   );
 }
 
-/** Cuts an incomplete last line (left by a crash) so that the next append starts a clean line. */
-async function cutTornLine(handle: FileHandle): Promise<void> {
+/**
+ * Cuts an incomplete last line (left by a crash) so that the next append starts a clean line;
+ * returns the record's size afterwards.
+ */
+async function cutTornLine(handle: FileHandle): Promise<number> {
   const { size } = await handle.stat();
-  if (size === 0) return;
+  if (size === 0) return 0;
   const last = Buffer.alloc(1);
   await handle.read(last, 0, 1, size - 1);
-  if (last[0] === 0x0a) return;
+  if (last[0] === 0x0a) return size;
   const chunk = Buffer.alloc(64 * 1024);
   let end = size;
   while (end > 0) {
@@ -246,11 +266,12 @@ async function cutTornLine(handle: FileHandle): Promise<void> {
     const newline = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
     if (newline >= 0) {
       await handle.truncate(start + newline + 1);
-      return;
+      return start + newline + 1;
     }
     end = start;
   }
   await handle.truncate(0);
+  return 0;
 }
 
 /**

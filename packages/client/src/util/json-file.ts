@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ClientError } from '../errors.js';
+import { appendTexts } from './append-texts.js';
 
 /** Reads and parses a JSON file; `undefined` when it does not exist. Throws CONFIG_INVALID when it is not JSON. */
 export async function readJsonFile(path: string): Promise<unknown> {
@@ -26,15 +27,20 @@ export async function readJsonFile(path: string): Promise<unknown> {
 
 /**
  * Writes `text` to `path` so that readers see the old or the new content, never a mix: a temp file
- * in the same directory, flushed, then renamed over the target.
+ * in the same directory, flushed, then renamed over the target. `text` may come in pieces (written
+ * in order, none copied: a checkpoint holding a message of tens of MiB).
  */
-export async function writeFileAtomic(path: string, text: string, mode = 0o644): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  text: string | readonly string[],
+  mode = 0o644,
+): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', mode);
   try {
-    await handle.writeFile(text, 'utf8');
+    await appendTexts(handle, typeof text === 'string' ? [text] : text);
     await handle.sync();
   } finally {
     await handle.close();

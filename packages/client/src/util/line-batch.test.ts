@@ -1,4 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { appendTexts, LONG_TEXT_CHARS, textsLength } from './append-texts.js';
 import { LineBatch } from './line-batch.js';
 
 describe('LineBatch', () => {
@@ -9,7 +14,7 @@ describe('LineBatch', () => {
   it('hands many lines over in one batch after the interval', () => {
     vi.useFakeTimers();
     const taken: string[] = [];
-    const batch: LineBatch = new LineBatch(() => taken.push(batch.take()), 100, 1024);
+    const batch: LineBatch = new LineBatch(() => taken.push(batch.take().join('')), 100, 1024);
     for (let i = 0; i < 50; i++) batch.push(`${i}\n`);
     expect(taken).toEqual([]);
     vi.advanceTimersByTime(99);
@@ -24,14 +29,40 @@ describe('LineBatch', () => {
   it('hands over at once past the size limit, and take() empties the queue', () => {
     vi.useFakeTimers();
     const taken: string[] = [];
-    const batch: LineBatch = new LineBatch(() => taken.push(batch.take()), 100, 10);
+    const batch: LineBatch = new LineBatch(() => taken.push(batch.take().join('')), 100, 10);
     batch.push('12345\n');
     batch.push('67890\n');
     expect(taken).toEqual(['12345\n67890\n']);
     batch.push('x\n');
-    expect(batch.take()).toBe('x\n');
-    expect(batch.take()).toBe('');
+    expect(batch.take()).toEqual(['x\n']);
+    expect(batch.take()).toEqual([]);
     vi.advanceTimersByTime(1000);
     expect(taken).toHaveLength(1);
+  });
+
+  it('hands a long text over by itself, between runs of the short ones', () => {
+    const batch = new LineBatch(() => undefined, 100, 10 * LONG_TEXT_CHARS);
+    const long = 'x'.repeat(LONG_TEXT_CHARS);
+    for (const text of ['a\n', 'b', long, '\n', 'c\n']) batch.push(text);
+    const texts = batch.take();
+    expect(texts.map((t) => t.length)).toEqual([3, LONG_TEXT_CHARS, 3]);
+    expect(texts.join('')).toBe(`a\nb${long}\nc\n`);
+    expect(batch.backlog).toBe(textsLength(texts));
+  });
+});
+
+describe('appendTexts', () => {
+  it('writes a long text in slices, never between the halves of a surrogate pair', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'line-batch-'));
+    try {
+      // A pair straddles every slice boundary: a split one would be written as two U+FFFD.
+      const long = 'y'.repeat(LONG_TEXT_CHARS - 1) + '😀'.repeat(LONG_TEXT_CHARS / 2 + 3);
+      const handle = await open(join(dir, 'out'), 'a');
+      await appendTexts(handle, ['head\n', long, '\n']);
+      await handle.close();
+      expect(readFileSync(join(dir, 'out'), 'utf8')).toBe(`head\n${long}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,11 @@
 /**
  * Lines queued for one append-only file, handed over in batches: after a quiet interval, or at once
  * when enough bytes are waiting. A stream of small updates (a model's tokens arriving one by one)
- * then costs one `write` per interval instead of one per update.
+ * then costs one `write` per interval instead of one per update. A long text (a message of tens
+ * of MiB) is never joined with its neighbours nor encoded whole: it is written slice by slice, so
+ * that writing it costs no copy of its size.
  */
+import { LONG_TEXT_CHARS } from './append-texts.js';
 
 /** Default pause between a first queued line and the write that takes it. */
 export const BATCH_INTERVAL_MS = 100;
@@ -35,8 +38,9 @@ export class LineBatch {
     private readonly maxChars = BATCH_MAX_CHARS,
   ) {}
 
-  /** Queues a line (with its newline). */
+  /** Queues a line (with its newline), or a piece of one (a long text without its newline). */
   push(line: string): void {
+    if (line.length === 0) return;
     this.lines.push(line);
     this.chars += line.length;
     if (this.chars >= this.maxChars) {
@@ -55,14 +59,31 @@ export class LineBatch {
     }, this.intervalMs);
   }
 
-  /** Everything queued, joined (empty when nothing is), and the queue emptied. */
-  take(): string {
+  /**
+   * Everything queued (none when nothing is), and the queue emptied: runs of short texts joined,
+   * each long one ({@link LONG_TEXT_CHARS}) by itself. Write them with `appendTexts`.
+   */
+  take(): string[] {
     this.cancelTimer();
-    const text = this.lines.length === 1 ? (this.lines[0] as string) : this.lines.join('');
+    const lines = this.lines;
+    const taken = this.chars;
     this.lines = [];
     this.chars = 0;
-    this.taken += text.length;
-    return text;
+    this.taken += taken;
+    if (lines.length <= 1) return lines;
+    const texts: string[] = [];
+    let run: string[] = [];
+    for (const line of lines) {
+      if (line.length < LONG_TEXT_CHARS) {
+        run.push(line);
+        continue;
+      }
+      if (run.length > 0) texts.push(run.join(''));
+      run = [];
+      texts.push(line);
+    }
+    if (run.length > 0) texts.push(run.join(''));
+    return texts;
   }
 
   /** The owner wrote (or gave up on) `chars` it had taken. */

@@ -26,7 +26,11 @@ export interface FrameDecoderOptions {
   maxMessageBytes?: number;
   /** Switch to `Content-Length` framing when the stream starts with that header (default false). */
   detectContentLength?: boolean;
-  /** Decodes a complete UTF-8 byte range; defaults to a `TextDecoder` (invalid bytes become U+FFFD). */
+  /**
+   * Decodes a complete UTF-8 byte range (runs of whole lines, Content-Length bodies); defaults to a
+   * `TextDecoder` (invalid bytes become U+FFFD). A line that spans reads is always decoded piece
+   * by piece with a streaming `TextDecoder`, whatever this is.
+   */
   decodeUtf8?: (bytes: Uint8Array) => string;
 }
 
@@ -49,8 +53,10 @@ const enum Stage {
  *
  * Lines are found with `Uint8Array#indexOf` and each chunk's run of complete lines is decoded with
  * ONE `TextDecoder` call, then split as a string: much faster than decoding line by line, and safe
- * because byte 0x0A never occurs inside a multi-byte UTF-8 sequence. Partial lines are kept as a
- * list of chunks and joined once, so cost stays linear in message size.
+ * because byte 0x0A never occurs inside a multi-byte UTF-8 sequence. A line that spans reads is
+ * decoded read by read (a streaming `TextDecoder`) and its pieces of text joined once at its end:
+ * cost stays linear in message size, and a long line is held as text only, never also as the
+ * bytes it came in and a joined copy of them (three copies of a 60 MiB message).
  *
  * @example
  * const decoder = new FrameDecoder({ frame: (text) => handle(JSON.parse(text)), fatal: (err) => fail(err) });
@@ -65,9 +71,16 @@ export class FrameDecoder {
   private currentMode: FramingMode | undefined;
   /** Bytes held back while the BOM / framing detection is undecided (a few bytes at most). */
   private head: Uint8Array | undefined;
-  /** Pieces of the current incomplete line (NDJSON) or header/body (Content-Length). */
+  /** Pieces of the current header/body (Content-Length). */
   private parts: Uint8Array[] = [];
+  /** Bytes of the current incomplete line (NDJSON) or header/body (Content-Length). */
   private partBytes = 0;
+  /** NDJSON: the current incomplete line, decoded read by read. */
+  private lineText: string[] = [];
+  /** NDJSON: the last byte of the current incomplete line (a CR may end it). */
+  private lineLastByte = -1;
+  /** NDJSON: decodes an incomplete line piece by piece (a character may straddle two reads). */
+  private readonly lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
   /** Content-Length mode: body length being collected, or -1 while reading headers. */
   private bodyLength = -1;
 
@@ -117,10 +130,10 @@ export class FrameDecoder {
       if (held) this.feedLines(held);
     }
     if (this.currentMode === 'ndjson' && this.partBytes > 0 && this.stage === Stage.Running) {
-      const bytes = this.takeParts();
-      this.emitLine(this.decode(bytes));
+      this.emitLine(this.takeLine(new Uint8Array(0)));
     }
     this.parts = [];
+    this.lineText = [];
     this.partBytes = 0;
   }
 
@@ -178,19 +191,18 @@ export class FrameDecoder {
     }
     const first = chunk.indexOf(NEWLINE);
     if (first === -1) {
-      this.pushPart(chunk);
+      this.pushLinePart(chunk);
       return;
     }
     let start = 0;
     if (this.partBytes > 0) {
-      // Finish the line that began in earlier chunks: join its pieces once.
-      this.parts.push(chunk.subarray(0, first));
+      // Finish the line that began in earlier chunks: join its pieces of text once.
       const total = this.partBytes + first;
-      const bytes = this.takeParts(total);
+      const lastByte = first > 0 ? (chunk[first - 1] as number) : this.lineLastByte;
       // The size of a line leaves out its line ending, CR included.
-      const size = total > 0 && bytes[total - 1] === CARRIAGE_RETURN ? total - 1 : total;
+      const size = lastByte === CARRIAGE_RETURN ? total - 1 : total;
       if (size > this.maxBytes) return this.fail(size);
-      this.emitLine(this.decode(bytes));
+      this.emitLine(this.takeLine(chunk.subarray(0, first)));
       if (this.stage === Stage.Failed) return;
       start = first + 1;
     }
@@ -198,7 +210,7 @@ export class FrameDecoder {
     // One decode for every complete line in this chunk, then split the string.
     if (last > start && !this.emitRun(this.decode(chunk.subarray(start, last)), last - start > this.maxBytes))
       return;
-    if (last + 1 < chunk.length) this.pushPart(chunk.subarray(last + 1));
+    if (last + 1 < chunk.length) this.pushLinePart(chunk.subarray(last + 1));
   }
 
   /**
@@ -306,9 +318,9 @@ export class FrameDecoder {
     return offset + end.next - previous;
   }
 
-  private pushPart(piece: Uint8Array): void {
+  /** Adds a read to the incomplete line: decoded at once, so that its bytes can go. */
+  private pushLinePart(piece: Uint8Array): void {
     if (piece.length === 0) return;
-    this.parts.push(piece);
     this.partBytes += piece.length;
     // Fail as soon as the partial line is too big, instead of buffering it whole first; one byte
     // over the limit may still be the CR of a CRLF ending.
@@ -316,7 +328,21 @@ export class FrameDecoder {
       this.partBytes > this.maxBytes + 1 ||
       (this.partBytes === this.maxBytes + 1 && piece[piece.length - 1] !== CARRIAGE_RETURN)
     )
-      this.fail(this.partBytes);
+      return this.fail(this.partBytes);
+    this.lineLastByte = piece[piece.length - 1] as number;
+    const text = this.lineDecoder.decode(piece, { stream: true });
+    if (text.length > 0) this.lineText.push(text);
+  }
+
+  /** The incomplete line ended by `rest` (its last bytes, possibly none), as one string. */
+  private takeLine(rest: Uint8Array): string {
+    const last = this.lineDecoder.decode(rest);
+    const pieces = this.lineText;
+    this.lineText = [];
+    this.partBytes = 0;
+    this.lineLastByte = -1;
+    if (last.length > 0) pieces.push(last);
+    return pieces.length === 1 ? (pieces[0] as string) : pieces.join('');
   }
 
   private takeParts(total = this.partBytes): Uint8Array {
@@ -329,6 +355,7 @@ export class FrameDecoder {
   private fail(size: number): void {
     this.stage = Stage.Failed;
     this.parts = [];
+    this.lineText = [];
     this.partBytes = 0;
     this.head = undefined;
     this.sink.fatal(
