@@ -6,6 +6,7 @@
  * per changed file with its section of the git patch, and a `state_update`'s background list
  * becomes the model's snapshot.
  */
+import { TextDecoder } from 'node:util';
 import { isUnknownVariant } from '@acp-kit/protocol';
 import type {
   BackgroundWork as WireBackgroundWork,
