@@ -15,7 +15,6 @@ import { ClientError } from '../errors.js';
 import type { AttachMode, SessionEvent } from '../session/events.js';
 import { initialSessionState, type SessionState } from '../session/state.js';
 import { reduceSessionEvents } from '../session/reducer.js';
-import { upgradeV1Event } from '../protocol-v1/v1-events.js';
 import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
 import { readCheckpoint, type RecordState } from './checkpoint.js';
 import { readEventLines } from './event-lines.js';
