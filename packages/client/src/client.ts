@@ -38,6 +38,12 @@ export interface AcpClientOptions {
   host?: ClientHost;
   /** Record transcripts (default true) and wire traces (default true). */
   record?: boolean;
+  /**
+   * Checkpoint a session's record when it is closed (default true; see `TranscriptStore`). A
+   * one-shot run that keeps a light state (`acp run`) turns it off: making one holds the whole
+   * session's state in memory at once.
+   */
+  checkpoints?: boolean;
   trace?: boolean;
   logger?: Logger;
   stallMs?: number;
@@ -127,7 +133,13 @@ export class AcpClient {
       ...(options.env ? { env: options.env } : {}),
     });
     const rules = await RuleStore.load(paths.rulesFile);
-    return new AcpClient(options, paths, catalog, rules, new TranscriptStore(paths.sessionsDir));
+    return new AcpClient(
+      options,
+      paths,
+      catalog,
+      rules,
+      new TranscriptStore(paths.sessionsDir, { checkpoints: options.checkpoints !== false }),
+    );
   }
 
   /**

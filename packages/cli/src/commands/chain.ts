@@ -4,7 +4,7 @@
  * `--` starts a component, the last is the agent. stdin/stdout carry the client's frames only;
  * the components' stderr and our diagnostics go to stderr.
  */
-import type { ChainCommand } from '@acp-kit/protocol/node';
+import type { ChainCommand } from '@acp-kit/protocol/node/chain';
 import { EXIT_CODES, UsageError, exitCodeForSignal } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 
@@ -70,7 +70,10 @@ export async function chainCommand(
   io: CliIo,
 ): Promise<number> {
   const components = chainComponents(tail, options, io);
-  const { startChain, stdioChannel } = await import('@acp-kit/protocol/node');
+  const [{ startChain }, { stdioChannel }] = await Promise.all([
+    import('@acp-kit/protocol/node/chain'),
+    import('@acp-kit/protocol/node'),
+  ]);
   const chain = startChain(stdioChannel(), components, {
     cwd: io.cwd,
     env: io.env,

@@ -177,6 +177,9 @@ async function prepareRun(
     self: io.self,
     mode: approve as BaseMode,
     coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
+    // One turn with a light state: replaying the record at exit for a checkpoint would hold the
+    // whole session in memory at once (battery D1); the UI writes it when it next closes it.
+    checkpoints: false,
     ...(extraRules ? { extraRules } : {}),
     ...(stallMs !== undefined ? { stallMs } : {}),
   });

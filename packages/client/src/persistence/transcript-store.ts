@@ -68,7 +68,16 @@ export interface LoadedSession {
  * for (const meta of await store.list()) console.log(meta.localId, meta.title);
  */
 export class TranscriptStore {
-  constructor(readonly dir: string) {}
+  /**
+   * @param options.checkpoints whether a record is checkpointed when its writer closes (default
+   *   true). Making one replays what was appended since the last, holding that state in memory at
+   *   once: a one-shot run (`acp run`) that keeps only a light state turns it off, and the next
+   *   client that closes the session after reading it writes the checkpoint instead.
+   */
+  constructor(
+    readonly dir: string,
+    private readonly options: { checkpoints?: boolean } = {},
+  ) {}
 
   /** Directory of a session. */
   sessionDir(localId: string): string {
@@ -84,7 +93,7 @@ export class TranscriptStore {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const current = { ...meta, version: TRANSCRIPT_VERSION } as const;
     await writeJsonFile(join(dir, 'meta.json'), redactMeta(current), 0o600);
-    return TranscriptWriter.open(dir, current);
+    return TranscriptWriter.open(dir, current, undefined, this.options.checkpoints !== false);
   }
 
   /**
@@ -94,7 +103,7 @@ export class TranscriptStore {
   async append(localId: string, record?: RecordState): Promise<TranscriptWriter> {
     const meta = await this.meta(localId);
     if (!meta) throw new ClientError('SESSION_NOT_FOUND', `no stored session ${localId}`);
-    return TranscriptWriter.open(this.sessionDir(localId), meta, record);
+    return TranscriptWriter.open(this.sessionDir(localId), meta, record, this.options.checkpoints !== false);
   }
 
   /** A session's meta, or undefined. */

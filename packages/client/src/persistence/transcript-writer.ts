@@ -47,6 +47,7 @@ export class TranscriptWriter {
     public meta: SessionMeta,
     private readonly base: RecordState | undefined,
     linesBefore: number,
+    private readonly checkpoints: boolean,
   ) {
     this.linesAfterCheckpoint = linesBefore;
   }
@@ -56,12 +57,17 @@ export class TranscriptWriter {
    * `TranscriptStore.loadState`); without it, the record is new (or read by no one) and its
    * checkpoint, if one is due at close, is made by replaying all of it.
    */
-  static async open(dir: string, meta: SessionMeta, base?: RecordState): Promise<TranscriptWriter> {
+  static async open(
+    dir: string,
+    meta: SessionMeta,
+    base?: RecordState,
+    checkpoints = true,
+  ): Promise<TranscriptWriter> {
     const handle = await open(join(dir, 'events.jsonl'), 'a+', 0o600);
     const size = await cutTornLine(handle);
     // A record nobody read may hold any number of lines: a checkpoint is made as before.
     const linesBefore = base?.linesAfterCheckpoint ?? (size === 0 ? 0 : Infinity);
-    return new TranscriptWriter(dir, handle, meta, base, linesBefore);
+    return new TranscriptWriter(dir, handle, meta, base, linesBefore, checkpoints);
   }
 
   /** Queues an event (ephemeral ones are skipped). */
@@ -191,7 +197,7 @@ export class TranscriptWriter {
     this.closed = true;
     await this.chain;
     await this.release();
-    if (!this.error) await this.checkpoint().catch(() => undefined);
+    if (!this.error && this.checkpoints) await this.checkpoint().catch(() => undefined);
   }
 
   private async checkpoint(): Promise<void> {

@@ -11,5 +11,3 @@ export {
   trackProcessGroup,
   untrackProcessGroup,
 } from './process-groups.js';
-export { startChain, componentName } from './chain.js';
-export type { ChainCommand, RunningChain, StartChainOptions } from './chain.js';

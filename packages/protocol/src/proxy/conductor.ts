@@ -1,7 +1,7 @@
 /**
  * The conductor of a proxy chain (unstable ACP v1, RFD "Proxy Chains"): one agent to the client,
  * made of proxies in front of a final agent. Runtime-neutral: it routes between channels it is
- * given; `@acp-kit/protocol/node`'s `startChain` spawns the components and owns their lifetimes.
+ * given; `@acp-kit/protocol/node/chain`'s `startChain` (its own entry: the unstable schema's validators stay out of `/node`) spawns the components and owns their lifetimes.
  *
  * Routing, per hop (every hop is its own JSON-RPC connection, so ids are mapped per hop and a
  * `$/cancel_request` from the sender aborts the forwarded request, which cancels it on the next hop):
