@@ -102,11 +102,7 @@ describe('the transcript browser in a terminal', () => {
     expect(h.tmux('show-buffer')).toContain('README.md:3: TODO: write the docs');
   }, 120_000);
 
-  // Skipped at stop 23, to be fixed first thing (see the stop's closing note): since the merge of
-  // the real-agents UI work (tuiagents), after the corpus turn's form is declined the pane's whole
-  // scrollback is gone (a clear reached tmux: a reprint, or an escape from the corpus) and
-  // 'corpus done' is never found; the same turn run by hand from the bundle keeps its scrollback.
-  it.skip('draws the escape corpus from every agent-controlled field as text only', async () => {
+  it('draws the escape corpus from every agent-controlled field as text only', async () => {
     const dirs = tmux.keep(makeDirs());
     const corpusFile = join(dirs.root, 'corpus.json');
     writeFileSync(corpusFile, JSON.stringify(ESCAPE_CORPUS.map((entry) => entry.input)));

@@ -1,4 +1,5 @@
 /** Compact number, size and duration formats for narrow status areas. */
+import { sanitizeInline } from '../sanitize/sanitize-text.js';
 
 /** 950 → "950", 12_345 → "12.3k", 200_000 → "200k", 1_500_000 → "1.5M". */
 export function formatCount(n: number): string {
@@ -44,6 +45,9 @@ export function formatDuration(ms: number): string {
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
+/** Longest currency name shown beside a cost. */
+const MAX_CURRENCY_CHARS = 16;
+
 /** A cost as "$0.42" for ISO currency codes, "12.5 credits" otherwise. */
 export function formatCost(amount: number, currency: string): string {
   if (/^[A-Z]{3}$/.test(currency)) {
@@ -58,5 +62,9 @@ export function formatCost(amount: number, currency: string): string {
       // Not a currency Intl knows: fall through to the plain form.
     }
   }
-  return `${Math.round(amount * 100) / 100} ${currency}`;
+  // The agent's text, drawn in the one-line status bar: made safe, and short (a currency as long as
+  // a paragraph wrapped the status bar until Ink's frame outgrew the screen, and Ink then clears
+  // the terminal, scrollback included).
+  const unit = sanitizeInline(currency);
+  return `${Math.round(amount * 100) / 100} ${unit.length > MAX_CURRENCY_CHARS ? `${unit.slice(0, MAX_CURRENCY_CHARS - 1)}…` : unit}`;
 }

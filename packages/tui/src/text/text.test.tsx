@@ -21,6 +21,9 @@ describe('folding and text helpers', () => {
     expect(formatCost(0.4231, 'USD')).toBe('$0.4231');
     expect(formatCost(12, 'EUR')).toBe('€12.00');
     expect(formatCost(3, 'credits')).toBe('3 credits');
+    // An agent's currency is its text: escapes removed, cut to a status bar's width.
+    expect(formatCost(1, 'USD\u001b[31mred\u001b[3J')).toBe('1 USDred');
+    expect(formatCost(1, 'x'.repeat(40))).toBe(`1 ${'x'.repeat(15)}…`);
   });
 
   it('shows paths relative to the cwd, sanitized', () => {
