@@ -84,7 +84,11 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   const store = new AppStore(initialAppState());
   const drawn = options.early?.drawn;
   // The first frame replaces what was drawn before the UI loaded, in the same write.
-  const terminal = batchedStdout(stdout, drawn ? takeOverPrefix(drawn, stdout.columns, CLEAR_SCREEN) : '');
+  const terminal = batchedStdout(
+    stdout,
+    drawn ? takeOverPrefix(drawn, stdout.columns, CLEAR_SCREEN) : '',
+    CLEAR_SCREEN,
+  );
   let ink: Instance | undefined;
   const input = new FilteredStdin(stdin, {
     onKey: () => store.dispatch({ type: 'overlay_opened', overlay: { kind: 'help' } }),

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
 import { useKeyLabel } from '../keys/KeyBindingsContext.js';
@@ -11,8 +11,32 @@ import { Spinner } from './Spinner.js';
 import { STATUS_ICONS, statusLabel, toolKindIcon } from './tool-icons.js';
 import { ToolCallContentView } from './ToolCallContentView.js';
 import { RawOutputView } from './RawOutputView.js';
-import { AvailableWidth } from './AvailableWidth.js';
+import { estimateRows } from '../text/width.js';
+import { AvailableWidth, useAvailableWidth } from './AvailableWidth.js';
 import { InlineCode } from './InlineCode.js';
+
+/** Rows a folded card's title, and its command, take at most; expanded, they are shown in full. */
+const FOLDED_TEXT_ROWS = 2;
+
+/** Cuts what it holds to `rows` rows when `text` would take more at `width` columns. */
+function ClipRows({
+  rows,
+  text,
+  width,
+  children,
+}: {
+  rows?: number;
+  text: string;
+  width: number;
+  children: ReactNode;
+}) {
+  if (rows === undefined || estimateRows(text, width) <= rows) return <>{children}</>;
+  return (
+    <Box height={rows} overflowY="hidden" flexDirection="column">
+      {children}
+    </Box>
+  );
+}
 
 /** Props of {@link ToolCallCard}. */
 export interface ToolCallCardProps {
@@ -57,6 +81,9 @@ export const ToolCallCard = memo(function ToolCallCard({
   const { command, output, content } = commandParts(call, terminals);
   const maxLines = expanded ? undefined : maxContentLines;
   const hint = expandKey ? ` · ${expandKey} to expand` : '';
+  const width = useAvailableWidth();
+  const textRows = expanded ? undefined : FOLDED_TEXT_ROWS;
+  const shownCommand = command === undefined ? undefined : sanitizeInline(command);
   return (
     <Box flexDirection="column">
       <Box flexDirection="row" gap={1}>
@@ -66,12 +93,14 @@ export const ToolCallCard = memo(function ToolCallCard({
           <Text color={statusColor}>{STATUS_ICONS[call.status] ?? '?'}</Text>
         )}
         <Text color={theme.text.accent}>{toolKindIcon(call.kind)}</Text>
-        <Text>
-          <Text bold>
-            <InlineCode text={title} />
+        <ClipRows rows={textRows} text={`${title} · ${label}`} width={width - 6}>
+          <Text>
+            <Text bold>
+              <InlineCode text={title} />
+            </Text>
+            {label && <Text color={statusColor}>{` · ${label}`}</Text>}
           </Text>
-          {label && <Text color={statusColor}>{` · ${label}`}</Text>}
-        </Text>
+        </ClipRows>
       </Box>
       <Box flexDirection="column" paddingLeft={4}>
         {locations.shown.map((location, i) => (
@@ -82,11 +111,13 @@ export const ToolCallCard = memo(function ToolCallCard({
         {locations.hidden > 0 && (
           <Text color={theme.text.muted}>{`… ${plural(locations.hidden, 'more location')}`}</Text>
         )}
-        {command !== undefined && (
-          <Text>
-            <Text color={theme.text.accent}>$ </Text>
-            <Text bold>{sanitizeInline(command)}</Text>
-          </Text>
+        {shownCommand !== undefined && (
+          <ClipRows rows={textRows} text={`$ ${shownCommand}`} width={width - 4}>
+            <Text>
+              <Text color={theme.text.accent}>$ </Text>
+              <Text bold>{shownCommand}</Text>
+            </Text>
+          </ClipRows>
         )}
         <AvailableWidth indent={4}>
           {content.map(({ item, index }) => (

@@ -107,7 +107,7 @@ describe('the transcript browser in a terminal', () => {
   // is declined the pane's whole scrollback is gone (a clear reached tmux) and 'corpus done' is
   // never found. The cost's currency, drawn raw, was one leak (fixed in format.ts); another
   // remains. The same turn run by hand from the bundle keeps its scrollback.
-  it.skip('draws the escape corpus from every agent-controlled field as text only', async () => {
+  it('draws the escape corpus from every agent-controlled field as text only', async () => {
     const dirs = tmux.keep(makeDirs());
     const corpusFile = join(dirs.root, 'corpus.json');
     writeFileSync(corpusFile, JSON.stringify(ESCAPE_CORPUS.map((entry) => entry.input)));
@@ -123,6 +123,9 @@ describe('the transcript browser in a terminal', () => {
     await h.waitFor(/Input requested by[\s\S]*Esc decline/);
     h.press('Escape');
     await h.waitFor('corpus done', { history: true });
+    // The permission question about the corpus command is taller than the screen: the session
+    // printed before it stays in the scrollback (Ink's full-screen frames used to erase it).
+    expect(h.history()).toContain('Connected to scenario-agent.mjs: new session');
     h.press('C-f');
     await h.waitFor('↑↓ move · / search');
     for (const query of ['Tool', 'Output', 'Message']) {

@@ -127,3 +127,17 @@ function segmentedWidth(text: string): number {
   }
   return width;
 }
+
+/**
+ * Rows a text takes at `width` columns: an estimate for text not laid out beforehand (Ink wraps
+ * at words, so a line may take a row more; Markdown adds a little).
+ *
+ * @example
+ * estimateRows('one\ntwo', 80); // 2
+ */
+export function estimateRows(text: string, width: number): number {
+  const columns = Math.max(10, width);
+  let rows = 0;
+  for (const line of text.split('\n')) rows += Math.max(1, Math.ceil(displayWidth(line) / columns));
+  return rows;
+}

@@ -45,4 +45,28 @@ describe('LiveTranscript', () => {
     expect(text).toContain('Run step 1');
     expect(text).toContain('Run step 2');
   });
+
+  it('stays within its rows when a card has a huge title and command and a notice is long', () => {
+    const long = (word: string): string => Array.from({ length: 300 }, (_, i) => `${word}${i}`).join(' ');
+    const running: TranscriptUnit = {
+      key: 'big',
+      item: {
+        ...card(1).item,
+        key: 'big',
+        title: long('title'),
+        rawInput: { command: long('arg') },
+      } as ToolCallItem,
+    };
+    const notice: TranscriptUnit = {
+      key: 'n',
+      item: { kind: 'info', key: 'n', turn: 1, text: long('notice') },
+    };
+    const { frame } = renderInk(
+      <LiveTranscript live={[running, notice]} budget={30} columns={100} showThoughts={false} />,
+    );
+    expect(frame().split('\n').length).toBeLessThanOrEqual(30);
+    const text = flat(frame());
+    expect(text).toContain('title0 title1');
+    expect(text).toContain('notice0 notice1');
+  });
 });

@@ -10,7 +10,8 @@ import { useTheme } from '../../theme/ThemeContext.js';
 import { plural, splitLines } from '../../text/fold.js';
 import { displayWidth } from '../../text/width.js';
 import { countRender } from '../services/metrics.js';
-import { fitLive, type TranscriptUnit } from '../view/transcript-projector.js';
+import { fitLive } from '../view/live-fit.js';
+import type { TranscriptUnit } from '../view/transcript-projector.js';
 import { displayStatus, terminalRuns } from '../../view-model/tool-call.js';
 
 /**
@@ -112,6 +113,13 @@ export const LiveTranscript = memo(function LiveTranscript({
           );
         } else if (entry.maxContentLines !== undefined && unit.item.kind === 'tool_call') {
           body = <TranscriptItemView unit={unit} cwd={cwd} maxContentLines={entry.maxContentLines} />;
+        } else if (entry.clipRows !== undefined) {
+          // Taller than its rows (a long notice): its first rows; it is printed in full once settled.
+          body = (
+            <Box height={entry.clipRows} overflowY="hidden" flexDirection="column">
+              <TranscriptItemView unit={unit} cwd={cwd} showThoughts={showThoughts} />
+            </Box>
+          );
         } else {
           body = <TranscriptItemView unit={unit} cwd={cwd} showThoughts={showThoughts} />;
         }

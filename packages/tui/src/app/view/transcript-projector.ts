@@ -20,11 +20,7 @@ import {
 } from '@acp-kit/client';
 import { isUnknownVariant, type ContentBlock } from '@acp-kit/protocol';
 import type { Token } from 'marked';
-import { messageText } from '../../components/message-segments.js';
-import { markdownLines, type MarkdownLayout } from '../../markdown/markdown-lines.js';
 import { MarkdownStream, PrintedMarkdown } from '../../markdown/markdown-stream.js';
-import { splitLines } from '../../text/fold.js';
-import { displayWidth } from '../../text/width.js';
 import { noticeOf } from '../../view-model/notice.js';
 import {
   displayStatus,
@@ -371,88 +367,4 @@ export class TranscriptProjector {
   }
 }
 
-// ------------------------------------------------------------------------------- the live rows
-
-/** Rows of a tool card besides its content: title, a location, the fold line, the margin. */
-const CARD_OVERHEAD = 4;
-/** Rows a tool card takes at the least (two lines of content). */
-const MIN_CARD_ROWS = 2 + CARD_OVERHEAD;
-/** Most content lines of a live tool card. */
-const MAX_CARD_LINES = 12;
-/** Rows of the line summing up cards that do not fit (with its margin). */
-const FOLDED_ROWS = 2;
-/** Rows kept for a unit other than a card (a message's last lines, a notice) with its margin. */
-const OTHER_ROWS = 4;
-
-/** How one live unit is drawn within its rows. */
-export interface LiveEntry {
-  readonly unit: TranscriptUnit;
-  /** A tool card: the most lines of content it shows. */
-  readonly maxContentLines?: number;
-  /** Streamed Markdown: the lines drawn (its last ones when it is too tall) and how many are above them. */
-  readonly lines?: readonly string[];
-  readonly linesAbove?: number;
-  /** Another message taller than its rows: the rows it gets (its last lines are drawn). */
-  readonly tailRows?: number;
-}
-
-/** The live units fitted into their rows. */
-export interface LiveFit {
-  /** Running tool cards that do not fit, oldest first: summed up in one line. */
-  readonly folded: readonly TranscriptUnit[];
-  readonly entries: readonly LiveEntry[];
-}
-
-/** Rows a text takes at `width` columns (an estimate for text not laid out beforehand: Markdown adds a little). */
-export function estimateRows(text: string, width: number): number {
-  const columns = Math.max(10, width);
-  let rows = 0;
-  for (const line of splitLines(text)) rows += Math.max(1, Math.ceil(displayWidth(line) / columns));
-  return rows;
-}
-
-/**
- * Fits the live units into `budget` rows (each unit and a blank line after it), so the frame stays
- * shorter than the screen (past it, Ink clears the whole screen, scrollback included): streamed
- * Markdown shows its last lines, each tool card gets a share of the rows, and when more tools
- * run at once than fit, the oldest cards are summed up in one line (drawn in full once printed).
- * `layout` lays Markdown out (its width is the screen's).
- *
- * @example
- * const { folded, entries } = fitLive(view.live, 24, { width: 100, theme });
- */
-export function fitLive(
-  live: readonly TranscriptUnit[],
-  budget: number,
-  layout: MarkdownLayout,
-  showThoughts = false,
-): LiveFit {
-  const cards = live.filter((unit) => unit.item.kind === 'tool_call');
-  const others = live.length - cards.length;
-  const room = Math.max(1, Math.floor((budget - others * OTHER_ROWS - FOLDED_ROWS) / MIN_CARD_ROWS));
-  const folded = cards.length > room ? cards.slice(0, cards.length - room) : [];
-  const shownCards = cards.length - folded.length;
-  const rest = budget - others * (OTHER_ROWS - 1) - (folded.length > 0 ? FOLDED_ROWS : 0);
-  const perCard = Math.max(
-    2,
-    Math.min(MAX_CARD_LINES, Math.floor(rest / Math.max(1, shownCards)) - CARD_OVERHEAD),
-  );
-  // What is left for messages, each drawn with a line saying how much is above when cut.
-  const share = Math.max(3, budget - shownCards * (perCard + CARD_OVERHEAD));
-  const entries: LiveEntry[] = [];
-  for (const unit of live) {
-    if (folded.includes(unit)) continue;
-    const { item, part } = unit;
-    if (item.kind === 'tool_call') entries.push({ unit, maxContentLines: perCard });
-    else if (part?.kind === 'markdown') {
-      const lines = markdownLines(part.blocks, layout);
-      const fits = lines.length <= share;
-      const shown = fits ? lines : lines.slice(lines.length - (share - 1));
-      entries.push({ unit, lines: shown, linesAbove: lines.length - shown.length });
-    } else if (item.kind === 'message' && item.role !== 'user' && (item.role === 'agent' || showThoughts)) {
-      const tooTall = estimateRows(messageText(item.content), layout.width - 2) > share;
-      entries.push(tooTall ? { unit, tailRows: share - 1 } : { unit });
-    } else entries.push({ unit });
-  }
-  return { folded, entries };
-}
+export { estimateRows, fitLive, type LiveEntry, type LiveFit } from './live-fit.js';
