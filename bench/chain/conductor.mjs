@@ -2,7 +2,8 @@
 // N pass-through proxies in front of the bench agent on stdin/stdout.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startChain, stdioChannel } from '../../packages/protocol/dist/node/index.js';
+import { stdioChannel } from '../../packages/protocol/dist/node/index.js';
+import { startChain } from '../../packages/protocol/dist/node/chain.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const proxies = Number(process.argv[2] ?? '1');

@@ -29,6 +29,10 @@ whatever it is. With both, the argument is sent with the piped text attached as 
 block (git diff | acp run "review this"). The agent is a catalog name (--agent, see \`acp agents\`)
 or a command given after --; with --session and neither, the session's own agent.
 
+MCP servers configured for acp (tui.json, mcpServers and agents.ID.mcpServers) are given to a new
+session as acp gives them: over the ACP connection to agents that take that (acp agent, and so an
+agent behind acp serve reached with --url, which then uses servers that run only here).
+
 Permissions: nobody can answer a prompt, so what the policy does not allow is denied.
   --approve reads  (default) reads inside the working directory are allowed, the rest denied
   --approve all    everything the agent asks inside the working directory is allowed

@@ -14,6 +14,7 @@ export type { AppState, Overlay, TabInfo, TabPhase } from './app/state/app-state
 export {
   DEFAULT_SETTINGS,
   parseSettings,
+  usableMcpServers,
   type ConfiguredMcpServer,
   type ParsedSettings,
   type TuiSettings,

@@ -26,7 +26,8 @@ import {
 } from '@acp-kit/client';
 import { exitCodeForError } from '../errors.js';
 import { UsageError, exitCodeForStopReason } from '../exit-codes.js';
-import { ProtocolError } from '@acp-kit/protocol';
+import { ProtocolError, type McpServer } from '@acp-kit/protocol';
+import { loadSettings, settingsPath, usableMcpServers } from '@acp-kit/tui/settings';
 import type { CliIo } from '../io.js';
 import { RunOutput } from './run-output.js';
 import { API_KEY_VARIABLE, JsonRenderer, TextRenderer, type RunRenderer } from './run-render.js';
@@ -118,7 +119,8 @@ export async function runCommand(
         ...(stored.meta.agentSessionId ? { agentSessionId: stored.meta.agentSessionId } : {}),
       });
     } else {
-      session = await connection.newSession({ cwd });
+      const mcpServers = await configuredMcpServers(client, entry, connection, (note) => renderer.info(note));
+      session = await connection.newSession({ cwd, mcpServers });
       stop.session = session;
     }
     session.store.setRetention(RUN_RETENTION);
@@ -147,6 +149,22 @@ export async function runCommand(
     await output.settle(stop.stopping ? STOP_GRACE_MS : Infinity);
     offSignal();
   }
+}
+
+/**
+ * The MCP servers configured for `acp` (tui.json: global and per agent), as `acp` gives them to
+ * this agent: all of them over the ACP connection when it takes MCP-over-ACP (a remote agent then
+ * uses servers that exist only here), else those it can reach. Problems in the file are told, not fatal.
+ */
+async function configuredMcpServers(
+  client: AcpClient,
+  entry: AgentEntry,
+  connection: AgentConnection,
+  info: (note: string) => void,
+): Promise<McpServer[]> {
+  const { settings, problems } = await loadSettings(settingsPath(client.paths.configDir));
+  for (const problem of problems) info(`settings: ${problem}`);
+  return usableMcpServers(settings, entry.id, connection.agentCapabilities).map(({ server }) => server);
 }
 
 /** Checks the options, reads the prompt (and stdin), and finds the agent. */

@@ -176,9 +176,11 @@ export class AgentConnection implements SessionLink {
       transcripts: options.transcripts,
       openTrace: async (session) => this.openTrace(session),
       register: (agentSessionId, session, trace) => this.register(agentSessionId, session, trace),
-      unregister: (agentSessionId) => this.detach(agentSessionId),
+      unregister: (agentSessionId) => void this.detach(agentSessionId),
       offerMcpServers: (servers, cwd) =>
         this.mcpBridge ? this.mcpBridge.offer(servers, cwd, this.agentCapabilities) : [...servers],
+      claimMcpServers: (agentSessionId, offered) => this.mcpBridge?.claim(agentSessionId, offered),
+      dropMcpServers: (offered) => void this.mcpBridge?.drop(offered),
     });
   }
 
@@ -438,9 +440,11 @@ export class AgentConnection implements SessionLink {
     });
   }
 
-  detach(agentSessionId: string): void {
+  /** Forgets a session that ended; resolves once the MCP servers bridged for it have stopped. */
+  async detach(agentSessionId: string): Promise<void> {
     this.sessions.delete(agentSessionId);
     this.router.detach(agentSessionId);
+    await this.mcpBridge?.release(agentSessionId);
   }
 
   // -------------------------------------------------------------- internals
@@ -597,7 +601,7 @@ export class AgentConnection implements SessionLink {
     for (const [agentSessionId, session] of [...this.sessions]) {
       void this.terminals.releaseSession(agentSessionId);
       session.agentExited(error);
-      this.detach(agentSessionId);
+      void this.detach(agentSessionId);
     }
     this.events.emit('exit', { error, expected });
     // The connection is gone: stop what is left (an agent that closed a pipe, its grandchildren).

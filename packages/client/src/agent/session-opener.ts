@@ -38,6 +38,10 @@ interface OpenerDeps {
   unregister(agentSessionId: string): void;
   /** The `mcpServers` to send for `servers` (bridged over ACP when the agent takes that). */
   offerMcpServers(servers: readonly McpServer[], cwd: string): McpServer[];
+  /** The bridged servers of `offered` belong to the session: they stop when it is detached. */
+  claimMcpServers(agentSessionId: string, offered: readonly McpServer[]): void;
+  /** The session was not opened: its bridged servers are not needed. */
+  dropMcpServers(offered: readonly McpServer[]): void;
 }
 
 /** Session operations of a connection. */
@@ -51,16 +55,17 @@ export class SessionOpener {
     const cwd = resolve(options.cwd);
     const dirs = (options.additionalDirectories ?? []).map((dir) => resolve(dir));
     const timeoutMs = this.link.timeouts.sessionOpenMs;
+    const mcpServers = this.deps.offerMcpServers(options.mcpServers ?? [], cwd);
     const response = await this.guard('session/new', () =>
       this.link.connection.newSession(
-        {
-          cwd,
-          mcpServers: this.deps.offerMcpServers(options.mcpServers ?? [], cwd),
-          ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
-        },
+        { cwd, mcpServers, ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}) },
         { timeoutMs },
       ),
-    );
+    ).catch((error: unknown) => {
+      this.deps.dropMcpServers(mcpServers);
+      throw error;
+    });
+    this.deps.claimMcpServers(response.sessionId, mcpServers);
     const session = options.session ?? (await this.localSession(cwd, dirs));
     await this.attach(response.sessionId, session, how, response);
     return session;
@@ -120,6 +125,8 @@ export class SessionOpener {
         mcpServers: this.deps.offerMcpServers(options.mcpServers ?? [], cwd),
         ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
       };
+      // Claimed now: a failed open detaches the session (below), which stops them.
+      this.deps.claimMcpServers(agentSessionId, params.mcpServers);
       const timeoutMs = this.link.timeouts.sessionOpenMs;
       const response =
         how === 'load'

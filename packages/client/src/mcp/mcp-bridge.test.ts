@@ -5,6 +5,7 @@
  * errors stay inner, an unknown server is an outer error, and an agent without
  * `mcpCapabilities.acp` gets the server as configured.
  */
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,6 +21,16 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/** Whether a process exists (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const echo: McpServer = { name: 'echo', command: process.execPath, args: [SERVER], env: [] };
 
@@ -71,12 +82,48 @@ describe('MCP bridge', () => {
     // As the server sent it (the MCP SDK's server prefixes its errors' messages so).
     expect(outcomes[3]).toEqual({ error: { code: -32001, message: 'MCP error -32001: the echo is broken' } });
     expect(outcomes[4]).toEqual({ outer: { code: -33001, message: 'Unknown MCP server' } });
+  });
 
-    // A session opened again with the same server and directory reuses the running server.
-    const again = await connection.newSession({ cwd: dir, mcpServers: [echo] });
-    await again.prompt('[]');
-    const reused = JSON.parse(agentText(again.state)) as { servers: { serverId?: string }[] };
-    expect(reused.servers[0]?.serverId).toBe(servers[0]?.serverId);
+  it('a bridged server belongs to its session: closing the session stops it, the connection lives on', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const connection = await connect([]);
+    const withPidFile = (name: string): McpServer => ({
+      ...echo,
+      env: [{ name: 'MCP_PID_FILE', value: join(dir, `${name}.pid`) }],
+    });
+    const call = (text: string) =>
+      JSON.stringify([
+        { server: 'echo', method: 'tools/call', params: { name: 'echo', arguments: { text } } },
+      ]);
+    const opened = async (name: string) => {
+      const session = await connection.newSession({ cwd: dir, mcpServers: [withPidFile(name)] });
+      await session.prompt(call(name));
+      const reply = JSON.parse(agentText(session.state)) as {
+        servers: { serverId?: string }[];
+        outcomes: unknown[];
+      };
+      expect(reply.outcomes[0]).toEqual({
+        result: { content: [{ type: 'text', text: `echo: ${name} in ${dir}` }] },
+      });
+      const pid = Number(await readFile(join(dir, `${name}.pid`), 'utf8'));
+      return { session, pid, serverId: reply.servers[0]?.serverId };
+    };
+    const first = await opened('first');
+    const second = await opened('second');
+    // Same configuration and directory, yet a server of its own for each session.
+    expect(second.serverId).not.toBe(first.serverId);
+    expect(second.pid).not.toBe(first.pid);
+
+    await first.session.close();
+    expect(alive(first.pid)).toBe(false);
+    expect(alive(second.pid)).toBe(true);
+    // The connection and the other session's server go on.
+    expect(connection.running).toBe(true);
+    await second.session.prompt(call('still here'));
+    expect(agentText(second.session.state)).toContain('echo: still here');
+    await second.session.close();
+    expect(alive(second.pid)).toBe(false);
   });
 
   it('forwards progress of a real MCP server from npm (the MCP SDK example) to the agent', async () => {

@@ -51,8 +51,8 @@ type Params = Record<string, unknown>;
  */
 export class McpBridge {
   private readonly servers = new Map<string, Bridged>();
-  /** serverId by configuration and cwd: sessions opened again (load, resume) reuse their server. */
-  private readonly offered = new Map<string, string>();
+  /** The serverIds each agent session was opened with: stopped when it ends. */
+  private readonly owned = new Map<string, Set<string>>();
   private closed = false;
 
   constructor(
@@ -62,29 +62,64 @@ export class McpBridge {
     handleMcpMessageRequests(connection, (params, ctx) => this.handle(params, ctx.signal));
   }
 
-  /** What to put in `mcpServers` for a session in `cwd`: `acp` declarations when the agent takes them. */
+  /**
+   * What to put in `mcpServers` for a session in `cwd`: `acp` declarations when the agent takes
+   * them, each with a serverId of its own (servers belong to one session: see `claim`).
+   */
   offer(servers: readonly McpServer[], cwd: string, agent: AgentCapabilities): McpServer[] {
     if (!acceptsAcpMcpServers(agent.mcpCapabilities) || this.closed) return [...servers];
     return servers.map((server) => {
       if (isAcpMcpServer(server)) return server;
-      const key = JSON.stringify([cwd, server]);
-      let serverId = this.offered.get(key);
-      if (serverId === undefined) {
-        serverId = `${server.name}-${randomUUID()}`;
-        this.offered.set(key, serverId);
-        this.servers.set(serverId, { server, cwd });
-      }
+      const serverId = `${server.name}-${randomUUID()}`;
+      this.servers.set(serverId, { server, cwd });
       // The stable schema has no `acp` variant: this entry is only valid on the unstable one.
       return { type: 'acp', name: server.name, serverId } as unknown as McpServer;
     });
   }
 
+  /** The servers `offer` declared in `offered` now belong to `agentSessionId`: `release` stops them. */
+  claim(agentSessionId: string, offered: readonly McpServer[]): void {
+    const ids = this.ownIds(offered);
+    if (ids.length === 0) return;
+    const owned = this.owned.get(agentSessionId) ?? new Set<string>();
+    for (const id of ids) owned.add(id);
+    this.owned.set(agentSessionId, owned);
+  }
+
+  /** Forgets servers offered for a session that was not opened (and stops any the agent started). */
+  async drop(offered: readonly McpServer[]): Promise<void> {
+    await this.stop(this.ownIds(offered));
+  }
+
+  /** Stops the servers of a session that ended (closed, detached, or its agent gone). */
+  async release(agentSessionId: string): Promise<void> {
+    const owned = this.owned.get(agentSessionId);
+    this.owned.delete(agentSessionId);
+    if (owned) await this.stop([...owned]);
+  }
+
   /** Stops every local server started for the agent. */
   async close(): Promise<void> {
     this.closed = true;
-    const started = [...this.servers.values()].flatMap((s) => (s.client ? [s.client] : []));
-    this.servers.clear();
-    this.offered.clear();
+    this.owned.clear();
+    await this.stop([...this.servers.keys()]);
+  }
+
+  private ownIds(declared: readonly McpServer[]): string[] {
+    return declared.flatMap((server) => {
+      const serverId = isAcpMcpServer(server) ? server.serverId : undefined;
+      return serverId !== undefined && this.servers.has(serverId) ? [serverId] : [];
+    });
+  }
+
+  /** Stops the servers (stdio: stdin closed, then SIGTERM, SIGKILL, by the MCP SDK) and forgets them. */
+  private async stop(serverIds: readonly string[]): Promise<void> {
+    const started: Promise<Client>[] = [];
+    for (const id of serverIds) {
+      const client = this.servers.get(id)?.client;
+      if (client) started.push(client);
+      this.servers.delete(id);
+    }
     await Promise.all(started.map((c) => c.then((client) => client.close()).catch(() => undefined)));
   }
 
@@ -113,6 +148,13 @@ export class McpBridge {
       };
     }
     const client = await this.client(bridged);
+    if (this.servers.get(params.serverId) !== bridged) {
+      // Its session ended while it started: stop it now, nobody else will.
+      await client.close().catch(() => undefined);
+      throw new ProtocolError(McpBindingErrorCode.serverUnavailable, 'MCP server stopped', {
+        serverId: params.serverId,
+      });
+    }
     if (params.method === 'server/discover') return { result: discovery(client, bridged.server) };
     const forwarded = withoutBindingMeta(inner);
     const token = (forwarded._meta as Params | undefined)?.progressToken;

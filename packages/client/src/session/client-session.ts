@@ -295,7 +295,8 @@ export class ClientSession {
       if (!link.connection.isClosed && link.agentCapabilities.sessionCapabilities?.close) {
         await link.connection.closeSession({ sessionId }, { timeoutMs: 5000 }).catch(() => undefined);
       }
-      link.detach(sessionId);
+      // Its bridged MCP servers stop with it: closed is closed once this resolves.
+      await link.detach(sessionId);
     }
     this.link = undefined;
     await this.persist();

@@ -38,7 +38,7 @@ export interface SessionLink {
   /** Stops the agent at once (it ignored a cancellation). */
   kill(): Promise<void>;
   /** The session no longer uses this connection. */
-  detach(agentSessionId: string): void;
+  detach(agentSessionId: string): void | Promise<void>;
   /** A file's text inside `roots` for display (see `FsService.peekText`); undefined when it cannot be read. */
   peekText?(path: string, roots: readonly string[]): Promise<string | undefined>;
   /** Reports something about the agent's behaviour a developer may want to know (once per message). */

@@ -1,22 +1,38 @@
 /**
  * The conductor of a proxy chain (unstable ACP v1, RFD "Proxy Chains"): one agent to the client,
  * made of proxies in front of a final agent. Runtime-neutral: it routes between channels it is
- * given; `@acp-kit/protocol/node/chain`'s `startChain` (its own entry: the unstable schema's validators stay out of `/node`) spawns the components and owns their lifetimes.
+ * given; `@acp-kit/protocol/node/chain`'s `startChain` (its own entry: the unstable schema's
+ * validators stay out of `/node`) spawns the components and owns their lifetimes.
  *
- * Routing, per hop (every hop is its own JSON-RPC connection, so ids are mapped per hop and a
- * `$/cancel_request` from the sender aborts the forwarded request, which cancels it on the next hop):
+ * Routing, per hop (every hop is its own JSON-RPC connection, so request ids are mapped per hop):
  * - client → first component: plain; `initialize` becomes `proxy/initialize` when it is a proxy.
  * - proxy → conductor, `proxy/successor`: unwrapped and sent plain to the next component.
  * - proxy or agent → conductor, plain: towards the client; wrapped in `proxy/successor` for the
  *   previous proxy, plain for the client.
  * Answers come back unchanged. When a component ends, the chain is over: every request still
  * waiting for an answer gets an error naming that component.
+ *
+ * Frames are routed as text: only the routing fields are read (frame-scan.ts); `params`,
+ * `result` and `error` travel as the text they came in as, and what one read brings is written
+ * to each hop in one write. Each hop of a chain used to parse, validate and re-encode every
+ * message; a stream through one proxy ran at a fifth of the direct rate (docs/performance.md).
  */
-import { JsonRpcConnection } from '../jsonrpc/connection.js';
-import type { JsonRpcConnectionOptions } from '../jsonrpc/connection-types.js';
 import { AcpKitError, ErrorCodes, ProtocolError } from '../jsonrpc/errors.js';
+import { FrameDecoder } from '../jsonrpc/framing.js';
+import type { Logger } from '../jsonrpc/types.js';
+import { closeError, encodeError, invalidRequest } from '../jsonrpc/wire.js';
 import type { ByteChannel } from '../transport/types.js';
-import { PROXY_METHODS, unwrapSuccessor, wrapSuccessor, type WrappedMessage } from './envelope.js';
+import { PROXY_METHODS } from './envelope.js';
+import {
+  isIdText,
+  methodJson,
+  paramsAllowed,
+  paramsText,
+  scanFrame,
+  type ScannedFrame,
+} from './frame-scan.js';
+import { answerBack, cancelForwarded, forwardText, Hop } from './hop.js';
+import { envelopeText, idOf, openEnvelope } from './text-envelope.js';
 
 /** One component of the chain; the last one is the final agent, the others are proxies. */
 export interface ChainComponent {
@@ -25,7 +41,11 @@ export interface ChainComponent {
   readonly channel: ByteChannel;
 }
 
-export interface ConductorOptions extends Pick<JsonRpcConnectionOptions, 'logger' | 'maxMessageBytes'> {
+export interface ConductorOptions {
+  /** Diagnostics sink; never receives frame contents (only methods and ids). */
+  logger?: Logger;
+  /** Largest inbound message on any hop in bytes (default 64 MiB); a bigger one ends the chain. */
+  maxMessageBytes?: number;
   /** Called with every frame on every hop: `hop` is `client` or a component's index. */
   trace?: (hop: 'client' | number, direction: 'in' | 'out', text: string) => void;
 }
@@ -38,7 +58,10 @@ export interface ChainEnd {
   readonly reason: AcpKitError;
 }
 
-type Kind = 'request' | 'notification';
+const CANCEL_REQUEST = '$/cancel_request';
+const INITIALIZE_JSON = methodJson('initialize');
+const PROXY_INITIALIZE_JSON = methodJson(PROXY_METHODS.proxy_initialize);
+const SUCCESSOR_JSON = methodJson(PROXY_METHODS.proxy_successor);
 
 /**
  * Routes messages between a client channel and the chain's components.
@@ -50,151 +73,157 @@ type Kind = 'request' | 'notification';
 export class Conductor {
   /** Resolves with the first end: of the client or of a component. */
   readonly ended: Promise<ChainEnd>;
-  readonly client: JsonRpcConnection;
-  readonly components: readonly JsonRpcConnection[];
+  /** Hop 0 is the client, hop i + 1 the component i. */
+  private readonly hops: Hop[];
   private end: ChainEnd | undefined;
   private resolveEnded!: (end: ChainEnd) => void;
-  /** Rejects every request still in flight through the conductor once the chain is over. */
-  private readonly over: Promise<never>;
-  private rejectOver!: (error: ProtocolError) => void;
+  private readonly logger: Logger | undefined;
 
   constructor(
     clientChannel: ByteChannel,
     private readonly parts: readonly ChainComponent[],
-    options: ConductorOptions = {},
+    private readonly options: ConductorOptions = {},
   ) {
     if (parts.length === 0) throw new AcpKitError('INVALID_ARGUMENT', 'a chain needs at least an agent');
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
-    this.over = new Promise<never>((_resolve, reject) => (this.rejectOver = reject));
-    this.over.catch(() => undefined);
-    const { trace, ...common } = options;
-    this.client = new JsonRpcConnection(clientChannel, {
-      ...common,
-      peerName: 'client',
-      trace: trace && ((direction, text) => trace('client', direction, text)),
-    });
-    this.components = parts.map(
-      (part, index) =>
-        new JsonRpcConnection(part.channel, {
-          ...common,
-          peerName: part.name,
-          trace: trace && ((direction, text) => trace(index, direction, text)),
-        }),
-    );
-    this.wireClient();
-    this.components.forEach((connection, index) => this.wireComponent(connection, index));
-    void this.client.closed.then((reason) => this.finish({ who: 'client', name: 'client', reason }));
-    this.components.forEach((connection, index) => {
-      void connection.closed.then((reason) => this.finish({ who: index, name: this.nameOf(index), reason }));
-    });
+    this.logger = options.logger;
+    const trace = options.trace;
+    const traceOf = (index: number) =>
+      trace &&
+      ((direction: 'in' | 'out', text: string) => trace(index === 0 ? 'client' : index - 1, direction, text));
+    this.hops = [
+      new Hop(0, 'client', clientChannel, traceOf(0)),
+      ...parts.map((part, index) => new Hop(index + 1, part.name, part.channel, traceOf(index + 1))),
+    ];
   }
 
   /** Starts reading from every channel. */
   start(): void {
-    this.client.start();
-    for (const connection of this.components) connection.start();
+    for (const hop of this.hops) {
+      const decoder = new FrameDecoder(
+        {
+          frame: (text) => this.route(hop, text),
+          fatal: (error) => this.hopEnded(hop, error),
+        },
+        { maxMessageBytes: this.options.maxMessageBytes },
+      );
+      hop.channel.start({
+        data: (chunk) => {
+          decoder.feed(chunk);
+          this.flush();
+        },
+        end: (details) => this.hopEnded(hop, closeError(hop.name, details)),
+      });
+    }
   }
 
-  /** Closes every connection (the components' processes are the spawner's to stop). */
+  /** Closes every channel (the components' processes are the spawner's to stop). */
   async close(): Promise<void> {
     this.finish({
       who: 'client',
       name: 'client',
       reason: new AcpKitError('CONNECTION_CLOSED', 'the chain was closed'),
     });
-    await Promise.all([this.client.close(), ...this.components.map((c) => c.close())]);
+    for (const hop of this.hops) hop.close();
+    await Promise.resolve();
   }
 
-  private nameOf(index: number): string {
-    return this.parts[index]?.name ?? `component ${index}`;
+  private isProxyHop(hop: number): boolean {
+    return hop >= 1 && hop < this.hops.length - 1;
   }
 
-  private isProxy(index: number): boolean {
-    return index < this.parts.length - 1;
-  }
-
-  private wireClient(): void {
-    this.client.onUnhandledRequest((params, ctx) =>
-      this.down(0, 'request', message(ctx.method, params), ctx.signal),
-    );
-    this.client.onUnhandledNotification((params, ctx) =>
-      this.down(0, 'notification', message(ctx.method, params)),
-    );
-  }
-
-  private wireComponent(connection: JsonRpcConnection, index: number): void {
-    if (this.isProxy(index)) {
-      connection.onRequest(PROXY_METHODS.proxy_successor, (params, ctx) =>
-        this.down(index + 1, 'request', unwrapSuccessor(params), ctx.signal),
-      );
-      connection.onNotification(PROXY_METHODS.proxy_successor, (params) =>
-        this.down(index + 1, 'notification', unwrapSuccessor(params)),
-      );
+  /** One frame that arrived on `from`. */
+  private route(from: Hop, text: string): void {
+    from.traceIn(text);
+    if (this.end) return;
+    const frame = scanFrame(text);
+    if (!frame) {
+      // The engine's answer to a line it cannot read; what we cannot scan we cannot route either.
+      return from.send(encodeError(null, ProtocolError.parseError({ note: 'not a JSON-RPC object' })));
     }
-    connection.onUnhandledRequest((params, ctx) =>
-      this.up(index - 1, 'request', message(ctx.method, params), ctx.signal),
-    );
-    connection.onUnhandledNotification((params, ctx) =>
-      this.up(index - 1, 'notification', message(ctx.method, params)),
-    );
-  }
-
-  /** Delivers a message to component `target` from its predecessor. */
-  private down(target: number, kind: Kind, msg: WrappedMessage, signal?: AbortSignal): unknown {
-    const connection = this.components[target];
-    if (!connection) throw ProtocolError.internalError({ reason: 'no successor' });
-    const method =
-      msg.method === 'initialize' && this.isProxy(target) ? PROXY_METHODS.proxy_initialize : msg.method;
-    if (kind === 'notification') return this.notify(connection, method, msg.params);
-    return this.request(connection, target, method, msg.params, signal);
-  }
-
-  /** Delivers a message to component `target` (-1: the client) from its successor. */
-  private up(target: number, kind: Kind, msg: WrappedMessage, signal?: AbortSignal): unknown {
-    if (target < 0) {
-      if (kind === 'notification') return this.notify(this.client, msg.method, msg.params);
-      return this.request(this.client, 'client', msg.method, msg.params, signal);
+    if (frame.method === undefined) {
+      if (!answerBack(from, frame))
+        this.log('debug', 'answer to an unknown or cancelled request', { hop: from.name });
+      return;
     }
-    const connection = this.components[target];
-    if (!connection) throw ProtocolError.internalError({ reason: 'no predecessor' });
-    const envelope = wrapSuccessor(msg);
-    if (kind === 'notification') return this.notify(connection, PROXY_METHODS.proxy_successor, envelope);
-    return this.request(connection, target, PROXY_METHODS.proxy_successor, envelope, signal);
+    if (frame.jsonrpcText !== '"2.0"')
+      return this.reject(from, frame, invalidRequest('jsonrpc must be "2.0"'));
+    if (!paramsAllowed(frame))
+      return this.reject(from, frame, invalidRequest('params must be an object or array'));
+    if (frame.idText !== undefined && !isIdText(frame.idText))
+      return from.send(encodeError(null, invalidRequest('id must be a string or a number')));
+    if (frame.method === CANCEL_REQUEST && frame.idText === undefined) {
+      cancelForwarded(from, frame);
+      return;
+    }
+    const fromIndex = from.index;
+    if (fromIndex > 0 && frame.method === PROXY_METHODS.proxy_successor && this.isProxyHop(fromIndex)) {
+      const inner = openEnvelope(frame);
+      if (inner instanceof ProtocolError) {
+        if (frame.idText !== undefined) from.send(encodeError(idOf(frame.idText), inner, frame.idText));
+        else this.log('debug', 'dropped a malformed proxy/successor notification', { hop: from.name });
+        return;
+      }
+      return this.forward(from, frame.idText, this.hops[fromIndex + 1], inner.methodJson, inner.params);
+    }
+    const target = fromIndex === 0 ? this.hops[1] : this.hops[fromIndex - 1];
+    if (!target) return;
+    const params = paramsText(frame);
+    if (fromIndex === 0 || target.index === 0) {
+      // Plain on both sides: a notification goes on as it came.
+      if (frame.idText === undefined && !(fromIndex === 0 && frame.method === 'initialize'))
+        return target.send(text, from);
+      return this.forward(from, frame.idText, target, methodJson(frame.method), params);
+    }
+    // Towards a proxy, from its successor: wrapped.
+    forwardText(from, frame.idText, target, SUCCESSOR_JSON, envelopeText(methodJson(frame.method), params));
   }
 
-  private notify(connection: JsonRpcConnection, method: string, params: unknown): Promise<void> {
-    // A notification for a component that is gone has nowhere to go; the chain is ending anyway.
-    return connection.notify(method, params).catch(() => undefined);
-  }
-
-  private request(
-    connection: JsonRpcConnection,
-    target: 'client' | number,
+  /** Sends a message on to `target`; `initialize` becomes `proxy/initialize` for a proxy. */
+  private forward(
+    from: Hop,
+    idText: string | undefined,
+    target: Hop | undefined,
     method: string,
-    params: unknown,
-    signal?: AbortSignal,
-  ): Promise<unknown> {
-    const answer = connection.request(method, params, { signal }).catch((error: unknown) => {
-      if (error instanceof ProtocolError) throw error;
-      throw this.chainError(target, error);
-    });
-    return Promise.race([answer, this.over]);
+    params: string | undefined,
+  ): void {
+    if (!target) return;
+    if (method === INITIALIZE_JSON && this.isProxyHop(target.index)) method = PROXY_INITIALIZE_JSON;
+    forwardText(from, idText, target, method, params);
   }
 
-  /** A local failure on the way (the component exited, the connection closed) as an error for the sender. */
-  private chainError(target: 'client' | number, error: unknown): ProtocolError {
-    const end = this.end;
-    if (end) return endError(end);
-    const name = target === 'client' ? 'client' : this.nameOf(target);
-    const text = error instanceof Error ? error.message : String(error);
-    return new ProtocolError(ErrorCodes.InternalError, `chain: ${name}: ${text}`, { component: name });
+  private reject(from: Hop, frame: ScannedFrame, error: ProtocolError): void {
+    const idText = frame.idText !== undefined && isIdText(frame.idText) ? frame.idText : undefined;
+    from.send(encodeError(idText === undefined ? null : idOf(idText), error, idText));
   }
 
+  private flush(): void {
+    for (const hop of this.hops) hop.flush();
+  }
+
+  private hopEnded(hop: Hop, reason: AcpKitError): void {
+    hop.ended = true;
+    this.finish({ who: hop.index === 0 ? 'client' : hop.index - 1, name: hop.name, reason });
+  }
+
+  /** The first end: every request still waiting, on every hop still there, is answered with why. */
   private finish(end: ChainEnd): void {
     if (this.end) return;
     this.end = end;
-    this.rejectOver(endError(end));
+    const error = endError(end);
+    for (const hop of this.hops) {
+      if (hop.ended) continue;
+      for (const inbound of hop.inbound.values())
+        hop.send(encodeError(idOf(inbound.idText), error, inbound.idText));
+      hop.inbound.clear();
+      hop.outbound.clear();
+    }
+    this.flush();
     this.resolveEnded(end);
+  }
+
+  private log(level: 'debug' | 'warn', message: string, fields: Record<string, unknown>): void {
+    this.logger?.log(level, message, fields);
   }
 }
 
@@ -203,8 +232,4 @@ function endError(end: ChainEnd): ProtocolError {
   return new ProtocolError(ErrorCodes.InternalError, `proxy chain stopped: ${what}`, {
     component: end.name,
   });
-}
-
-function message(method: string, params: unknown): WrappedMessage {
-  return params === undefined ? { method } : { method, params };
 }

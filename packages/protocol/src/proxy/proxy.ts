@@ -9,6 +9,7 @@ import type { JsonRpcConnectionOptions, RequestOptions } from '../jsonrpc/connec
 import type { RequestId } from '../jsonrpc/types.js';
 import type { ByteChannel } from '../transport/types.js';
 import { PROXY_METHODS, unwrapSuccessor, wrapSuccessor, type WrappedMessage } from './envelope.js';
+import { passThroughChannel } from './pass-through.js';
 
 /** One message a proxy intercepts. Requests carry the id they have on this proxy's hop. */
 export interface InterceptedMessage extends WrappedMessage {
@@ -78,7 +79,13 @@ export function runProxy(
   handlers: ProxyHandlers,
   options: ProxyOptions = {},
 ): RunningProxy {
-  const connection = new JsonRpcConnection(channel, { ...options, peerName: 'conductor' });
+  // A direction without an interceptor is passed on as text, never reaching the engine.
+  const pass = { fromClient: !handlers.fromClient, fromAgent: !handlers.fromAgent };
+  const engineChannel =
+    pass.fromClient || pass.fromAgent
+      ? passThroughChannel(channel, { ...pass, trace: options.trace })
+      : channel;
+  const connection = new JsonRpcConnection(engineChannel, { ...options, peerName: 'conductor' });
   const fromClient = handlers.fromClient ?? passThrough;
   const fromAgent = handlers.fromAgent ?? passThrough;
 

@@ -23,7 +23,7 @@ import { resolveKeyBindings } from '../../keys/key-bindings.js';
 import { formatKeySpec } from '../../keys/key-spec.js';
 import { plural } from '../../text/fold.js';
 import { startingMessage } from '../components/tab-label.js';
-import { mcpServersFor, mcpTransport, type TuiSettings } from '../settings/settings.js';
+import { usableMcpServers, type TuiSettings } from '../settings/settings.js';
 import type { TabEvent, TabInfo, TabPatch } from '../state/app-state.js';
 import type { AppStore } from '../state/app-store.js';
 import { SessionViewStore } from '../view/session-view-store.js';
@@ -403,13 +403,9 @@ export class TabRuntime {
     });
   }
 
-  /** The configured MCP servers this agent can use (http/sse only when it advertised them). */
+  /** The configured MCP servers this agent can use (settings.ts: usableMcpServers). */
   private mcpServers(): McpServer[] {
-    const caps = this.connection?.agentCapabilities.mcpCapabilities;
-    const usable = mcpServersFor(this.deps.settings(), this.agent.id).filter(({ server }) => {
-      const transport = mcpTransport(server);
-      return transport === 'stdio' || (transport === 'http' ? caps?.http === true : caps?.sse === true);
-    });
+    const usable = usableMcpServers(this.deps.settings(), this.agent.id, this.connection?.agentCapabilities);
     this.patch({ mcpServers: usable.map(({ server }) => server.name) });
     return usable.map(({ server }) => server);
   }

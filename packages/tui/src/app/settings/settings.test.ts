@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inkKey } from '../../test-support/key.js';
 import { keySpecFromInput } from './key-capture.js';
 import { loadSettings, updateSettings } from './settings-file.js';
-import { DEFAULT_SETTINGS, mcpServersFor, parseSettings } from './settings.js';
+import { DEFAULT_SETTINGS, mcpServersFor, parseSettings, usableMcpServers } from './settings.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -63,6 +63,12 @@ describe('settings', () => {
       ['files', 'claude'],
     ]);
     expect(mcpServersFor(settings, 'codex').map((s) => s.scope)).toEqual(['global', 'global']);
+    // Usable: stdio always, http only when advertised — all of them over MCP-over-ACP.
+    const names = (caps: object | undefined) =>
+      usableMcpServers(settings, 'codex', caps).map((s) => s.server.name);
+    expect(names(undefined)).toEqual(['files']);
+    expect(names({ mcpCapabilities: { http: true } })).toEqual(['files', 'web']);
+    expect(names({ mcpCapabilities: { acp: true } })).toEqual(['files', 'web']);
   });
 
   it('reads the write review mode, the former on/off switch as changed/never', () => {

@@ -10,7 +10,7 @@
  * ```
  */
 import type { WriteReviewMode } from '@acp-kit/client';
-import type { McpServer } from '@acp-kit/protocol';
+import type { AgentCapabilities, McpServer } from '@acp-kit/protocol';
 import type { ThemeName } from '../../theme/theme.js';
 import type { ClipboardMethod } from '../services/clipboard-copy.js';
 
@@ -211,6 +211,26 @@ export function mcpServersFor(settings: TuiSettings, agentId: string): Configure
     ...settings.mcpServers.filter((s) => !names.has(s.name)).map((server) => ({ server, scope: 'global' })),
     ...own.map((server) => ({ server, scope: agentId })),
   ];
+}
+
+/**
+ * The configured MCP servers an agent with `capabilities` can be given. An agent that takes
+ * MCP-over-ACP gets all of them (the client engine serves them itself, over the connection); any
+ * other gets stdio ones, and http/sse ones only when it advertised that transport.
+ */
+export function usableMcpServers(
+  settings: TuiSettings,
+  agentId: string,
+  capabilities: AgentCapabilities | undefined,
+): ConfiguredMcpServer[] {
+  const caps = capabilities?.mcpCapabilities;
+  // `acp` is in the unstable schema only; its entry (validators) stays out of the first frame.
+  const overAcp = (caps as { acp?: unknown } | undefined)?.acp === true;
+  return mcpServersFor(settings, agentId).filter(({ server }) => {
+    if (overAcp) return true;
+    const transport = mcpTransport(server);
+    return transport === 'stdio' || (transport === 'http' ? caps?.http === true : caps?.sse === true);
+  });
 }
 
 /** The transport of an MCP server (`stdio`, `http` or `sse`). */

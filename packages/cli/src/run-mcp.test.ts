@@ -1,0 +1,108 @@
+/**
+ * `acp run` gives the agent the MCP servers configured for `acp` (tui.json), as `acp` does: a
+ * remote agent behind `acp serve` (`--url`) and a local `acp agent` both take MCP-over-ACP, so
+ * the stdio server runs here, started by the client engine, and its tools are called over the
+ * ACP connection. A real MCP SDK server; the model is a local stub.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MCP_TEST_SERVER } from '../../agent/src/test-support/mcp-test-server.js';
+import { jsonLines, runCli, testHome, type TestHome } from './test-support/cli-harness.js';
+import { startOpenAIStub, type OpenAIStub } from './test-support/openai-stub.js';
+import { startServe, type Served } from './test-support/serve-harness.js';
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+let home: TestHome | undefined;
+let stub: OpenAIStub | undefined;
+let served: Served | undefined;
+
+afterEach(async () => {
+  await served?.stop();
+  await stub?.close();
+  await home?.cleanup();
+  served = stub = home = undefined;
+});
+
+/** A home whose tui.json configures one stdio MCP server (`local`) for every agent. */
+async function homeWithMcpServer(): Promise<TestHome> {
+  const h = await testHome();
+  const configDir = h.env.ACP_KIT_CONFIG_DIR as string;
+  await mkdir(configDir, { recursive: true });
+  const local = {
+    command: process.execPath,
+    args: ['--conditions=@acp-kit/source', '--import', TSX, MCP_TEST_SERVER],
+    env: { MCP_LABEL: 'client' },
+  };
+  await writeFile(join(configDir, 'tui.json'), JSON.stringify({ mcpServers: { local } }));
+  return h;
+}
+
+const MODEL_ENV = (baseUrl: string) => ({
+  ACP_KIT_BASE_URL: baseUrl,
+  ACP_KIT_MODEL: 'stub-model',
+  ACP_KIT_API_KEY: 'test-key-not-secret',
+});
+
+async function startStub(): Promise<OpenAIStub> {
+  return startOpenAIStub([
+    { tool: 'mcp__local__echo', args: { text: 'from far away' } },
+    { tool: 'mcp__local__write_note', args: { name: 'note.txt', text: 'written on the client machine' } },
+    { text: 'Done.' },
+  ]);
+}
+
+/** The tool calls of a `--format json` run, as [title, status] at their last update. */
+function toolCalls(stdout: string): string[][] {
+  const calls = new Map<string, { title?: string; status?: string }>();
+  for (const line of jsonLines(stdout)) {
+    if (line.type !== 'update') continue;
+    const update = line.update as { toolCallId?: string; title?: string; status?: string };
+    if (typeof update.toolCallId !== 'string') continue;
+    const call = calls.get(update.toolCallId) ?? {};
+    if (update.title) call.title = update.title;
+    if (update.status) call.status = update.status;
+    calls.set(update.toolCallId, call);
+  }
+  return [...calls.values()].map((call) => [call.title ?? '', call.status ?? '']);
+}
+
+describe('acp run with MCP servers configured for acp', () => {
+  it('--url: the remote agent behind acp serve calls the tools of a server that runs only here', async () => {
+    home = await homeWithMcpServer();
+    stub = await startStub();
+    served = await startServe(home, ['--agent', 'acp-kit'], MODEL_ENV(stub.baseUrl));
+    const run = await runCli(
+      ['run', '--url', served.url, '--approve', 'all', '--format', 'json', 'use the local tools'],
+      home,
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(toolCalls(run.stdout)).toEqual([
+      ['local: Echo', 'completed'],
+      ['local: write_note', 'completed'],
+    ]);
+    expect(JSON.stringify(stub.requests[1]?.messages)).toContain('client echo: from far away');
+    // The stdio server ran on this side, in the run's directory.
+    expect(await readFile(join(home.work, 'note.txt'), 'utf8')).toBe('written on the client machine');
+  });
+
+  it('a local acp agent gets the same servers', async () => {
+    home = await homeWithMcpServer();
+    stub = await startStub();
+    Object.assign(home.env, MODEL_ENV(stub.baseUrl));
+    const run = await runCli(
+      ['run', '--agent', 'acp-kit', '--approve', 'all', '--format', 'json', 'use the local tools'],
+      home,
+    );
+    expect(run.code).toBe(0);
+    expect(toolCalls(run.stdout)).toEqual([
+      ['local: Echo', 'completed'],
+      ['local: write_note', 'completed'],
+    ]);
+    expect(await readFile(join(home.work, 'note.txt'), 'utf8')).toBe('written on the client machine');
+  });
+});
