@@ -96,6 +96,9 @@ describe('parseLongLine', () => {
     expect(parseLongLine(cut(JSON.stringify({ [LONG]: 1 }), 4096))).toBeUndefined();
     expect(parseLongLine(cut(`{"a":"${LONG}\u0000"}`, 4096))).toBeUndefined();
     expect(parseLongLine(cut(`{"a":"${LONG}"`, 4096))).toBeUndefined();
+    // Nested deeper than a recursive walk could go: declined, never a RangeError.
+    const deep = `${'['.repeat(200_000)}"${LONG}"${']'.repeat(200_000)}`;
+    expect(parseLongLine(cut(deep, 65_536))).toBeUndefined();
   });
 });
 

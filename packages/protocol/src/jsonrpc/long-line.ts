@@ -66,7 +66,13 @@ export function parseLongLine(pieces: readonly string[]): { value: unknown } | u
     return undefined;
   }
   const placed = { count: 0 };
-  const result = place(parsed, marker, values, placed);
+  let result: unknown;
+  try {
+    result = place(parsed, marker, values, placed);
+  } catch {
+    // Nesting deeper than the stack (JSON.parse has no such limit): the usual way takes it.
+    return undefined;
+  }
   return result === NOT_HERE || placed.count !== values.length ? undefined : { value: result };
 }
 
