@@ -19,8 +19,15 @@ import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { peakRssKiB } from './common.js';
 
-/** Round trips made before the measured ones (JIT warm-up), and updates streamed. */
-const WARMUP = { rtt: 1000, throughput: 20_000 };
+/**
+ * Round trips made before the measured ones (JIT warm-up), and updates streamed. A fresh pair of
+ * Node processes needs a few thousand round trips before a call costs what it will: on this
+ * machine (load ~10) the 1,000 after the first 1,000 took ~100 us of CPU each in both processes,
+ * raw and acp-kit alike, against ~25-30 us from the 4,000th on; acp-kit, running more code per
+ * call, gets there ~1,000 calls later. With 1,000 here, `--quick` (4 x 500 calls) measured
+ * mostly that ramp.
+ */
+const WARMUP = { rtt: 5000, throughput: 20_000 };
 
 /**
  * @typedef {object} Adapter

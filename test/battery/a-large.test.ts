@@ -17,9 +17,11 @@ const GOAL = 3;
 /**
  * What the test holds `acp run` to while the goal is not met (docs/performance.md, "Large
  * messages"): the code before the framing, writer and checkpoint changes measured 6.9x at 16 MiB
- * here and 9.5x at 60 MiB in bench/large-message.mjs; after them, 4.9x and 4.7x.
+ * here and 9.5x at 60 MiB in bench/large-message.mjs; after them, 4.9-6.3x and 4.5-4.7x; with the
+ * transcript line written around the text (no serialised copy of it), 3.6x and 3.7x. The rest is
+ * the protocol client's own (its decoded line and `JSON.parse`'s copy).
  */
-const BOUND = sized(6, 7);
+const BOUND = 4.5;
 
 /** `acp run` (from source, transcript on) with the relay agent running `steps`; its peak RSS. */
 async function peakOf(steps: unknown[], expectedChars: number): Promise<number> {

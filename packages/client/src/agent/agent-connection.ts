@@ -508,7 +508,7 @@ export class AgentConnection implements SessionLink {
         trace: (direction: FrameDirection, text: string, parsed?: unknown) => {
           if (direction === 'in') {
             this.stall.traffic();
-            noise.inspect(text);
+            noise.inspect(text, parsed);
           }
           router.frame(direction, text, parsed);
         },

@@ -5,7 +5,9 @@ import type { SessionEvent } from '../session/events.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { initialSessionState } from '../session/state.js';
 import { storedMeta, tempDir } from '../test-support/harness.js';
-import { redactValue, REDACTED } from './redact.js';
+import { LONG_TEXT_CHARS } from '../util/append-texts.js';
+import { stringifyJson } from '../util/stringify-json.js';
+import { redactReplacer, redactString, redactValue, REDACTED } from './redact.js';
 import { TraceRouter, TraceWriter } from './trace.js';
 import { TranscriptStore } from './transcript-store.js';
 
@@ -95,6 +97,51 @@ describe('TranscriptStore', () => {
     ]);
     const { state } = await store.loadState('s-merge');
     expect(state).toEqual(reduceSessionEvents(initialSessionState('s-merge', '/p'), events));
+  });
+
+  it('writes a long chunk as a line of its own, exactly as serialising the event would (redacted)', async () => {
+    const store = new TranscriptStore(dir);
+    const writer = await store.create(meta('s-long'));
+    const body = 'a "quoted" line\\ with\ttabs\n\u0001 😀 and a key sk-abcdefghijklmnopqrstu! '
+      .repeat(Math.ceil((2.5 * LONG_TEXT_CHARS) / 70))
+      .concat('\ud800');
+    const long: SessionEvent = {
+      type: 'update',
+      at: 3,
+      update: {
+        kind: 'message_chunk',
+        role: 'agent',
+        messageId: 'm"1',
+        content: { type: 'text', text: body },
+      },
+    };
+    const plain = {
+      ...long,
+      at: 4,
+      update: { ...long.update, content: { type: 'text', text: 'x'.repeat(LONG_TEXT_CHARS) } },
+    } as SessionEvent;
+    // Short chunks of the same message first: written merged, before the long one (never joined to it).
+    writer.append({
+      ...long,
+      update: { ...long.update, content: { type: 'text', text: 'a' } },
+    } as SessionEvent);
+    writer.append({
+      ...long,
+      update: { ...long.update, content: { type: 'text', text: 'b' } },
+    } as SessionEvent);
+    writer.append(long);
+    writer.append(plain);
+    await writer.close();
+    const lines = (await readFile(join(dir, 's-long', 'events.jsonl'), 'utf8')).split('\n');
+    expect(lines).toHaveLength(4);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ merged: 2, update: { content: { text: 'ab' } } });
+    expect(lines[1]).toBe(stringifyJson(long, redactReplacer));
+    expect((JSON.parse(lines[1] as string) as typeof long).update).toMatchObject({
+      content: { text: redactString(body) },
+    });
+    expect(lines[1]).not.toContain('sk-abcdefghijklmnopqrstu');
+    expect(lines[2]).toBe(stringifyJson(plain));
+    expect(lines[3]).toBe('');
   });
 
   it('survives a torn last line: skipped on read, cut before the next append', async () => {

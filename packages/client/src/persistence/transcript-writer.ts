@@ -10,7 +10,7 @@ import { EPHEMERAL_EVENTS, type SessionEvent } from '../session/events.js';
 import { reduceSessionEvents } from '../session/reducer.js';
 import { initialSessionState } from '../session/state.js';
 import { writeJsonFile } from '../util/json-file.js';
-import { appendTexts, textsLength } from '../util/append-texts.js';
+import { appendTexts, JsonStringBody, LONG_TEXT_CHARS, textsLength } from '../util/append-texts.js';
 import { BATCH_BACKLOG_CHARS, LineBatch } from '../util/line-batch.js';
 import { stringifyJson } from '../util/stringify-json.js';
 import {
@@ -20,7 +20,7 @@ import {
   type RecordState,
 } from './checkpoint.js';
 import { readEventLines } from './event-lines.js';
-import { mayNeedRedaction, redactCommandLine, redactReplacer } from './redact.js';
+import { mayNeedRedaction, redactCommandLine, redactReplacer, redactString } from './redact.js';
 import type { AttachMode } from '../session/events.js';
 import { TRANSCRIPT_VERSION, type SessionMeta } from './transcript-store.js';
 
@@ -74,6 +74,12 @@ export class TranscriptWriter {
   append(event: SessionEvent): void {
     if (this.closed || EPHEMERAL_EVENTS.has(event.type)) return;
     const text = plainChunkText(event);
+    if (text !== undefined && text.length >= LONG_TEXT_CHARS) {
+      // Never merged: joining would copy it, and it is written without serialising it again.
+      this.queueChunk();
+      this.queueLongText(event as UpdateEvent, text);
+      return;
+    }
     if (text !== undefined && this.chunk && sameMessage(this.chunk.event, event)) {
       this.chunk.parts.push(text);
       this.chunk.length += text.length;
@@ -98,6 +104,29 @@ export class TranscriptWriter {
     const plain = stringifyJson(event);
     // The line and its newline apart: a long line is then written as it is, never copied.
     this.batch.push(mayNeedRedaction(plain) ? stringifyJson(event, redactReplacer) : plain);
+    this.batch.push('\n');
+  }
+
+  /**
+   * Queues a message chunk with a long text: the line around its text serialised with an empty
+   * text, and the text in between as a {@link JsonStringBody} (escaped slice by slice as it is
+   * written). Written exactly as {@link queue} would write it: the replacer's only rule for a
+   * text is `redactString`, applied here to the text alone.
+   */
+  private queueLongText(event: UpdateEvent, text: string): void {
+    const content = { type: 'text', text: '' };
+    const skeleton = { ...event, update: { ...event.update, content } as UpdateEvent['update'] };
+    let line = stringifyJson(skeleton);
+    if (mayNeedRedaction(line)) line = stringifyJson(skeleton, redactReplacer);
+    // The only `text` key of the event (plainChunkText allows no other object in it); a quote
+    // inside a string value would be escaped, so this cannot match there.
+    const at = line.lastIndexOf(EMPTY_TEXT_FIELD);
+    if (at === -1) return this.queue(event);
+    this.linesAfterCheckpoint++;
+    const split = at + EMPTY_TEXT_FIELD.length - 1;
+    this.batch.push(line.slice(0, split));
+    this.batch.push(new JsonStringBody(redactString(text)));
+    this.batch.push(line.slice(split));
     this.batch.push('\n');
   }
 
@@ -220,6 +249,9 @@ export class TranscriptWriter {
 }
 
 type UpdateEvent = Extract<SessionEvent, { type: 'update' }>;
+
+/** How the content's text appears in a chunk's line serialised with an empty text. */
+const EMPTY_TEXT_FIELD = '"text":""';
 
 /** Longest merged chunk text before it is queued (keeps each line well under the batch size). */
 const MAX_MERGED_CHUNK_CHARS = 16 * 1024;

@@ -139,8 +139,13 @@ export class NoiseDetector {
     private readonly onLine?: (line: string) => void,
   ) {}
 
-  /** Looks at one inbound frame's text. */
-  inspect(text: string): void {
+  /**
+   * Looks at one inbound frame's text; `parsed`: its value when it parsed. A JSON object is a
+   * frame, whatever its text: not looked at (reading a long frame's first character would make V8
+   * join its text, which the engine hands on in the pieces it was read in).
+   */
+  inspect(text: string, parsed?: unknown): void {
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return;
     let i = 0;
     while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
     if (text.charCodeAt(i) === 123 /* { */) return;

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appendTexts, LONG_TEXT_CHARS, textsLength } from './append-texts.js';
+import { appendTexts, JsonStringBody, LONG_TEXT_CHARS, textsLength } from './append-texts.js';
 import { LineBatch } from './line-batch.js';
 
 describe('LineBatch', () => {
@@ -64,5 +64,37 @@ describe('appendTexts', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('writes a JSON string body escaped slice by slice, as escaping it whole would', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'line-batch-'));
+    try {
+      // Quotes, backslashes, control characters, a pair across each slice boundary, lone surrogates.
+      const long =
+        'a"b\\c\n\u0001'.repeat(1000) +
+        'z'.repeat(LONG_TEXT_CHARS - 7001) +
+        '😀'.repeat(LONG_TEXT_CHARS / 2 + 3) +
+        '\ud800x\udc00';
+      const body = new JsonStringBody(long);
+      expect(body.length).toBe(long.length);
+      const handle = await open(join(dir, 'out'), 'a');
+      await appendTexts(handle, ['{"text":"', body, '"}\n']);
+      await handle.close();
+      const written = readFileSync(join(dir, 'out'), 'utf8');
+      expect(written).toBe(`${JSON.stringify({ text: long })}\n`);
+      expect((JSON.parse(written) as { text: string }).text).toBe(long);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('hands a JSON string body over by itself, however short', () => {
+    const batch = new LineBatch(() => undefined);
+    batch.push('{"text":"');
+    batch.push(new JsonStringBody('x'));
+    batch.push('"}\n');
+    const texts = batch.take();
+    expect(texts).toHaveLength(3);
+    expect(texts[1]).toBeInstanceOf(JsonStringBody);
   });
 });

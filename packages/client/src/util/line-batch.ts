@@ -5,7 +5,7 @@
  * of MiB) is never joined with its neighbours nor encoded whole: it is written slice by slice, so
  * that writing it costs no copy of its size.
  */
-import { LONG_TEXT_CHARS } from './append-texts.js';
+import { LONG_TEXT_CHARS, type Text } from './append-texts.js';
 
 /** Default pause between a first queued line and the write that takes it. */
 export const BATCH_INTERVAL_MS = 100;
@@ -26,7 +26,7 @@ export const BATCH_BACKLOG_CHARS = 1024 * 1024;
  * batch.push('{"a":1}\n');
  */
 export class LineBatch {
-  private lines: string[] = [];
+  private lines: Text[] = [];
   private chars = 0;
   /** Taken by the owner and not yet reported written through {@link settled}. */
   private taken = 0;
@@ -38,8 +38,11 @@ export class LineBatch {
     private readonly maxChars = BATCH_MAX_CHARS,
   ) {}
 
-  /** Queues a line (with its newline), or a piece of one (a long text without its newline). */
-  push(line: string): void {
+  /**
+   * Queues a line (with its newline), or a piece of one (a long text without its newline, or the
+   * body of a long JSON string, escaped when written).
+   */
+  push(line: Text): void {
     if (line.length === 0) return;
     this.lines.push(line);
     this.chars += line.length;
@@ -61,9 +64,10 @@ export class LineBatch {
 
   /**
    * Everything queued (none when nothing is), and the queue emptied: runs of short texts joined,
-   * each long one ({@link LONG_TEXT_CHARS}) by itself. Write them with `appendTexts`.
+   * each long one ({@link LONG_TEXT_CHARS}) and each JSON string body by itself. Write them with
+   * `appendTexts`.
    */
-  take(): string[] {
+  take(): Text[] {
     this.cancelTimer();
     const lines = this.lines;
     const taken = this.chars;
@@ -71,10 +75,10 @@ export class LineBatch {
     this.chars = 0;
     this.taken += taken;
     if (lines.length <= 1) return lines;
-    const texts: string[] = [];
+    const texts: Text[] = [];
     let run: string[] = [];
     for (const line of lines) {
-      if (line.length < LONG_TEXT_CHARS) {
+      if (typeof line === 'string' && line.length < LONG_TEXT_CHARS) {
         run.push(line);
         continue;
       }

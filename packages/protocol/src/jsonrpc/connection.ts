@@ -144,7 +144,7 @@ export class JsonRpcConnection {
       this.resolveClosed = resolve;
     });
     const decoderSink: FrameDecoderSink = {
-      frame: (text) => this.onFrame(text),
+      frame: (text, parsed) => this.onFrame(text, parsed),
       fatal: (error) => {
         this.log('error', 'inbound message too large, closing the connection', { ...error.details });
         this.terminate(error, false);
@@ -153,6 +153,7 @@ export class JsonRpcConnection {
     this.decoder = new FrameDecoder(decoderSink, {
       maxMessageBytes: options.maxMessageBytes,
       detectContentLength: options.detectContentLength,
+      parseLongLines: true,
     });
     this.queue = new InboundQueue<InboundItem>((item) => this.dispatch(item), {
       highWater: options.maxQueuedInbound ?? DEFAULT_MAX_QUEUED_INBOUND,
@@ -267,11 +268,12 @@ export class JsonRpcConnection {
 
   // ---- inbound ----
 
-  private onFrame(text: string): void {
+  /** One inbound line; `parsed`: its value when the decoder parsed it already (a long line). */
+  private onFrame(text: string, parsed?: { value: unknown }): void {
     if (this.closeReason) return;
     let message: unknown;
     try {
-      message = JSON.parse(text);
+      message = parsed ? parsed.value : JSON.parse(text);
     } catch {
       this.readHadOther = true;
       // A frame written right after text that did not end its line (a log line without a newline)

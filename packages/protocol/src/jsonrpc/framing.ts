@@ -6,6 +6,7 @@
  * Runtime-neutral: no Node APIs.
  */
 import { AcpKitError } from './errors.js';
+import { LONG_LINE_CHARS, parseLongLine } from './long-line.js';
 
 /** Default largest inbound message: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -15,8 +16,12 @@ export type FramingMode = 'ndjson' | 'content-length';
 
 /** Receives what a {@link FrameDecoder} finds in the stream. */
 export interface FrameDecoderSink {
-  /** One complete frame (JSON text, not yet parsed), in stream order. */
-  frame(text: string): void;
+  /**
+   * One complete frame (JSON text), in stream order. With `parseLongLines`, a long line may come
+   * already parsed (`parsed.value`); `text` is then the line as a concatenation of the pieces it
+   * was read in (reading its characters makes V8 join them: only for what is rare).
+   */
+  frame(text: string, parsed?: { value: unknown }): void;
   /** A fatal framing error (today only `MESSAGE_TOO_LARGE`); the decoder ignores input afterwards. */
   fatal(error: AcpKitError): void;
 }
@@ -32,6 +37,11 @@ export interface FrameDecoderOptions {
    * by piece with a streaming `TextDecoder`, whatever this is.
    */
   decodeUtf8?: (bytes: Uint8Array) => string;
+  /**
+   * Parse a line of at least 1 MiB that spanned reads from its pieces (long-line.ts: one copy of
+   * a long text fewer) and hand the value to `sink.frame` with the text (default false).
+   */
+  parseLongLines?: boolean;
 }
 
 const NEWLINE = 10;
@@ -67,6 +77,7 @@ export class FrameDecoder {
   private readonly maxBytes: number;
   private readonly detect: boolean;
   private readonly decode: (bytes: Uint8Array) => string;
+  private readonly parseLong: boolean;
   private stage = Stage.Bom;
   private currentMode: FramingMode | undefined;
   /** Bytes held back while the BOM / framing detection is undecided (a few bytes at most). */
@@ -88,6 +99,7 @@ export class FrameDecoder {
     this.sink = sink;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.detect = options.detectContentLength ?? false;
+    this.parseLong = options.parseLongLines ?? false;
     if (options.decodeUtf8) {
       this.decode = options.decodeUtf8;
     } else {
@@ -202,7 +214,9 @@ export class FrameDecoder {
       // The size of a line leaves out its line ending, CR included.
       const size = lastByte === CARRIAGE_RETURN ? total - 1 : total;
       if (size > this.maxBytes) return this.fail(size);
-      this.emitLine(this.takeLine(chunk.subarray(0, first)));
+      if (this.parseLong && total >= LONG_LINE_CHARS)
+        this.emitLong(this.takePieces(chunk.subarray(0, first)));
+      else this.emitLine(this.takeLine(chunk.subarray(0, first)));
       if (this.stage === Stage.Failed) return;
       start = first + 1;
     }
@@ -336,13 +350,35 @@ export class FrameDecoder {
 
   /** The incomplete line ended by `rest` (its last bytes, possibly none), as one string. */
   private takeLine(rest: Uint8Array): string {
+    const pieces = this.takePieces(rest);
+    return pieces.length === 1 ? (pieces[0] as string) : pieces.join('');
+  }
+
+  /** The incomplete line ended by `rest`, as the pieces of text it was decoded in. */
+  private takePieces(rest: Uint8Array): string[] {
     const last = this.lineDecoder.decode(rest);
     const pieces = this.lineText;
     this.lineText = [];
     this.partBytes = 0;
     this.lineLastByte = -1;
     if (last.length > 0) pieces.push(last);
-    return pieces.length === 1 ? (pieces[0] as string) : pieces.join('');
+    return pieces;
+  }
+
+  /** {@link emitLine} for a long line in pieces: parsed from them when it can be (long-line.ts). */
+  private emitLong(pieces: string[]): void {
+    const last = pieces[pieces.length - 1];
+    if (last !== undefined && last.charCodeAt(last.length - 1) === CARRIAGE_RETURN) {
+      if (last.length > 1) pieces[pieces.length - 1] = last.slice(0, -1);
+      else pieces.pop();
+    }
+    if (pieces.every((piece) => piece.trim() === '')) return;
+    const parsed = parseLongLine(pieces);
+    if (!parsed) return this.sink.frame(pieces.join(''));
+    // A concatenation refers to the pieces: no copy unless its characters are read.
+    let text = '';
+    for (const piece of pieces) text += piece;
+    this.sink.frame(text, parsed);
   }
 
   private takeParts(total = this.partBytes): Uint8Array {
