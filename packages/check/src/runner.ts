@@ -2,7 +2,8 @@
  * Runs the selected checks against a target: decides which parts of the run they need, drives
  * the agent through them (one fresh process per protocol version), then judges.
  */
-import { AcpKitError, describeClose } from '@acp-kit/protocol';
+import { AcpKitError, describeClose, type CloseDetails } from '@acp-kit/protocol';
+import { evidenceOf } from './evidence.js';
 import { CANCEL_CHECKS } from './checks/cancel.js';
 import type { Check, Phase } from './checks/check.js';
 import { ERROR_CHECKS } from './checks/errors.js';
@@ -43,6 +44,11 @@ export interface RunChecksOptions {
   /** Check names (or name prefixes ending in `.`, such as `cancel.`) to run, or to leave out. */
   only?: readonly string[];
   skip?: readonly string[];
+  /**
+   * The `cwd` of the sessions (default: the target's). Give a scratch directory: the turns ask
+   * the agent to create a file there.
+   */
+  sessionCwd?: string;
   /** The text of the turns' prompts (default {@link DEFAULT_PROMPT}). */
   prompt?: string;
   /** How long a request without a model may take (default 15 s). */
@@ -93,7 +99,7 @@ export async function runChecks(options: RunChecksOptions): Promise<CheckReport>
   const obs: Observations = {
     log,
     offline,
-    cwd: options.target.cwd,
+    cwd: options.sessionCwd ?? options.target.cwd,
     slowInitializeMs: options.slowInitializeMs ?? SLOW_INITIALIZE_MS,
     slowFirstUpdateMs: options.slowFirstUpdateMs ?? SLOW_FIRST_UPDATE_MS,
     versions: new Map(),
@@ -132,6 +138,14 @@ export async function runChecks(options: RunChecksOptions): Promise<CheckReport>
   return { version: 1, target: describeTarget(options.target), offline, results, counts };
 }
 
+/** How the agent ended, in one line: the exit and the last lines of its stderr. */
+function describeCrash(details: CloseDetails | undefined, stderrTail: string): string {
+  const how = describeClose('agent', { ...details, stderrTail: '' });
+  const lines = (details?.stderrTail ?? stderrTail).trim().split('\n').slice(-3);
+  const tail = evidenceOf(lines.join('\n')).slice(1, -1);
+  return tail ? `${how}; stderr: ${tail}` : how;
+}
+
 /** Opens a fresh agent for one connection, runs `script`, and records a crash if the agent died first. */
 async function withPeer(
   target: CheckTarget,
@@ -142,7 +156,7 @@ async function withPeer(
   const opened = await openPeer(target, conn, obs.log);
   let done = false;
   void opened.peer.closed.then((details) => {
-    if (!done) obs.crashes.set(conn, describeClose('agent', details ?? { stderrTail: opened.stderrTail() }));
+    if (!done) obs.crashes.set(conn, describeCrash(details, opened.stderrTail()));
   });
   try {
     await script(opened.peer);

@@ -185,6 +185,28 @@ ${examples([
   ['acp doctor --format json', 'the report as JSON'],
 ])}`;
 
+export const CHECK_HELP = `
+Drives an ACP agent through named conformance checks and prints each as PASS, FAIL, WARN or n/a,
+with the rule it rests on (a link to the spec or the schema definition) and the evidence: the
+offending frame, shortened, secrets and control characters removed. The agent runs in a scratch
+directory (--cwd to choose one), once per protocol version checked. The turn checks send two short
+prompts in v1 and one in v2, which a real agent pays for with model tokens; --offline runs only
+the checks that need no model. Checks: handshake.v1 handshake.v2 capabilities.well-formed
+auth.methods timing.initialize errors.unknown-method errors.unknown-notification
+errors.invalid-params errors.before-initialize schema.strict capabilities.honoured rpc.request-ids
+session.new session.list session.load session.resume session.close turn.prompt turn.tool-calls
+turn.tool-call-ids timing.first-update cancel.stop-reason cancel.permission cancel.late-updates
+v2.turn (docs/check.md explains each). --only/--skip take names or prefixes ending in a dot
+(errors.), repeatable or comma-separated. Exit code 0 when no check failed, 1 when one did, 2 on
+bad usage. NO_COLOR (or output that is not a terminal) turns colours off.
+${examples([
+  ['acp check --agent demo', 'check the built-in demo agent'],
+  ['acp check --offline -- my-agent --acp', 'a command, without spending model tokens'],
+  ['acp check --url http://127.0.0.1:8765/acp', 'a remote agent (acp serve)'],
+  ['acp check --agent claude --only turn.,cancel.', 'only the turn and cancellation checks'],
+  ['acp check --format json -- my-agent > report.json', 'the report for CI (documented in docs/check.md)'],
+])}`;
+
 export const COMPLETION_HELP = `
 Prints a completion script for the shell, generated from acp's own commands and options: commands,
 options, the values of options with fixed choices, files and directories, and agent names for

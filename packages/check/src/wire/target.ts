@@ -8,6 +8,7 @@ import { redactUrl } from '@acp-kit/protocol/remote';
 import type { FrameLog } from './peer.js';
 import { WirePeer } from './peer.js';
 
+/** `cwd`: where the agent process runs (and the sessions' `cwd` unless the run says otherwise). */
 export type CheckTarget =
   | { kind: 'command'; command: string; args: readonly string[]; cwd: string; env?: NodeJS.ProcessEnv }
   | { kind: 'url'; url: string; cwd: string };

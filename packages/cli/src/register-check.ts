@@ -1,0 +1,44 @@
+/**
+ * Registers `acp check` (the conformance checker). Its implementation loads only when it runs,
+ * like every command's.
+ */
+import type { Command } from 'commander';
+import type { CheckOptions } from './commands/check.js';
+import * as help from './help-text.js';
+import type { CliIo } from './io.js';
+import { addFormatOptions, outputFormat, type FormatOptions } from './output-format.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function registerCheck(
+  program: Command,
+  tail: readonly string[] | undefined,
+  done: (code: number) => void,
+  io: CliIo,
+): void {
+  addFormatOptions(
+    program
+      .command('check')
+      .description(
+        'Check an ACP agent against the protocol: acp check --agent NAME | --url URL | -- CMD ARGS…',
+      )
+      .option('--agent <name>', 'catalog agent to check (see `acp agents`)')
+      .option('--url <url>', 'remote agent to check (http(s)://…/acp, as acp serve prints)')
+      .option('--offline', 'run only the checks that need no model turn')
+      .option(
+        '--only <names>',
+        'run only these checks (names or prefixes such as errors.; repeatable)',
+        collect,
+      )
+      .option('--skip <names>', 'leave out these checks (repeatable)', collect)
+      .option('--cwd <dir>', "the agent's working directory (default: a scratch directory, removed after)")
+      .option('--prompt <text>', 'the prompt of the turn checks (default: create a small file, then reply)')
+      .option('--timeout <seconds>', 'how long one turn may take (default 120)')
+      .option('--verbose', 'show the rule of every check, not only of failures and warnings'),
+  )
+    .addHelpText('after', help.CHECK_HELP)
+    .action(async (options: Omit<CheckOptions, 'format'> & FormatOptions) => {
+      const { checkCommand } = await import('./commands/check.js');
+      done(await checkCommand(tail, { ...options, format: outputFormat(options) }, io));
+    });
+}
