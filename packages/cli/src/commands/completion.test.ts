@@ -54,6 +54,7 @@ describe('acp completion bash', () => {
       'agent',
       'agents',
       'chain',
+      'check',
       'completion',
       'doctor',
       'help',
@@ -65,6 +66,7 @@ describe('acp completion bash', () => {
     ]);
     expect(bashOffers('ru')).toEqual(['rules', 'run']);
     expect(bashOffers('do')).toEqual(['doctor']);
+    expect(bashOffers('check', '--o')).toEqual(['--offline', '--only']);
     expect(bashOffers('sessions', '')).toEqual(['delete', 'help', 'list', 'show']);
     expect(bashOffers('run', '--f')).toEqual(['--file', '--format']);
     expect(bashOffers('run', '--format', '')).toEqual(['json', 'text']);
