@@ -18,3 +18,5 @@ export { evidenceOf } from './evidence.js';
 export { describeTarget } from './wire/target.js';
 export type { CheckTarget } from './wire/target.js';
 export type { CheckReport, CheckResult, CheckStatus, Rule } from './types.js';
+export { formatReplayReport, parseTrace, replayTrace } from './replay/replay.js';
+export type { Divergence, ReplayReport, TraceEntry } from './replay/replay.js';

@@ -207,6 +207,24 @@ ${examples([
   ['acp check --format json -- my-agent > report.json', 'the report for CI (documented in docs/check.md)'],
 ])}`;
 
+export const REPLAY_HELP = `
+Plays the agent of a recorded session to a client: acp replay is the agent command, the trace is
+a session's trace.jsonl (acp sessions show ID prints its directory) or the file of acp proxy trace.
+Each time the client sends what the recorded client sent next (same method, in order), the
+agent's recorded frames that followed are sent back, responses under the live request's id. A
+request the recording does not expect is answered with an error and reported. When the client
+closes the connection, the report goes to stderr (--report FILE: also as JSON): how many recorded
+client frames it matched, where it diverged, what it never sent, and requests whose params differ
+from the recording. Exit code 0 when the client followed the recording exactly, 1 otherwise. It
+turns a user's bug report (their trace) into a regression test for a client.
+${examples([
+  ['acp run "hello" -- acp replay trace.jsonl', "replay a recorded demo turn to acp's own client"],
+  [
+    'acp -- acp replay trace.jsonl',
+    'the terminal UI against the recording (any client: acp replay FILE as its agent command)',
+  ],
+])}`;
+
 export const COMPLETION_HELP = `
 Prints a completion script for the shell, generated from acp's own commands and options: commands,
 options, the values of options with fixed choices, files and directories, and agent names for

@@ -319,7 +319,7 @@ export async function buildProgram(
 
   registerRules(program, noTail, done, io);
   registerChain(program, tail, noTail, done, io);
-  registerCheck(program, tail, done, io);
+  registerCheck(program, tail, noTail, done, io);
 
   program
     .command('serve')

@@ -1,9 +1,10 @@
 /**
- * Registers `acp check` (the conformance checker). Its implementation loads only when it runs,
- * like every command's.
+ * Registers `acp check` (the conformance checker) and `acp replay` (a recorded trace as a fake
+ * agent). Their implementations load only when they run, like every command's.
  */
 import type { Command } from 'commander';
 import type { CheckOptions } from './commands/check.js';
+import type { ReplayOptions } from './commands/replay.js';
 import * as help from './help-text.js';
 import type { CliIo } from './io.js';
 import { addFormatOptions, outputFormat, type FormatOptions } from './output-format.js';
@@ -13,6 +14,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 export function registerCheck(
   program: Command,
   tail: readonly string[] | undefined,
+  noTail: () => void,
   done: (code: number) => void,
   io: CliIo,
 ): void {
@@ -40,5 +42,17 @@ export function registerCheck(
     .action(async (options: Omit<CheckOptions, 'format'> & FormatOptions) => {
       const { checkCommand } = await import('./commands/check.js');
       done(await checkCommand(tail, { ...options, format: outputFormat(options) }, io));
+    });
+
+  program
+    .command('replay')
+    .description('Serve a recorded trace as a fake agent on stdin/stdout and report where the client left it')
+    .argument('<file>', "a session's trace.jsonl, or the file of acp proxy trace")
+    .option('--report <file>', 'also write the report as JSON to this file')
+    .addHelpText('after', help.REPLAY_HELP)
+    .action(async (file: string, options: ReplayOptions) => {
+      noTail();
+      const { replayCommand } = await import('./commands/replay.js');
+      done(await replayCommand(file, options, io));
     });
 }

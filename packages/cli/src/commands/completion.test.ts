@@ -59,12 +59,14 @@ describe('acp completion bash', () => {
       'doctor',
       'help',
       'proxy',
+      'replay',
       'rules',
       'run',
       'serve',
       'sessions',
     ]);
     expect(bashOffers('ru')).toEqual(['rules', 'run']);
+    expect(bashOffers('re')).toEqual(['replay']);
     expect(bashOffers('do')).toEqual(['doctor']);
     expect(bashOffers('check', '--o')).toEqual(['--offline', '--only']);
     expect(bashOffers('sessions', '')).toEqual(['delete', 'help', 'list', 'show']);
