@@ -20,3 +20,5 @@ export type { CheckTarget } from './wire/target.js';
 export type { CheckReport, CheckResult, CheckStatus, Rule } from './types.js';
 export { formatReplayReport, parseTrace, replayTrace } from './replay/replay.js';
 export type { Divergence, ReplayReport, TraceEntry } from './replay/replay.js';
+export { serveClientChecks } from './client/client-checks.js';
+export type { ClientCheckOptions } from './client/client-checks.js';

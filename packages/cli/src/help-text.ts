@@ -198,13 +198,16 @@ session.new session.list session.load session.resume session.close turn.prompt t
 turn.tool-call-ids timing.first-update cancel.stop-reason cancel.permission cancel.late-updates
 v2.turn (docs/check.md explains each). --only/--skip take names or prefixes ending in a dot
 (errors.), repeatable or comma-separated. Exit code 0 when no check failed, 1 when one did, 2 on
-bad usage. NO_COLOR (or output that is not a terminal) turns colours off.
+bad usage. NO_COLOR (or output that is not a terminal) turns colours off. With --client, acp check
+is the agent: give it as the agent command of a client to check the client (report on stderr and
+in --report FILE).
 ${examples([
   ['acp check --agent demo', 'check the built-in demo agent'],
   ['acp check --offline -- my-agent --acp', 'a command, without spending model tokens'],
   ['acp check --url http://127.0.0.1:8765/acp', 'a remote agent (acp serve)'],
   ['acp check --agent claude --only turn.,cancel.', 'only the turn and cancellation checks'],
   ['acp check --format json -- my-agent > report.json', 'the report for CI (documented in docs/check.md)'],
+  ['acp run "go" -- acp check --client --report client.json', "check acp's own client"],
 ])}`;
 
 export const REPLAY_HELP = `

@@ -36,7 +36,12 @@ export function registerCheck(
       .option('--cwd <dir>', "the agent's working directory (default: a scratch directory, removed after)")
       .option('--prompt <text>', 'the prompt of the turn checks (default: create a small file, then reply)')
       .option('--timeout <seconds>', 'how long one turn may take (default 120)')
-      .option('--verbose', 'show the rule of every check, not only of failures and warnings'),
+      .option('--verbose', 'show the rule of every check, not only of failures and warnings')
+      .option(
+        '--client',
+        'be the agent of a client under test: give `acp check --client` as its agent command',
+      )
+      .option('--report <file>', 'with --client: where to write the JSON report (default: a temp file)'),
   )
     .addHelpText('after', help.CHECK_HELP)
     .action(async (options: Omit<CheckOptions, 'format'> & FormatOptions) => {

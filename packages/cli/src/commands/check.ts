@@ -3,7 +3,7 @@
  * a command after --, or a remote URL) and prints the report. Exit code 0 only when no check
  * failed (warnings and not-applicable checks do not fail a run).
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AcpKitError } from '@acp-kit/protocol';
@@ -24,6 +24,10 @@ export interface CheckOptions {
   prompt?: string;
   timeout?: string;
   verbose?: boolean;
+  /** Be the agent of a client under test (`acp check --client` as its agent command). */
+  client?: boolean;
+  /** With --client: where the JSON report goes (default: a file in the temp directory). */
+  report?: string;
   format: OutputFormat;
 }
 
@@ -47,6 +51,7 @@ export async function checkCommand(
   options: CheckOptions,
   io: CliIo,
 ): Promise<number> {
+  if (options.client) return clientCheck(tail, options, io);
   const given = [options.agent, options.url, tail?.length ? tail : undefined].filter((v) => v !== undefined);
   if (given.length > 1) throw new UsageError('give one of --agent NAME, --url URL or a command after --');
   const turnTimeoutMs = seconds(options.timeout, '--timeout');
@@ -81,6 +86,31 @@ export async function checkCommand(
   } finally {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * `acp check --client`: stdin/stdout belong to the client under test, so the report goes to
+ * stderr (plain) and to a JSON file.
+ */
+async function clientCheck(
+  tail: readonly string[] | undefined,
+  options: CheckOptions,
+  io: CliIo,
+): Promise<number> {
+  if (options.agent || options.url || tail?.length) {
+    throw new UsageError(
+      "--client takes no agent: it is the agent (give acp check --client as the client's agent command)",
+    );
+  }
+  const { serveClientChecks } = await import('@acp-kit/check');
+  const { stdioChannel } = await import('@acp-kit/protocol/node');
+  const report = await serveClientChecks(stdioChannel());
+  const file = resolve(io.cwd, options.report ?? join(tmpdir(), `acp-check-client-${process.pid}.json`));
+  await writeFile(file, reportJson(report));
+  io.stderr.write(
+    `${formatReport(report, { colour: false, verbose: options.verbose === true })}report: ${file}\n`,
+  );
+  return report.counts.fail > 0 ? EXIT_CODES.ERROR : EXIT_CODES.OK;
 }
 
 /** The agent to check, as the checker runs it: its command resolved, its environment filtered. */
