@@ -30,6 +30,8 @@ export interface Observations {
   log: FrameLog;
   offline: boolean;
   cwd: string;
+  /** A remote target: its transport carries `initialize` first, nothing may come before it. */
+  remote: boolean;
   /** Above this, `timing.initialize` warns (ms). */
   slowInitializeMs: number;
   /** Above this, `timing.first-update` warns (ms). */

@@ -100,6 +100,7 @@ export async function runChecks(options: RunChecksOptions): Promise<CheckReport>
     log,
     offline,
     cwd: options.sessionCwd ?? options.target.cwd,
+    remote: options.target.kind === 'url',
     slowInitializeMs: options.slowInitializeMs ?? SLOW_INITIALIZE_MS,
     slowFirstUpdateMs: options.slowFirstUpdateMs ?? SLOW_FIRST_UPDATE_MS,
     versions: new Map(),

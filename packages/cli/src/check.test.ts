@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckReport } from '@acp-kit/check';
 import { runCli, testHome, type TestHome } from './test-support/cli-harness.js';
+import { startServe } from './test-support/serve-harness.js';
+import { wantsColour } from './commands/check.js';
 import { startOpenAIStub, type OpenAIStub } from './test-support/openai-stub.js';
 
 const FIXTURE = fileURLToPath(new URL('../../check/src/test-support/fixture-agent.mjs', import.meta.url));
@@ -96,6 +98,27 @@ describe('acp check', () => {
     );
     expect(result.stdout).toMatch(/^n\/a {3}turn\.prompt +--offline$/m);
     expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('checks a remote agent (acp check --url, against acp serve --agent demo)', async () => {
+    const served = await startServe(home, ['--agent', 'demo']);
+    try {
+      const result = await runCli(['check', '--url', served.url, '--offline', '--format', 'json'], home);
+      const report = JSON.parse(result.stdout) as CheckReport;
+      expect(report.target).toBe(served.url);
+      expect(report.results.filter((r) => r.status === 'fail' || r.status === 'warn')).toEqual([]);
+      expect(report.counts.pass).toBeGreaterThan(15);
+      expect(result.code).toBe(0);
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('colours the table only on a terminal, and never under NO_COLOR', () => {
+    expect(wantsColour({ isTTY: true }, {})).toBe(true);
+    expect(wantsColour({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(wantsColour({ isTTY: true }, { NO_COLOR: '' })).toBe(true);
+    expect(wantsColour({ isTTY: false }, {})).toBe(false);
   });
 
   it('refuses an unknown check name and two agents at once (usage, exit code 2)', async () => {

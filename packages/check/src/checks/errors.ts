@@ -76,6 +76,7 @@ const beforeInitialize: Check = {
   },
   needs: ['v1'],
   judge(obs) {
+    if (obs.remote) return notApplicable('a remote transport carries initialize first');
     const step = obs.preInit;
     const missing = noResponse(step, obs);
     if (missing) return flag('fail', `session/new before initialize: ${missing}`, step);

@@ -55,13 +55,14 @@ export async function driveV1Offline(
   options: DriveOptions,
 ): Promise<void> {
   const timeout = options.requestTimeoutMs;
-  obs.preInit = await step(
-    peer,
-    'session/new',
-    { cwd: obs.cwd, mcpServers: [] },
-    timeout,
-    'check-before-initialize',
-  );
+  if (!obs.remote)
+    obs.preInit = await step(
+      peer,
+      'session/new',
+      { cwd: obs.cwd, mcpServers: [] },
+      timeout,
+      'check-before-initialize',
+    );
   obs.initialize = await step(
     peer,
     'initialize',

@@ -46,6 +46,11 @@ function names(values: readonly string[] | undefined): string[] {
     .filter(Boolean);
 }
 
+/** Colours on a terminal, unless `NO_COLOR` is set to anything but the empty string. */
+export function wantsColour(stdout: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return stdout.isTTY === true && (env.NO_COLOR ?? '') === '';
+}
+
 export async function checkCommand(
   tail: readonly string[] | undefined,
   options: CheckOptions,
@@ -79,7 +84,7 @@ export async function checkCommand(
     });
     if (options.format === 'json') io.stdout.write(reportJson(report));
     else {
-      const colour = io.stdout.isTTY === true && (io.env.NO_COLOR ?? '') === '';
+      const colour = wantsColour(io.stdout, io.env);
       io.stdout.write(formatReport(report, { colour, verbose: options.verbose === true }));
     }
     return report.counts.fail > 0 ? EXIT_CODES.ERROR : EXIT_CODES.OK;
