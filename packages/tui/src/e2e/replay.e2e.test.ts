@@ -6,7 +6,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './tmux-harness.js';
+import { REPO_ROOT, makeDirs } from './tmux-harness.js';
 import { tmuxPerTest } from './tmux-per-test.js';
 
 const tmux = tmuxPerTest();
@@ -22,6 +22,8 @@ function turn(history: string): string {
 
 describe('acp replay, in the terminal UI', () => {
   it('replays a recorded demo turn to the UI: the same transcript', async () => {
+    // Kept: both launches run in them (the second reads the first's trace); removed after the test.
+    tmux.keep(makeDirs());
     const first = tmux.launch({ args: ['--agent', 'demo'] });
     writeFileSync(join(first.dirs.workspace, 'README.md'), '# Sample project\n\nTODO: write the docs\n');
     await first.waitFor('Connected to demo: new session', { timeoutMs: 60_000 });
@@ -34,12 +36,12 @@ describe('acp replay, in the terminal UI', () => {
     );
     first.press('C-q');
     expect(await first.exitStatus()).toBe(0);
+    first.close();
     const sessions = join(first.dirs.data, 'client', 'sessions');
     const [session] = readdirSync(sessions);
     const trace = join(sessions, session as string, 'trace.jsonl');
 
     const second = tmux.launch({
-      dirs: first.dirs,
       args: ['--', process.execPath, '--conditions=@acp-kit/source', '--import', TSX, CLI, 'replay', trace],
     });
     await second.waitFor('new session', { timeoutMs: 60_000 });
