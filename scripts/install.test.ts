@@ -111,7 +111,13 @@ describe.runIf(enabled)('acp-kit installed from its tarballs', () => {
 
   it('packs every publishable package with README and LICENSE, without tests or build info', () => {
     expect(packed.map((pkg) => pkg.name).sort()).toEqual(
-      expect.arrayContaining(['@acp-kit/agent', '@acp-kit/client', '@acp-kit/protocol', 'acp-kit']),
+      expect.arrayContaining([
+        '@acp-kit/agent',
+        '@acp-kit/check',
+        '@acp-kit/client',
+        '@acp-kit/protocol',
+        'acp-kit',
+      ]),
     );
     expect(Object.fromEntries(packed.map((pkg) => [pkg.name, pkg.problems]))).toEqual(
       Object.fromEntries(packed.map((pkg) => [pkg.name, []])),
@@ -138,6 +144,14 @@ describe.runIf(enabled)('acp-kit installed from its tarballs', () => {
       .map((line) => JSON.parse(line) as { type: string; stopReason?: string });
     expect(lines.filter((line) => line.type === 'update').length).toBeGreaterThan(5);
     expect(lines.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn' });
+  });
+
+  it('checks the demo agent: acp check --agent demo --offline --format json', () => {
+    const result = run(acp, ['check', '--agent', 'demo', '--offline', '--format', 'json']);
+    expect(result.status, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as { counts: Record<string, number> };
+    expect(report.counts).toMatchObject({ fail: 0, warn: 0 });
+    expect(report.counts.pass).toBeGreaterThan(15);
   });
 
   it('runs the model agent, AI SDK bundled, against a local OpenAI-compatible endpoint', async () => {

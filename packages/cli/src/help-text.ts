@@ -189,6 +189,49 @@ ${examples([
   ['acp doctor --format json', 'the report as JSON'],
 ])}`;
 
+export const CHECK_HELP = `
+Drives an ACP agent through named conformance checks and prints each as PASS, FAIL, WARN or n/a,
+with the rule it rests on (a link to the spec or the schema definition) and the evidence: the
+offending frame, shortened, secrets and control characters removed. The agent runs in a scratch
+directory (--cwd to choose one), once per protocol version checked. The turn checks send two short
+prompts in v1 and one in v2, which a real agent pays for with model tokens; --offline runs only
+the checks that need no model. Checks: handshake.v1 handshake.v2 capabilities.well-formed
+auth.methods timing.initialize errors.unknown-method errors.unknown-notification
+errors.invalid-params errors.before-initialize schema.strict capabilities.honoured rpc.request-ids
+session.new session.list session.load session.resume session.close turn.prompt turn.tool-calls
+turn.tool-call-ids timing.first-update cancel.stop-reason cancel.permission cancel.late-updates
+v2.turn (docs/check.md explains each). --only/--skip take names or prefixes ending in a dot
+(errors.), repeatable or comma-separated. Exit code 0 when no check failed, 1 when one did, 2 on
+bad usage. NO_COLOR (or output that is not a terminal) turns colours off. With --client, acp check
+is the agent: give it as the agent command of a client to check the client (report on stderr and
+in --report FILE).
+${examples([
+  ['acp check --agent demo', 'check the built-in demo agent'],
+  ['acp check --offline -- my-agent --acp', 'a command, without spending model tokens'],
+  ['acp check --url http://127.0.0.1:8765/acp', 'a remote agent (acp serve)'],
+  ['acp check --agent claude --only turn.,cancel.', 'only the turn and cancellation checks'],
+  ['acp check --format json -- my-agent > report.json', 'the report for CI (documented in docs/check.md)'],
+  ['acp run "go" -- acp check --client --report client.json', "check acp's own client"],
+])}`;
+
+export const REPLAY_HELP = `
+Plays the agent of a recorded session to a client: acp replay is the agent command, the trace is
+a session's trace.jsonl (acp sessions show ID prints its directory) or the file of acp proxy trace.
+Each time the client sends what the recorded client sent next (same method, in order), the
+agent's recorded frames that followed are sent back, responses under the live request's id. A
+request the recording does not expect is answered with an error and reported. When the client
+closes the connection, the report goes to stderr (--report FILE: also as JSON): how many recorded
+client frames it matched, where it diverged, what it never sent, and requests whose params differ
+from the recording. Exit code 0 when the client followed the recording exactly, 1 otherwise. It
+turns a user's bug report (their trace) into a regression test for a client.
+${examples([
+  ['acp run "hello" -- acp replay trace.jsonl', "replay a recorded demo turn to acp's own client"],
+  [
+    'acp -- acp replay trace.jsonl',
+    'the terminal UI against the recording (any client: acp replay FILE as its agent command)',
+  ],
+])}`;
+
 export const COMPLETION_HELP = `
 Prints a completion script for the shell, generated from acp's own commands and options: commands,
 options, the values of options with fixed choices, files and directories, and agent names for

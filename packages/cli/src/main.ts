@@ -15,6 +15,7 @@ import { EXIT_CODES, UsageError } from './exit-codes.js';
 import * as help from './help-text.js';
 import { processIo, type CliIo } from './io.js';
 import { registerChain } from './register-chain.js';
+import { registerCheck } from './register-check.js';
 import { rejectUnknownSubcommands, unknownCommand } from './unknown-command.js';
 import { addFormatOptions, outputFormat, type FormatOptions } from './output-format.js';
 import { VERSION } from './version.js';
@@ -318,6 +319,7 @@ export async function buildProgram(
 
   registerRules(program, noTail, done, io);
   registerChain(program, tail, noTail, done, io);
+  registerCheck(program, tail, noTail, done, io);
 
   program
     .command('serve')

@@ -54,17 +54,21 @@ describe('acp completion bash', () => {
       'agent',
       'agents',
       'chain',
+      'check',
       'completion',
       'doctor',
       'help',
       'proxy',
+      'replay',
       'rules',
       'run',
       'serve',
       'sessions',
     ]);
     expect(bashOffers('ru')).toEqual(['rules', 'run']);
+    expect(bashOffers('re')).toEqual(['replay']);
     expect(bashOffers('do')).toEqual(['doctor']);
+    expect(bashOffers('check', '--o')).toEqual(['--offline', '--only']);
     expect(bashOffers('sessions', '')).toEqual(['delete', 'help', 'list', 'show']);
     expect(bashOffers('run', '--f')).toEqual(['--file', '--format']);
     expect(bashOffers('run', '--format', '')).toEqual(['json', 'text']);
