@@ -358,6 +358,51 @@ describe('V-E cancels in v2: storms, unknown ids, one end per turn', () => {
   }, 120_000);
 });
 
+describe('V-E1 cancels in v2 while a permission question is pending', () => {
+  it('tool_call/cancel of the call asked about withdraws the question, the call ends cancelled, the turn goes on', async () => {
+    await withDemo('v2-e1-call', async (agent, home) => {
+      agent.peer.policy = () => 'hold';
+      const sessionId = await agent.peer.newSession(home.work);
+      const { from, end } = await agent.peer.turn(sessionId, 'run true');
+      const question = await agent.peer.heldQuestion(0);
+      const { toolCallId } = await agent.peer.cancellableCall(sessionId, from);
+      expect(codeOf(await agent.peer.request('tool_call/cancel', { sessionId, toolCallId }))).toBe('ok');
+      expect((await end).update).toMatchObject({ stopReason: 'end_turn' });
+      expect(agent.peer.withdrawn).toContain(question.id);
+      const statuses = agent.peer
+        .since(sessionId, from)
+        .filter((u) => u.sessionUpdate === 'tool_call_update' && u.status)
+        .map((u) => u.status);
+      expect(statuses.at(-1)).toBe('cancelled');
+      expect(agent.peer.since(sessionId, from).some((u) => u.sessionUpdate === 'terminal_update')).toBe(
+        false,
+      );
+    });
+  }, 120_000);
+
+  it('session/cancel withdraws the question; the turn ends cancelled once; a late answer is dropped', async () => {
+    await withDemo('v2-e1-session', async (agent, home) => {
+      agent.peer.policy = () => 'hold';
+      const sessionId = await agent.peer.newSession(home.work);
+      const { from, end } = await agent.peer.turn(sessionId, 'run true');
+      const question = await agent.peer.heldQuestion(0);
+      await agent.peer.notify('session/cancel', { sessionId });
+      expect((await end).update).toMatchObject({ stopReason: 'cancelled' });
+      expect(agent.peer.withdrawn).toContain(question.id);
+      // The answer comes after all: nothing runs, the session goes on.
+      const late = { outcome: { outcome: 'selected', optionId: 'allow_once' } };
+      await agent.peer.line.write(JSON.stringify({ jsonrpc: '2.0', id: question.id, result: late }) + '\n');
+      agent.peer.policy = () => 'reject_once';
+      const next = await agent.peer.turn(sessionId, 'list *.none');
+      expect((await next.end).update).toMatchObject({ stopReason: 'end_turn' });
+      const turn = agent.peer.since(sessionId, from);
+      expect(turn.some((u) => u.sessionUpdate === 'terminal_update')).toBe(false);
+      const idles = turn.filter((u) => u.sessionUpdate === 'state_update' && u.state === 'idle');
+      expect(idles.map((u) => u.stopReason)).toEqual(['cancelled', 'end_turn']);
+    });
+  }, 120_000);
+});
+
 describe('V-C a v2 client that dies mid-turn', () => {
   it('its pipes close while a command runs in the foreground and one in the background: the agent exits, no process is left', async () => {
     const home = makeHome('v2-crash');

@@ -13,18 +13,23 @@ export interface ReceivedUpdate {
   update: Frame & { sessionUpdate: string };
 }
 
-/** How a permission question is answered: an option kind to pick, or `cancelled`. */
-export type PermissionPolicy = (request: Frame) => 'allow_once' | 'reject_once' | 'cancelled';
+/** How a permission question is answered: an option kind to pick, `cancelled`, or `hold` (unanswered). */
+export type PermissionPolicy = (request: Frame) => 'allow_once' | 'reject_once' | 'cancelled' | 'hold';
 
 export class V2Peer {
   readonly updates: ReceivedUpdate[] = [];
   readonly questions: Frame[] = [];
+  /** Questions held unanswered (`hold`), with their request ids. */
+  readonly held: { id: unknown; params: Frame }[] = [];
+  /** Request ids the agent withdrew (`$/cancel_request`). */
+  readonly withdrawn: unknown[] = [];
   /** Refuses everything unless a case says otherwise. */
   policy: PermissionPolicy = () => 'reject_once';
   readonly line: LinePeer;
   private readonly waiters: { test: (u: ReceivedUpdate) => boolean; done: (u: ReceivedUpdate) => void }[] =
     [];
   private nextId = 0;
+  private heldWaiters: (() => boolean)[] = [];
 
   constructor(readonly child: ChildProcess) {
     this.line = new LinePeer(child, (_line, frame) => this.take(frame));
@@ -40,10 +45,19 @@ export class V2Peer {
       }
       return true;
     }
+    if (frame.method === '$/cancel_request' && frame.id === undefined) {
+      this.withdrawn.push((frame.params as Frame | undefined)?.requestId);
+      return true;
+    }
     if (frame.method === 'session/request_permission' && frame.id !== undefined) {
       const params = frame.params as Frame;
       this.questions.push(params);
       const choice = this.policy(params);
+      if (choice === 'hold') {
+        this.held.push({ id: frame.id, params });
+        this.heldWaiters = this.heldWaiters.filter((waiter) => !waiter());
+        return true;
+      }
       const options = (params.options ?? []) as { optionId: string; kind: string }[];
       const option = options.find((o) => o.kind === choice);
       const outcome = option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' };
@@ -133,6 +147,19 @@ export class V2Peer {
       'a cancellable tool call',
     );
     return { toolCallId: String(found.update.toolCallId) };
+  }
+
+  /** Resolves with the `index`th question held unanswered (policy `hold`), now or when it comes. */
+  heldQuestion(index: number): Promise<{ id: unknown; params: Frame }> {
+    const known = this.held[index];
+    if (known) return Promise.resolve(known);
+    return within(
+      new Promise((done) =>
+        this.heldWaiters.push(() => this.held[index] !== undefined && (done(this.held[index]!), true)),
+      ),
+      60_000,
+      'a question',
+    );
   }
 
   /** Updates of `sessionId` since `from`. */
