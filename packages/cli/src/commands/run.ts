@@ -113,12 +113,13 @@ export async function runCommand(
       });
       session = stored.session;
       stop.session = session;
+      renderer.opening?.(session);
       how = await connection.reattach(session, {
         ...(stored.meta.agentId ? { agentId: stored.meta.agentId } : {}),
         ...(stored.meta.agentSessionId ? { agentSessionId: stored.meta.agentSessionId } : {}),
       });
     } else {
-      session = await connection.newSession({ cwd });
+      session = await connection.newSession({ cwd, onSession: (opened) => renderer.opening?.(opened) });
       stop.session = session;
     }
     session.store.setRetention(RUN_RETENTION);
