@@ -12,6 +12,7 @@ import { atMost, figure, holds, mib, zero } from './support/figures.js';
 import { LinePeer, type Frame } from './support/line-peer.js';
 import {
   Collected,
+  CRASH,
   exitOf,
   isAlive,
   makeHome,
@@ -34,13 +35,10 @@ import { COUNTS, seedOf, timeoutMs } from './support/size.js';
 
 const watch = fileWatch('a-wire');
 
-/** Lines of a stack trace or an unhandled error in a process's stderr: a crash. */
-const CRASH =
-  /Uncaught|UnhandledPromiseRejection|unhandledRejection|FATAL ERROR|Maximum call stack|\n\s+at .+:\d+:\d+\)/;
 const DEFAULT_LIMIT = 64 * 1024 * 1024;
 
 /** What one fuzz run into a real process found. */
-type Side = 'agent' | 'agent-v2' | 'client';
+type Side = 'agent' | 'agent-v2' | 'demo-v2' | 'client';
 
 interface FuzzOutcome {
   side: Side;
@@ -57,8 +55,10 @@ interface FuzzOutcome {
 
 /** An agent-side target of the fuzz: the process and the handshake that opens a session on it. */
 interface AgentTarget {
-  side: 'agent' | 'agent-v2';
+  side: Exclude<Side, 'client'>;
   seed: number;
+  /** Which frames: a v1 client's, or a v2 client's (its own methods too). */
+  fuzz: 'agent' | 'agent-v2';
   spawn(home: ReturnType<typeof makeHome>): ReturnType<typeof spawnDemoAgent>;
   initialize: Record<string, unknown>;
   newSession(cwd: string): Record<string, unknown>;
@@ -67,17 +67,34 @@ interface AgentTarget {
 const DEMO_AGENT: AgentTarget = {
   side: 'agent',
   seed: seedOf(301),
+  fuzz: 'agent',
   spawn: spawnDemoAgent,
   initialize: { protocolVersion: 1, clientCapabilities: {} },
   newSession: (cwd) => ({ cwd, mcpServers: [] }),
 };
 
+const V2_INITIALIZE = { protocolVersion: 2, info: { name: 'battery', version: '1' } };
+
 /** The same fuzz (v1-shaped methods included) into a connection negotiated in v2: the v2 face's turn. */
 const V2_FACE: AgentTarget = {
   side: 'agent-v2',
   seed: seedOf(302),
+  fuzz: 'agent',
   spawn: spawnNegotiatingAgent,
-  initialize: { protocolVersion: 2, info: { name: 'battery', version: '1' } },
+  initialize: V2_INITIALIZE,
+  newSession: (cwd) => ({ cwd }),
+};
+
+/**
+ * The demo agent itself negotiated in v2, fuzzed with a v2 client's frames: its own files and
+ * terminals run (prompts that read, run, start background commands), cancels per call and terminal.
+ */
+const DEMO_V2: AgentTarget = {
+  side: 'demo-v2',
+  seed: seedOf(303),
+  fuzz: 'agent-v2',
+  spawn: spawnDemoAgent,
+  initialize: V2_INITIALIZE,
   newSession: (cwd) => ({ cwd }),
 };
 
@@ -100,7 +117,7 @@ async function fuzzAgent(target: AgentTarget): Promise<FuzzOutcome> {
     );
     const sessionId = (created.result as { sessionId: string }).sessionId;
     const memory = new PeakMemory(child.pid as number);
-    const fuzzer = createFuzzer({ seed, side: 'agent', sessionId, cwd: home.work, canary });
+    const fuzzer = createFuzzer({ seed, side: target.fuzz, sessionId, cwd: home.work, canary });
     const started = performance.now();
     for (let i = 0; i < frames; i++) {
       const frame = fuzzer.next();
@@ -196,19 +213,25 @@ async function fuzzClient(): Promise<FuzzOutcome> {
   }
 }
 
+const TARGETS: Record<AgentTarget['side'], AgentTarget> = {
+  agent: DEMO_AGENT,
+  'agent-v2': V2_FACE,
+  'demo-v2': DEMO_V2,
+};
+
 describe('A3 wire fuzz into real processes', () => {
   const runs: Partial<Record<Side, Promise<FuzzOutcome>>> = {};
   const outcome = (side: Side) =>
-    (runs[side] ??=
-      side === 'agent' ? fuzzAgent(DEMO_AGENT) : side === 'agent-v2' ? fuzzAgent(V2_FACE) : fuzzClient());
+    (runs[side] ??= side === 'client' ? fuzzClient() : fuzzAgent(TARGETS[side]));
   const RUN_TIMEOUT = timeoutMs(180_000, 3_600_000);
 
   const WHO: Record<Side, string> = {
     agent: 'acp agent --demo',
     'agent-v2': 'serveAgent, negotiated in v2',
+    'demo-v2': 'acp agent --demo, negotiated in v2',
     client: 'acp run (reading a hostile agent)',
   };
-  for (const side of ['agent', 'agent-v2', 'client'] as const) {
+  for (const side of ['agent', 'agent-v2', 'demo-v2', 'client'] as const) {
     const who = WHO[side];
     it(
       `${side} side: ${who} does not crash and answers a liveness request afterwards`,
@@ -330,49 +353,48 @@ describe('A4 a 100 MB line with no newline', () => {
     }
   }, 120_000);
 
-  it('agent side (acp agent --demo reading the client): closed at the limit, bounded memory', async () => {
-    const home = makeHome('a4-agent');
-    const child = spawnDemoAgent(home);
-    const stderr = new Collected(child.stderr);
-    const peer = new LinePeer(child);
-    try {
-      await within(
-        peer.request('init', 'initialize', { protocolVersion: 1, clientCapabilities: {} }),
-        60_000,
-        'initialize',
-      );
-      const memory = new PeakMemory(child.pid as number);
-      const block = '{"jsonrpc":"2.0","method":"session/update","params":{"x":"' + 'x'.repeat(1024 * 1024);
-      let written = 0;
-      let crossedAt = 0;
-      const closed = peer.stdoutEnded();
-      let ended = false;
-      void closed.then(() => (ended = true));
-      while (written < 100 * 1024 * 1024 && !ended && !child.stdin?.destroyed) {
-        await peer.write(block);
-        written += block.length;
-        if (!crossedAt && written >= DEFAULT_LIMIT) crossedAt = performance.now();
+  for (const target of [DEMO_AGENT, DEMO_V2]) {
+    const version = target === DEMO_V2 ? ' in v2' : '';
+    it(`agent side (acp agent --demo${version} reading the client): closed at the limit, bounded memory`, async () => {
+      const home = makeHome(`a4-${target.side}`);
+      const child = spawnDemoAgent(home);
+      const stderr = new Collected(child.stderr);
+      const peer = new LinePeer(child);
+      try {
+        await within(peer.request('init', 'initialize', target.initialize), 60_000, 'initialize');
+        const memory = new PeakMemory(child.pid as number);
+        const block = '{"jsonrpc":"2.0","method":"session/update","params":{"x":"' + 'x'.repeat(1024 * 1024);
+        let written = 0;
+        let crossedAt = 0;
+        const closed = peer.stdoutEnded();
+        let ended = false;
+        void closed.then(() => (ended = true));
+        while (written < 100 * 1024 * 1024 && !ended && !child.stdin?.destroyed) {
+          await peer.write(block);
+          written += block.length;
+          if (!crossedAt && written >= DEFAULT_LIMIT) crossedAt = performance.now();
+        }
+        await within(closed, 30_000, 'the agent closing its side after the limit');
+        const closeMs = performance.now() - crossedAt;
+        memory.stop();
+        watch.see('demo agent stderr (A4)', stderr.text);
+        atMost(
+          { case: 'A4', name: `agent side${version}: agent peak RSS over idle (limit 64 MiB)`, unit: 'MiB' },
+          mib(memory.delta),
+          256,
+        );
+        figure({
+          case: 'A4',
+          name: `agent side${version}: ms from crossing the limit to the agent closing`,
+          value: Math.round(closeMs),
+          unit: 'ms',
+        });
+        expect(CRASH.test(stderr.text), stderr.text.slice(-2000)).toBe(false);
+        expect(memory.delta).toBeLessThanOrEqual(256 * 1024 * 1024);
+      } finally {
+        child.kill('SIGKILL');
+        home.cleanup();
       }
-      await within(closed, 30_000, 'the agent closing its side after the limit');
-      const closeMs = performance.now() - crossedAt;
-      memory.stop();
-      watch.see('demo agent stderr (A4)', stderr.text);
-      atMost(
-        { case: 'A4', name: 'agent side: agent peak RSS over idle (limit 64 MiB)', unit: 'MiB' },
-        mib(memory.delta),
-        256,
-      );
-      figure({
-        case: 'A4',
-        name: 'agent side: ms from crossing the limit to the agent closing',
-        value: Math.round(closeMs),
-        unit: 'ms',
-      });
-      expect(CRASH.test(stderr.text), stderr.text.slice(-2000)).toBe(false);
-      expect(memory.delta).toBeLessThanOrEqual(256 * 1024 * 1024);
-    } finally {
-      child.kill('SIGKILL');
-      home.cleanup();
-    }
-  }, 120_000);
+    }, 120_000);
+  }
 });

@@ -45,8 +45,9 @@ agent sends after the turn has ended are refused.
 
 Output: text puts the agent's message on stdout and tool calls, plans and permission decisions on
 stderr (lines starting with ▸); errors are an "acp:" line and a "hint:" line. json prints one object
-per line: {"type":"update","update":{…}} for every session/update as received, "permission"
-decisions, and a last {"type":"result","stopReason":…} line. Neither contains colours or cursor
+per line, one schema for ACP v1 and v2 agents (docs/run-json.md): {"type":"update","update":{"kind":…}}
+for every change to the session, "permission" decisions, and a last {"type":"result","stopReason":…}
+line. Neither contains colours or cursor
 movement.
 
 Exit codes: 0 end_turn, 1 other error, 2 bad usage, 3 refusal, 4 cancelled, 5 max_tokens or

@@ -14,8 +14,8 @@ describe('acp run --format json with pathological updates', () => {
     const r = await runCli(['run', '--format', 'json', prompt, '--', ...fakeCommand()], home);
     expect(r.code).toBe(0);
     const updates = jsonLines(r.stdout).filter((line) => line.type === 'update');
-    const deep = updates.find((line) => '_meta' in (line.update as object));
-    let level: unknown = (deep?.update as { _meta?: { deep?: unknown } } | undefined)?._meta?.deep;
+    const deep = updates.find((line) => 'meta' in (line.update as object));
+    let level: unknown = (deep?.update as { meta?: { deep?: unknown } } | undefined)?.meta?.deep;
     let count = 0;
     while (Array.isArray(level)) {
       level = level[0];

@@ -155,7 +155,7 @@ describe('acp run with a prompt piped in', () => {
 });
 
 describe('acp run --format json', () => {
-  it('prints every session/update with its update object intact, and stopReason last', async () => {
+  it("prints every update in the client's model (one schema for both versions), nothing lost, and stopReason last", async () => {
     const updates = [
       { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'thinking' } },
       {
@@ -181,10 +181,29 @@ describe('acp run --format json', () => {
     );
     expect(r.code).toBe(0);
     const lines = jsonLines(r.stdout);
-    expect(lines[0]).toMatchObject({ type: 'session', how: 'new' });
-    const received = lines.filter((l) => l.type === 'update').map((l) => l.update);
-    expect(received[0]).toMatchObject({ sessionUpdate: 'available_commands_update' });
-    expect(received.slice(1)).toEqual(updates);
+    expect(lines[0]).toMatchObject({ type: 'session', format: 2, how: 'new' });
+    const received = lines.filter((l) => l.type === 'update');
+    expect(received.every((l) => typeof l.sessionId === 'string' && l.sessionId !== '')).toBe(true);
+    // Each in the client's model, the same for both protocol versions; nothing is lost.
+    expect(received.map((l) => l.update)).toEqual([
+      expect.objectContaining({ kind: 'commands' }),
+      { kind: 'message_chunk', role: 'thought', content: { type: 'text', text: 'thinking' } },
+      {
+        kind: 'tool_call',
+        toolCallId: 't1',
+        newInstance: true,
+        patch: { title: 'Edit', kind: 'edit', status: 'pending', locations: [{ path: '/x', line: 3 }] },
+      },
+      { kind: 'unknown', version: 1, updateKind: 'future_variant', raw: updates[2] },
+      { kind: 'usage', used: 10, size: 100 },
+      {
+        kind: 'message_chunk',
+        role: 'agent',
+        messageId: 'm',
+        content: { type: 'text', text: 'done' },
+        meta: { vendor: { a: 1 } },
+      },
+    ]);
     expect(lines.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn', exitCode: 0 });
   });
 
@@ -632,15 +651,12 @@ describe('acp run --agent demo', () => {
     const kinds = new Set(
       lines
         .filter((l) => l.type === 'update')
-        .map((l) => (l.update as { sessionUpdate: string }).sessionUpdate),
+        .map((l) => {
+          const update = l.update as { kind: string; role?: string };
+          return update.role ? `${update.kind}:${update.role}` : update.kind;
+        }),
     );
-    for (const kind of [
-      'agent_message_chunk',
-      'agent_thought_chunk',
-      'tool_call',
-      'tool_call_update',
-      'plan',
-    ])
+    for (const kind of ['message_chunk:agent', 'message_chunk:thought', 'tool_call', 'plan', 'usage'])
       expect(kinds).toContain(kind);
     expect(lines.some((l) => l.type === 'permission' && l.decision === 'allow')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn', exitCode: 0 });

@@ -26,6 +26,10 @@ export const ACP_FROM_SOURCE: readonly string[] = [
   CLI_SOURCE,
 ];
 
+/** Lines of a stack trace or an unhandled error in a process's stderr: a crash. */
+export const CRASH =
+  /Uncaught|UnhandledPromiseRejection|unhandledRejection|FATAL ERROR|Maximum call stack|\n\s+at .+:\d+:\d+\)/;
+
 /** A fixture script's absolute path. */
 export function fixture(name: string): string {
   return join(FIXTURES, name);

@@ -15,6 +15,16 @@ export interface ClientFeatures {
   forms: boolean;
   /** The client can start the agent again in a terminal for a login (terminal auth methods). */
   terminalAuth: boolean;
+  /**
+   * A message can be replaced whole by its id (v2 `agent_message`, `agent_thought`); without it a
+   * client only sees text appended (v1 chunks), so an engine should not rewrite what it said.
+   */
+  messageUpserts: boolean;
+  /**
+   * The client follows work that outlives the turn (v2's `background` list in every state
+   * update); without it a background command shows only as a tool call still streaming.
+   */
+  backgroundWork: boolean;
 }
 
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';

@@ -10,7 +10,7 @@ import { abortableDelay } from '../util/abort.js';
 import { invalidParams } from '../util/errors.js';
 import { firstLine, plural } from '../util/text.js';
 import { stream } from './pacing.js';
-import { runTour } from './tour.js';
+import { backgroundCommand, runTour } from './tour.js';
 
 export interface DemoEngineOptions {
   /** Pause between streamed words, so people can watch (default 30 ms; tests use 0). */
@@ -22,9 +22,6 @@ const SLOW_TICK_MS = 100;
 const SLOW_TICKS = 300;
 
 const DEMO_MODEL = 'demo';
-
-/** The `background` step's default: prints a few lines over a few seconds, then ends by itself. */
-export const BACKGROUND_COMMAND = 'for i in 1 2 3; do echo "tick $i"; sleep 1; done; echo done';
 
 /**
  * @example
@@ -107,7 +104,7 @@ export class DemoEngine implements TurnEngine {
       case 'background':
         // Outlives its tool call and the turn: listed as background work until it ends.
         return single('run_command', {
-          command: argument || (process.platform === 'win32' ? 'ping -n 4 127.0.0.1' : BACKGROUND_COMMAND),
+          command: argument || backgroundCommand(),
           background: true,
         });
       case 'read':

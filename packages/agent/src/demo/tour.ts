@@ -1,8 +1,12 @@
 /**
  * The demo's default turn: a scripted tour that does real work on the workspace through the same
  * tools, permissions and reporting as the model agent — list, search, read, record notes (an
- * edit through the permission flow), run a command — with a plan that progresses.
+ * edit through the permission flow), run a command — with a plan that progresses. A client that
+ * can follow more (v2: messages replaced by id, work that outlives the turn) also gets a progress
+ * message kept up to date, the thought rewritten once the tour is done, and a command started in
+ * the background that goes on after the turn; a v1 client gets the tour it always had.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { PlanEntry, StopReason } from '../core/events.js';
@@ -33,9 +37,14 @@ const STEPS = [
   `Record notes in ${NOTES_FILE}`,
   'Run a command',
 ];
+/** The step a client that follows background work gets too. */
+const BACKGROUND_STEP = 'Start a command in the background';
 
-function plan(done: number, skipped: ReadonlySet<number> = new Set()): PlanEntry[] {
-  return STEPS.map((content, index) => ({
+/** A short command that prints a few lines over a few seconds, then ends by itself. */
+export const BACKGROUND_COMMAND = 'for i in 1 2 3; do echo "tick $i"; sleep 1; done; echo done';
+
+function plan(steps: readonly string[], done: number, skipped: ReadonlySet<number> = new Set()): PlanEntry[] {
+  return steps.map((content, index) => ({
     content: skipped.has(index) ? `${content} (skipped)` : content,
     priority: index === 3 ? 'high' : 'medium',
     status: index < done || skipped.has(index) ? 'completed' : index === done ? 'in_progress' : 'pending',
@@ -81,13 +90,31 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
     description: 'Turns are scripted. Configure a model and run `acp agent` for real answers.',
   });
   const skipped = new Set<number>();
-  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(0) });
+  const { features } = session.client;
+  const steps = features.backgroundWork ? [...STEPS, BACKGROUND_STEP] : STEPS;
+  // v2: one message that says how far the tour got, replaced at each step (never a v1 chunk).
+  const progressId = features.messageUpserts ? randomUUID() : undefined;
+  const advance = async (done: number): Promise<void> => {
+    await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(steps, done, skipped) });
+    if (!progressId) return;
+    const text =
+      done < steps.length
+        ? `Tour progress: ${done} of ${steps.length} steps done; now: ${steps[done]?.toLowerCase()}.`
+        : `Tour progress: all ${steps.length} steps done.`;
+    await session.emit({
+      type: 'message',
+      role: 'agent',
+      messageId: progressId,
+      content: [{ type: 'text', text }],
+    });
+  };
+  await advance(0);
 
   const listed = await tools.run('list_files', { pattern: '**/*', limit: 200 }, signal);
   if (listed.status === 'cancelled') return 'cancelled';
   const files =
     listed.status === 'completed' && !listed.output.startsWith('No files') ? listed.output.split('\n') : [];
-  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(1) });
+  await advance(1);
 
   // What the prompt names: the file it mentions, the words it asks about.
   const topic = await promptTopic(turn.prompt, files, session.workspace);
@@ -99,7 +126,7 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
   );
   if (search.status === 'cancelled') return 'cancelled';
   const matches = search.output.startsWith('No matches') ? 0 : search.output.split('\n').length;
-  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(2) });
+  await advance(2);
 
   const facts: TourFacts = {
     prompt: clip(firstLine(turn.text) || '(no text)', 80),
@@ -123,7 +150,7 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
   } else {
     skipped.add(2);
   }
-  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(3, skipped) });
+  await advance(3);
 
   if (session.mode === 'plan') {
     const leave = await tools.run(
@@ -142,11 +169,27 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
   const change = notesChange(existing, facts);
   const edit = await tools.run(change.tool, change.input, signal);
   if (edit.status === 'cancelled') return 'cancelled';
-  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(4, skipped) });
+  await advance(4);
 
   const command = await tools.run('run_command', { command: listCommand() }, signal);
   if (command.status === 'cancelled') return 'cancelled';
-  await session.emit({ type: 'plan', planId: PLAN_ID, entries: plan(5, skipped) });
+  await advance(5);
+
+  let backgroundText = '';
+  if (features.backgroundWork) {
+    // Outlives its tool call and this turn: listed as background work until it ends by itself.
+    const started = await tools.run(
+      'run_command',
+      { command: backgroundCommand(), background: true },
+      signal,
+    );
+    if (started.status === 'cancelled') return 'cancelled';
+    await advance(6);
+    backgroundText =
+      started.status === 'completed'
+        ? '; a command started in the background goes on after this turn (watch it end)'
+        : `; starting a command in the background: ${outcomeText(started)}`;
+  }
 
   const used = Math.round(JSON.stringify(session.records()).length / 4);
   await session.emit({
@@ -157,8 +200,18 @@ export async function runTour(turn: Turn, options: TourOptions): Promise<StopRea
   });
   await say(
     `Done. I ${readText}; recording notes in \`${NOTES_FILE}\`: ${outcomeText(edit)}; ` +
-      `running \`${listCommand()}\`: ${outcomeText(command)}. (Usage above is an estimate: no model, no cost.)`,
+      `running \`${listCommand()}\`: ${outcomeText(command)}${backgroundText}. ` +
+      '(Usage above is an estimate: no model, no cost.)',
   );
+  if (features.messageUpserts && options.thoughts && turn.thought.hasContent) {
+    // The thought, rewritten now that the tour is over (a v2 client replaces it in place).
+    await session.emit({
+      type: 'message',
+      role: 'thought',
+      messageId: turn.thought.messageId,
+      content: [{ type: 'text', text: `No model here: ran the scripted demo tour (${steps.length} steps).` }],
+    });
+  }
   return 'end_turn';
 }
 
@@ -188,6 +241,11 @@ function mcpNote(toolNames: readonly string[]): string {
   const names = toolNames.filter((name) => name.startsWith('mcp__'));
   if (names.length === 0) return '';
   return `Your MCP servers offer ${names.map((name) => `\`${name}\``).join(', ')}; a model agent could call them.\n\n`;
+}
+
+/** The background step's command on every platform. */
+export function backgroundCommand(): string {
+  return process.platform === 'win32' ? 'ping -n 4 127.0.0.1' : BACKGROUND_COMMAND;
 }
 
 /** A harmless, informative command on every platform. */

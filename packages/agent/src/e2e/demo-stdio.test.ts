@@ -75,6 +75,12 @@ describe('demo agent over stdio', () => {
       content: { type: string }[];
     };
     expect(command.content[0]?.type).toBe('terminal');
+    // The v1 tour is the one it always was: five steps, one command, no background work, text in
+    // chunks only (the progress message and the rewritten thought are for v2 clients).
+    const plans = client.updates(sessionId, 'plan') as { entries: unknown[] }[];
+    expect(plans.at(-1)?.entries).toHaveLength(5);
+    expect(client.toolCalls(sessionId).filter((c) => c.kind === 'execute')).toHaveLength(1);
+    expect(client.agentText(sessionId)).not.toContain('Tour progress');
 
     // A client-set boolean option changes the next turn.
     await client.connection.setSessionConfigOption({

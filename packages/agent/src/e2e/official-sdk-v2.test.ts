@@ -64,13 +64,24 @@ function startDemo() {
     return new Promise((resolve) => waiters.push({ test, resolve }));
   };
   const idle = (from: number) => next((u) => u.sessionUpdate === 'state_update' && u.state === 'idle', from);
+  /** Initializes in v2 and opens a session in the workspace. */
+  const open = async (): Promise<string> => {
+    await connection.agent.request('initialize', {
+      protocolVersion: 2,
+      info: { name: 't', version: '1' },
+      capabilities: {},
+    });
+    return (await connection.agent.request('session/new', { cwd: work })).sessionId;
+  };
   const stop = async () => {
     connection.close();
     child.stdin.end();
     await exited;
   };
-  return { agent: connection.agent, updates, permissions, next, idle, stop };
+  return { agent: connection.agent, updates, permissions, next, idle, open, stop };
 }
+
+const isEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length === 0;
 
 const decode = (chunks: Update[]) =>
   chunks.map((u) => Buffer.from(String(u.data), 'base64').toString('utf8')).join('');
@@ -128,7 +139,7 @@ describe('official SDK v2 client', () => {
       expect(states.at(-1)).toBe('idle');
 
       // Permission questions about tool calls, the edit with its diff as changes and a git patch.
-      expect(permissions(demo)).toEqual(['edit', 'execute']);
+      expect(permissions(demo)).toEqual(['edit', 'execute', 'execute']);
       const diff = turn
         .filter((u) => u.sessionUpdate === 'tool_call_update')
         .flatMap((u) => (u.content as { type: string }[] | undefined) ?? [])
@@ -157,14 +168,19 @@ describe('official SDK v2 client', () => {
         ),
       ).toMatchObject({ exitStatus: { exitCode: 0 } });
       const calls = turn.filter((u) => u.sessionUpdate === 'tool_call_update');
-      expect(calls.filter((u) => u.status === 'completed')).toHaveLength(5);
+      // Five steps and the background command's call, which completes once the command started.
+      expect(calls.filter((u) => u.status === 'completed')).toHaveLength(6);
+      await demo.next((u) => u.sessionUpdate === 'state_update' && isEmptyList(u.background), from);
       // A call advertises that it can be cancelled while it runs, and stops saying so when it ends.
       expect(calls.find((u) => u.status === 'pending')).toMatchObject({ capabilities: { cancel: {} } });
       expect(calls.find((u) => u.status === 'completed')).toMatchObject({ capabilities: null });
 
       const listed = await agent.request('session/list', { cwd: work });
       expect(listed.sessions.map((s) => s.title)).toEqual(['Tour please']);
+      // Closing reports the state once more (background work was listed): seen before the replay.
+      const closed = demo.next((u) => u.sessionUpdate === 'state_update', updates.length);
       await agent.request('session/close', { sessionId });
+      await closed;
 
       const replayFrom = updates.length;
       const resumed = await agent.request('session/resume', {
@@ -184,9 +200,90 @@ describe('official SDK v2 client', () => {
       });
       expect(
         replayed.filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed'),
-      ).toHaveLength(5);
+      ).toHaveLength(6);
       // The current state closes the replay, before the answer.
       expect(replayed.at(-1)).toMatchObject({ sessionUpdate: 'state_update', state: 'idle' });
+    } finally {
+      await demo.stop();
+    }
+  });
+
+  it('one session shows every v2 update kind the agent sends: open, the tour and its background command, an option, /compact', async () => {
+    const demo = startDemo();
+    const { agent, updates } = demo;
+    try {
+      const sessionId = await demo.open();
+      const ended = demo.idle(0);
+      await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Tour please' }] });
+      const end = await ended;
+      // The turn ends while the background command goes on: listed in the idle state.
+      expect(end).toMatchObject({ stopReason: 'end_turn', background: [{ type: 'terminal' }] });
+      const backgroundId = (end.background as { terminalId: string }[])[0]?.terminalId;
+      const after = updates.length;
+      // It ends by itself: its exit, a note appended to its call, and a state without it.
+      await demo.next((u) => u.sessionUpdate === 'state_update' && isEmptyList(u.background), after);
+      const late = updates.slice(after);
+      expect(late.find((u) => u.sessionUpdate === 'terminal_update' && u.exitStatus)).toMatchObject({
+        terminalId: backgroundId,
+        exitStatus: { exitCode: 0 },
+      });
+      expect(
+        decode(
+          updates.filter((u) => u.sessionUpdate === 'terminal_output_chunk' && u.terminalId === backgroundId),
+        ),
+      ).toContain('tick 3');
+      expect(late.find((u) => u.sessionUpdate === 'tool_call_content_chunk')).toMatchObject({
+        content: {
+          type: 'content',
+          content: { type: 'text', text: expect.stringContaining('background command') },
+        },
+      });
+      // The progress message was replaced at each step and ends complete; the thought was rewritten.
+      const progress = updates.filter((u) => u.sessionUpdate === 'agent_message');
+      expect(new Set(progress.map((u) => u.messageId)).size).toBe(1);
+      expect(progress.at(-1)).toMatchObject({
+        content: [{ type: 'text', text: 'Tour progress: all 6 steps done.' }],
+      });
+      const thought = updates.find((u) => u.sessionUpdate === 'agent_thought_chunk');
+      expect(updates.find((u) => u.sessionUpdate === 'agent_thought')).toMatchObject({
+        messageId: thought?.messageId,
+      });
+
+      const optionSet = demo.next((u) => u.sessionUpdate === 'config_option_update', updates.length);
+      await agent.request('session/set_config_option', {
+        sessionId,
+        configId: 'thoughts',
+        type: 'boolean',
+        value: false,
+      });
+      await optionSet;
+      const compacted = demo.idle(updates.length);
+      await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/compact' }] });
+      await compacted;
+
+      const kinds = new Set(updates.map((u) => u.sessionUpdate));
+      // All of v2's kinds but the user's message in pieces: the agent inserts it whole.
+      const V2_KINDS = [
+        'user_message',
+        'agent_message',
+        'agent_message_chunk',
+        'agent_thought',
+        'agent_thought_chunk',
+        'tool_call_update',
+        'tool_call_content_chunk',
+        'terminal_update',
+        'terminal_output_chunk',
+        'plan_update',
+        'state_update',
+        'available_commands_update',
+        'config_option_update',
+        'session_info_update',
+        'usage_update',
+        'notice',
+        'compaction_update',
+        'compaction_summary_chunk',
+      ];
+      expect([...kinds].sort()).toEqual([...V2_KINDS].sort());
     } finally {
       await demo.stop();
     }
@@ -196,12 +293,7 @@ describe('official SDK v2 client', () => {
     const demo = startDemo();
     const { agent, updates } = demo;
     try {
-      await agent.request('initialize', {
-        protocolVersion: 2,
-        info: { name: 't', version: '1' },
-        capabilities: {},
-      });
-      const { sessionId } = await agent.request('session/new', { cwd: work });
+      const sessionId = await demo.open();
 
       // tool_call/cancel: the call ends cancelled, its process is gone, the turn ends normally.
       let from = updates.length;
@@ -261,12 +353,7 @@ describe('official SDK v2 client', () => {
     const demo = startDemo();
     const { agent, updates } = demo;
     try {
-      await agent.request('initialize', {
-        protocolVersion: 2,
-        info: { name: 't', version: '1' },
-        capabilities: {},
-      });
-      const { sessionId } = await agent.request('session/new', { cwd: work });
+      const sessionId = await demo.open();
       const from = updates.length;
       await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'background' }] });
       const terminal = await demo.next(

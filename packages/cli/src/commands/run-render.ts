@@ -1,36 +1,37 @@
 /**
  * What `acp run` prints. Text: the agent's message on stdout; tool calls, plans, permission
  * decisions and problems on stderr, all agent-controlled text through `@acp-kit/client`'s
- * sanitizer. JSON: one object per line on stdout — every `session/update` received with its ACP
- * `update` object intact, permission decisions, warnings, errors — and a last line carrying
- * `stopReason`. Both write through a {@link RunOutput}: batched, in order, with backpressure.
+ * sanitizer. JSON (`run-json.ts`): one object per line on stdout. Both write through a
+ * {@link RunOutput}: batched, in order, with backpressure.
  */
-import type { SessionNotification } from '@acp-kit/protocol';
-import {
-  stringifyJson,
-  toErrorInfo,
-  type AgentConnection,
-  type AgentUpdate,
-  type AttachMode,
-  type ClientSession,
-  type SessionEvent,
-  type ToolCallItem,
-  ClientError,
-  TextSanitizer,
+import type {
+  AgentConnection,
+  AgentUpdate,
+  AttachMode,
+  ClientSession,
+  SessionEvent,
+  ToolCallItem,
 } from '@acp-kit/client';
+import { TextSanitizer } from '@acp-kit/client';
 import { errorReport, formatErrorReport } from '../errors.js';
 import { oneLine, safe } from '../format.js';
-import { outputValue, questionDetails, questionWhat } from './permission-text.js';
+import { questionDetails, questionWhat } from './permission-text.js';
 import type { RunOutput } from './run-output.js';
 
 export { API_KEY_VARIABLE } from '../errors.js';
+export { JsonRenderer } from './run-json.js';
 
 /** Receives what happens during `acp run`. */
 export interface RunRenderer {
   /** Where it writes; the run waits for it (backpressure) and settles it at the end. */
   readonly output: RunOutput;
-  /** Before the session exists (updates may arrive before `session/new` answers). */
+  /** Before the session exists. */
   connected(connection: AgentConnection): void;
+  /**
+   * The local session, before it is bound to the agent's (updates may arrive before `session/new`
+   * or `session/resume` answers, and a load replays history before it does).
+   */
+  opening?(session: ClientSession): void;
   attached(session: ClientSession, how: AttachMode, agentId: string): void;
   info(text: string): void;
   error(error: unknown, exitCode: number): void;
@@ -237,108 +238,4 @@ export class TextRenderer implements RunRenderer {
     // Notes quote agent text (titles, paths, errors): sanitised again here, whatever the caller did.
     this.output.err(`▸ ${safe(text)}\n`);
   }
-}
-
-/** One JSON object per line. */
-export class JsonRenderer implements RunRenderer {
-  private sessionId: string | undefined;
-  private localId: string | undefined;
-  private early: SessionNotification[] = [];
-
-  constructor(readonly output: RunOutput) {}
-
-  connected(connection: AgentConnection): void {
-    connection.events.on('update', (params) => {
-      if (this.sessionId === undefined) {
-        if (this.early.length < 10_000) this.early.push(params);
-      } else if (params.sessionId === this.sessionId) {
-        this.line({ type: 'update', sessionId: params.sessionId, update: params.update });
-      }
-    });
-    connection.events.on('noise', ({ sample }) =>
-      this.line({ type: 'warning', message: 'the agent printed non-JSON text on stdout', sample }),
-    );
-    connection.events.on('signInOutput', ({ text }) => this.line({ type: 'sign_in_output', text }));
-    connection.events.on('diagnostic', ({ message }) => this.line({ type: 'diagnostic', message }));
-  }
-
-  attached(session: ClientSession, how: AttachMode, agentId: string): void {
-    this.sessionId = session.agentSessionId;
-    this.localId = session.localId;
-    this.line({ type: 'session', sessionId: this.sessionId, localId: session.localId, agent: agentId, how });
-    for (const params of this.early) {
-      if (params.sessionId === this.sessionId)
-        this.line({ type: 'update', sessionId: params.sessionId, update: params.update });
-    }
-    this.early = [];
-    session.store.onEvent((event) => {
-      if (event.type === 'permission_resolved') {
-        const item = [...session.state.items].reverse().find((i) => i.kind === 'permission');
-        const request = item?.kind === 'permission' ? item.request : undefined;
-        this.line({
-          type: 'permission',
-          source: request?.source,
-          kind: request?.kind,
-          ...(request?.toolCallId ? { toolCallId: request.toolCallId } : {}),
-          ...(request?.title ? { title: request.title } : {}),
-          ...(request?.command ? { command: request.command } : {}),
-          ...(request?.commandCwd !== undefined ? { commandCwd: request.commandCwd } : {}),
-          ...(request?.env
-            ? { env: request.env.map((variable) => ({ name: variable.name, value: outputValue(variable) })) }
-            : {}),
-          ...(request?.sensitiveEnv ? { sensitiveEnv: request.sensitiveEnv } : {}),
-          paths: request?.paths ?? [],
-          decision: event.decision,
-          by: event.by,
-          ...(event.reason ? { reason: event.reason } : {}),
-          ...(event.outcome ? { outcome: event.outcome } : {}),
-        });
-      } else if (event.type === 'stalled') {
-        this.line({ type: 'stall', silentMs: event.silentMs });
-      }
-    });
-  }
-
-  info(text: string): void {
-    this.line({ type: 'info', message: text });
-  }
-
-  error(error: unknown, exitCode: number): void {
-    const info = toErrorInfo(error);
-    const extra =
-      error instanceof ClientError && error.code === 'AUTH_REQUIRED'
-        ? { authOptions: error.details.authOptions }
-        : {};
-    this.line({
-      type: 'error',
-      ...info,
-      exitCode,
-      hint: errorReport(error, { command: 'run' }).hint,
-      ...extra,
-    });
-  }
-
-  result(stopReason: string | null, exitCode: number): void {
-    this.line({
-      type: 'result',
-      stopReason,
-      exitCode,
-      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
-      ...(this.localId ? { localId: this.localId } : {}),
-    });
-  }
-
-  private line(value: Record<string, unknown>): void {
-    // Updates nested past JSON.stringify's depth limit are printed too, not dropped.
-    this.output.out(`${terminalSafeJson(stringifyJson(value))}
-`);
-  }
-}
-
-// JSON.stringify escapes C0 controls but leaves C1 controls, line separators and bidi controls raw.
-const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** The same JSON with the characters a terminal could act on written as `\uXXXX` escapes (same value). */
-function terminalSafeJson(json: string): string {
-  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -114,13 +114,18 @@ export async function runCommand(
       });
       session = stored.session;
       stop.session = session;
+      renderer.opening?.(session);
       how = await connection.reattach(session, {
         ...(stored.meta.agentId ? { agentId: stored.meta.agentId } : {}),
         ...(stored.meta.agentSessionId ? { agentSessionId: stored.meta.agentSessionId } : {}),
       });
     } else {
       const mcpServers = await configuredMcpServers(client, entry, connection, (note) => renderer.info(note));
-      session = await connection.newSession({ cwd, mcpServers });
+      session = await connection.newSession({
+        cwd,
+        mcpServers,
+        onSession: (opened) => renderer.opening?.(opened),
+      });
       stop.session = session;
     }
     session.store.setRetention(RUN_RETENTION);

@@ -23,6 +23,11 @@ export interface NewSessionOptions {
   mcpServers?: McpServer[];
   /** An existing local session to attach (continuity); default: a new one. */
   session?: ClientSession;
+  /**
+   * Called with the local session before it is bound to the agent's, so that a listener of its
+   * store sees every update (those an agent sends before its answer, a load's replay) in order.
+   */
+  onSession?: (session: ClientSession) => void;
 }
 
 /** Options of `loadSession` / `resumeSession`. */
@@ -67,6 +72,7 @@ export class SessionOpener {
     });
     this.deps.claimMcpServers(response.sessionId, mcpServers);
     const session = options.session ?? (await this.localSession(cwd, dirs));
+    options.onSession?.(session);
     await this.attach(response.sessionId, session, how, response);
     return session;
   }
@@ -115,6 +121,7 @@ export class SessionOpener {
     const dirs = (options.additionalDirectories ?? []).map((dir) => resolve(dir));
     const created = options.session === undefined;
     const session = options.session ?? (await this.localSession(cwd, dirs));
+    options.onSession?.(session);
     const trace = await this.deps.openTrace(session);
     this.deps.register(agentSessionId, session, trace);
     if (how === 'load') session.setReplay(options.replay ?? 'record');

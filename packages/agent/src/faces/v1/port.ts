@@ -66,6 +66,9 @@ export class V1Port implements ClientPort {
       booleanConfigOptions: Boolean(caps?.session?.configOptions?.boolean),
       forms: Boolean(caps?.elicitation?.form),
       terminalAuth: Boolean(caps?.auth?.terminal),
+      // v1 has chunks only, and no notion of work beyond the prompt's answer.
+      messageUpserts: false,
+      backgroundWork: false,
     };
   }
 

@@ -17,12 +17,17 @@ import { V2Sink, v2ToolCall } from './updates.js';
 
 type FormRequest = Extract<CreateElicitationRequest, { mode: 'form' }>;
 
-/** What a v2 client can do, from its `initialize` capabilities (boolean options are v2's baseline). */
+/**
+ * What a v2 client can do, from its `initialize` capabilities (boolean options, message upserts and
+ * background work are v2's baseline).
+ */
 export function v2Features(caps: ClientCapabilities | undefined): ClientFeatures {
   return {
     booleanConfigOptions: true,
     forms: Boolean(caps?.elicitation?.form),
     terminalAuth: Boolean(caps?.auth?.terminal),
+    messageUpserts: true,
+    backgroundWork: true,
   };
 }
 

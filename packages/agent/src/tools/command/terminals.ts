@@ -92,6 +92,11 @@ class RunningTerminal implements AgentTerminal {
     this.process?.stop();
   }
 
+  /** Whether a stop was asked for (the process may not have exited yet). */
+  get stopping(): boolean {
+    return this.stopRequested;
+  }
+
   private base(): Pick<TerminalEvent, 'type' | 'terminalId' | 'owner'> {
     return { type: 'terminal', terminalId: this.terminalId, owner: 'agent' };
   }
@@ -205,10 +210,14 @@ export class TerminalRegistry {
     return terminal;
   }
 
-  /** `terminal/cancel`: stops a running agent terminal; false when there is none by that id. */
+  /**
+   * `terminal/cancel`: stops a running agent terminal; false when there is none by that id, or it
+   * is already being stopped (a second cancel is refused like a second `tool_call/cancel`, so one
+   * cancel is confirmed once).
+   */
   cancel(terminalId: string): boolean {
     const terminal = this.live.get(terminalId);
-    if (!terminal || terminal.ended) return false;
+    if (!terminal || terminal.ended || terminal.stopping) return false;
     terminal.stop();
     return true;
   }
