@@ -60,11 +60,16 @@ function toolCalls(stdout: string): string[][] {
   const calls = new Map<string, { title?: string; status?: string }>();
   for (const line of jsonLines(stdout)) {
     if (line.type !== 'update') continue;
-    const update = line.update as { toolCallId?: string; title?: string; status?: string };
-    if (typeof update.toolCallId !== 'string') continue;
+    // The json event schema's tool call (docs/run-json.md): its fields are a patch.
+    const update = line.update as {
+      kind?: string;
+      toolCallId?: string;
+      patch?: { title?: string; status?: string };
+    };
+    if (update.kind !== 'tool_call' || typeof update.toolCallId !== 'string') continue;
     const call = calls.get(update.toolCallId) ?? {};
-    if (update.title) call.title = update.title;
-    if (update.status) call.status = update.status;
+    if (update.patch?.title) call.title = update.patch.title;
+    if (update.patch?.status) call.status = update.patch.status;
     calls.set(update.toolCallId, call);
   }
   return [...calls.values()].map((call) => [call.title ?? '', call.status ?? '']);
