@@ -20,7 +20,7 @@ export function initializeError(agent: AgentEntry, error: unknown): Error {
   if (error.code === 'UNSUPPORTED_PROTOCOL_VERSION') {
     return new ClientError(
       'UNSUPPORTED_PROTOCOL_VERSION',
-      `${error.message}; use a version of ${agent.name} that speaks ACP v1`,
+      `${error.message}; use a version of ${agent.name} that speaks ACP v1 or v2`,
       error.details,
       error,
     );

@@ -388,27 +388,30 @@ export class TabRuntime {
   }
 
   private describeAgent(connection: AgentConnection): void {
-    const info = connection.initializeResponse.agentInfo;
-    const caps = connection.agentCapabilities;
+    const info = connection.agentInfo;
+    const features = connection.features;
     this.patch({
       agentTitle: info?.title ?? info?.name ?? undefined,
       agentVersion: info?.version ?? undefined,
+      protocolVersion: features.protocolVersion,
       capabilities: {
-        list: caps.sessionCapabilities?.list != null,
-        load: caps.loadSession === true,
-        resume: caps.sessionCapabilities?.resume != null,
-        delete: caps.sessionCapabilities?.delete != null,
-        image: caps.promptCapabilities?.image === true,
+        list: features.list,
+        load: features.load,
+        resume: features.resume,
+        delete: features.delete,
+        image: features.prompt.image,
+        cancelOne: features.cancelOne,
       },
     });
   }
 
   /** The configured MCP servers this agent can use (http/sse only when it advertised them). */
   private mcpServers(): McpServer[] {
-    const caps = this.connection?.agentCapabilities.mcpCapabilities;
+    const mcp = this.connection?.running ? this.connection.features.mcp : undefined;
     const usable = mcpServersFor(this.deps.settings(), this.agent.id).filter(({ server }) => {
       const transport = mcpTransport(server);
-      return transport === 'stdio' || (transport === 'http' ? caps?.http === true : caps?.sse === true);
+      if (!mcp) return transport === 'stdio';
+      return transport === 'stdio' ? mcp.stdio : transport === 'http' ? mcp.http : mcp.sse;
     });
     this.patch({ mcpServers: usable.map(({ server }) => server.name) });
     return usable.map(({ server }) => server);
