@@ -48,6 +48,8 @@ export interface RunOptions {
   verbose?: boolean;
   auth?: string;
   url?: string;
+  /** `--protocol 1|2`: speak this ACP version only. */
+  protocol?: string;
 }
 
 const APPROVE_MODES: readonly string[] = ['all', 'reads', 'none'];
@@ -149,6 +151,13 @@ export async function runCommand(
   }
 }
 
+/** `--protocol`'s value: 1 or 2. */
+export function protocolOption(value: string): 1 | 2 {
+  if (value !== '1' && value !== '2')
+    throw new UsageError(`--protocol must be 1 or 2, not "${value.slice(0, 20)}"`);
+  return value === '1' ? 1 : 2;
+}
+
 /** Checks the options, reads the prompt (and stdin), and finds the agent. */
 async function prepareRun(
   promptArg: string | undefined,
@@ -182,6 +191,7 @@ async function prepareRun(
     checkpoints: false,
     ...(extraRules ? { extraRules } : {}),
     ...(stallMs !== undefined ? { stallMs } : {}),
+    ...(options.protocol ? { protocolVersion: protocolOption(options.protocol) } : {}),
   });
   const recorded = options.session ? await findRecorded(client, options.session) : undefined;
   const entry = chooseAgent(client, options.agent, agentCommand, io.cwd, recorded, options.url);

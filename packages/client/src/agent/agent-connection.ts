@@ -554,7 +554,9 @@ export class AgentConnection implements SessionLink {
       const stopped = this.closing;
       this.closing = true;
       await process.shutdown(stopped ? this.stopGraceMs : 500);
-      throw stopped ? stoppedWhileStarting(this.agent) : initializeError(this.agent, error);
+      throw stopped
+        ? stoppedWhileStarting(this.agent)
+        : initializeError(this.agent, error, this.protocolChoice);
     }
     this.shake = shake;
     const connection = shake.connection;

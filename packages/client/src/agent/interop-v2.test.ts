@@ -85,6 +85,15 @@ describe('the client engine ↔ agents on the official SDK (child processes)', (
     await playScenario(connection, 'allow');
   });
 
+  it('a catalog entry\'s "protocol": 1 is spoken to in v1 without the option', async () => {
+    const connection = await AgentConnection.start({
+      agent: { ...sdkAgent('router'), protocol: 1 },
+      policy: new PermissionPolicy({ mode: 'all' }),
+    });
+    cleanups.push(() => connection.close(200));
+    expect(connection.protocolVersion).toBe(1);
+  });
+
   it("the SDK's router with v1 only answers 1 and is spoken to in v1", async () => {
     const connection = await start('router-v1');
     expect(connection.protocolVersion).toBe(1);

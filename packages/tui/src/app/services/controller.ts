@@ -61,6 +61,8 @@ export interface ControllerOptions {
   readonly metrics?: TuiMetrics;
   /** The catalog's agents with their installed state, found before the UI was loaded (`acp`'s picker). */
   readonly startAgents?: readonly DetectedAgent[];
+  /** Speak this ACP version only with every agent (`--protocol 1|2`). */
+  readonly protocolVersion?: 1 | 2;
 }
 
 /**
@@ -123,6 +125,7 @@ export class Controller {
       },
       stallMs: settings.stallSeconds * 1000,
       coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
+      ...(options.protocolVersion ? { protocolVersion: options.protocolVersion } : {}),
     });
     return controller;
   }
