@@ -50,6 +50,9 @@ async function playScenario(connection: AgentConnection, answer: 'allow' | 'reje
   const session = await connection.newSession({ cwd: process.cwd() });
   expect((await session.prompt('stream')).stopReason).toBe('end_turn');
   expect(agentText(session.state)).toContain('one two three');
+  // The agent's echo of the prompt (v2 sends the user message it inserted) is not shown twice.
+  const userMessages = session.state.items.filter((item) => item.kind === 'message' && item.role === 'user');
+  expect(userMessages).toHaveLength(1);
   expect(session.state.status).toBe('idle');
 
   expect((await session.prompt('permission')).stopReason).toBe('end_turn');

@@ -47,7 +47,17 @@ export class V2Translators {
 export function createV2Handlers(deps: V2HandlerDeps, translators: V2Translators): ClientHandlers {
   return {
     sessionUpdate(params) {
-      const updates = translators.for(params.sessionId).update(params.update);
+      const sessionId = params.sessionId;
+      // The prompt's own user message, echoed by the agent, is already in the session.
+      const updates = translators
+        .for(sessionId)
+        .update(params.update)
+        .filter(
+          (u) =>
+            !((u.kind === 'message' || u.kind === 'message_chunk') && u.role === 'user') ||
+            u.messageId === undefined ||
+            !deps.turns.isEcho(sessionId, u.messageId),
+        );
       deps.onUpdates?.(params.sessionId, updates);
       const session = deps.session(params.sessionId);
       if (!session) {

@@ -135,13 +135,14 @@ export class V2Port implements AgentPort {
 
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<{ stopReason: StopReason }> {
     const turn = this.turns.begin(sessionId);
+    let messageId: string;
     try {
-      await this.connection.promptSession({ sessionId, prompt });
+      ({ messageId } = await this.connection.promptSession({ sessionId, prompt }));
     } catch (error) {
       turn.abandon();
       throw error;
     }
-    turn.answered();
+    turn.answered(messageId);
     return { stopReason: await turn.promise };
   }
 

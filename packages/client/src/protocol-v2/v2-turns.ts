@@ -13,6 +13,8 @@ interface Waiting {
   answered: boolean;
   /** A `running`/`requires_action` arrived since the prompt was sent. */
   busy: boolean;
+  /** The id of the prompt's user message (the answer's, or the first user message seen). */
+  echoId?: string;
   resolve(stopReason: StopReason): void;
   reject(error: unknown): void;
 }
@@ -22,7 +24,11 @@ export class V2Turns {
   private readonly waiting = new Map<string, Waiting>();
 
   /** Registers a turn before its prompt is sent (updates may arrive before the answer). */
-  begin(sessionId: string): { promise: Promise<StopReason>; answered(): void; abandon(): void } {
+  begin(sessionId: string): {
+    promise: Promise<StopReason>;
+    answered(messageId: string): void;
+    abandon(): void;
+  } {
     let waiting!: Waiting;
     const promise = new Promise<StopReason>((resolve, reject) => {
       waiting = { answered: false, busy: false, resolve, reject };
@@ -31,8 +37,9 @@ export class V2Turns {
     const mine = (): boolean => this.waiting.get(sessionId) === waiting;
     return {
       promise,
-      answered: () => {
+      answered: (messageId) => {
         waiting.answered = true;
+        waiting.echoId ??= messageId;
       },
       abandon: () => {
         if (mine()) this.waiting.delete(sessionId);
@@ -60,6 +67,17 @@ export class V2Turns {
       return;
     }
     waiting.resolve((update.stopReason ?? 'end_turn') as StopReason);
+  }
+
+  /**
+   * Whether a user message of `sessionId` is the agent's echo of the prompt being sent (v2 agents
+   * send the user message they inserted): the session shows the prompt already.
+   */
+  isEcho(sessionId: string, messageId: string): boolean {
+    const waiting = this.waiting.get(sessionId);
+    if (!waiting) return false;
+    waiting.echoId ??= messageId;
+    return waiting.echoId === messageId;
   }
 
   /** The connection closed: every waiting turn fails with its reason. */
