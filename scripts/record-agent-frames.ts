@@ -345,7 +345,7 @@ async function main(which: string): Promise<void> {
     env: { ...process.env, ...env },
     host: { askPermission: () => Promise.resolve({ decision: 'allow' }) },
   });
-  const info = connection.initializeResponse.agentInfo;
+  const info = connection.agentInfo;
   keep({ initialize: { agentInfo: info } });
   let interrupt: Turn['interrupt'];
   let session: ClientSession | undefined;

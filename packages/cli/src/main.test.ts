@@ -41,6 +41,10 @@ describe('acp without a command', () => {
   it('opens the terminal UI with the options parsed', async () => {
     expect((await root([])).opened).toEqual([{}]);
     expect((await root(['--agent', 'demo'])).opened).toEqual([{ agent: 'demo' }]);
+    expect((await root(['--agent', 'demo', '--protocol', '2'])).opened).toEqual([
+      { agent: 'demo', protocol: 2 },
+    ]);
+    expect((await root(['--protocol', '3'])).code).toBe(2);
     expect((await root(['--agent=demo', '--cwd', '/w', '--resume', 'abc'])).opened).toEqual([
       { agent: 'demo', cwd: '/w', resume: 'abc' },
     ]);

@@ -112,12 +112,21 @@ async function openTerminalUi(args: TuiArguments, io: CliIo): Promise<number> {
   return tuiMain(args, { self: io.self, env: io.env });
 }
 
+/** `--protocol 1|2`, for the commands that start an agent (`acp`, `acp run`). */
+function protocolFlag(): Option {
+  return new Option(
+    '--protocol <version>',
+    'speak this ACP version only: 1 or 2 (default: 2 when the agent answers 2, else 1)',
+  ).choices(['1', '2']);
+}
+
 /** Options of the root command (the UI's). */
 interface RootOptions {
   agent?: string;
   cwd?: string;
   resume?: string;
   url?: string;
+  protocol?: string;
 }
 
 /**
@@ -158,6 +167,7 @@ export async function buildProgram(
       '--resume <id>',
       "reopen a recorded session (local id, unique prefix, or the agent's session id) with its agent, or with --agent / a command instead",
     )
+    .addOption(protocolFlag())
     .argument('[agent-command...]', 'after --: start this command as the agent (acp -- node my-agent.mjs)')
     .addHelpText('after', help.ROOT_HELP)
     .action(async (words: string[], options: RootOptions) => {
@@ -175,10 +185,17 @@ export async function buildProgram(
             hint: 'e.g. acp --url http://127.0.0.1:8765/acp (what acp serve prints)',
           },
         );
-      done(await ui({ ...options, ...(tail ? { command: tail } : {}) }, io));
+      const { protocol, ...rest } = options;
+      const version = protocol === undefined ? undefined : protocol === '1' ? 1 : 2;
+      done(
+        await ui(
+          { ...rest, ...(version ? { protocol: version } : {}), ...(tail ? { command: tail } : {}) },
+          io,
+        ),
+      );
     });
   program.hook('preSubcommand', () => {
-    const given = (['agent', 'cwd', 'resume', 'url'] as const).filter(
+    const given = (['agent', 'cwd', 'resume', 'url', 'protocol'] as const).filter(
       (name) => program.opts()[name] !== undefined,
     );
     if (given.length > 0)
@@ -208,6 +225,7 @@ export async function buildProgram(
     .option('--file <path>', 'attach a file to the prompt (repeatable)', collect)
     .option('--stall <seconds>', 'report a turn without agent traffic for this long (default 60)')
     .option('--verbose', "show the agent's stderr, thoughts and protocol diagnostics on stderr")
+    .addOption(protocolFlag())
     .option(
       '--auth <method>',
       'authenticate with this agent auth method first (see the methods an auth error lists): terminal logins run here when stdin is a terminal; a method that takes an API key reads it from ACP_KIT_AUTH_API_KEY',

@@ -48,6 +48,8 @@ describe.each(['websocket', 'http'] as const)('MCP-over-ACP through acp serve (%
     connection = await AgentConnection.start({
       agent: { id: 'remote', name: 'remote agent', source: 'user', command: url, args: [], url, transport },
       policy: new PermissionPolicy({ mode: 'all' }),
+      // MCP-over-ACP (`mcp/message`) is a v1 extension in acp-kit.
+      protocolVersion: 1,
     });
     expect(connection.agentCapabilities.mcpCapabilities).toMatchObject({ acp: true });
     const local: McpServer = {

@@ -643,7 +643,9 @@ describe('acp run --agent demo', () => {
     );
     expect(text.stdout).not.toContain('The user rejected');
     const json = await runCli(
-      ['run', '--agent', 'demo', '--approve', 'all', '--format', 'json', 'hello'],
+      // v1: the json event schema of a v2 turn is the v2edge work (run-render's `update` lines
+      // are the v1 notifications as received).
+      ['run', '--agent', 'demo', '--approve', 'all', '--format', 'json', '--protocol', '1', 'hello'],
       home,
     );
     expect(json.code).toBe(0);

@@ -64,6 +64,11 @@ export interface AcpClientOptions {
    * long. The terminal UI and `acp run` use {@link INTERACTIVE_READ_PACING_MS}.
    */
   coalesceReadsMs?: number;
+  /**
+   * Speak this ACP version only with every agent (`--protocol`; default: each entry's `protocol`,
+   * else ask for 2 and continue in 1 when the agent answers 1).
+   */
+  protocolVersion?: 1 | 2;
 }
 
 /**
@@ -182,6 +187,7 @@ export class AcpClient {
       ...(this.options.terminals ? { terminals: this.options.terminals } : {}),
       ...(this.options.terminalAuth !== undefined ? { terminalAuth: this.options.terminalAuth } : {}),
       ...(this.options.coalesceReadsMs ? { coalesceReadsMs: this.options.coalesceReadsMs } : {}),
+      ...(this.options.protocolVersion ? { protocolVersion: this.options.protocolVersion } : {}),
       ...(early && adopt ? { early } : {}),
     };
     let connection: AgentConnection;

@@ -19,6 +19,8 @@ export interface TuiArguments {
   readonly command?: readonly string[];
   /** A remote agent to connect to at once (`acp --url URL`). */
   readonly url?: string;
+  /** Speak this ACP version only (`--protocol 1|2`; default: 2 when the agent speaks it, else 1). */
+  readonly protocol?: 1 | 2;
 }
 
 /** What {@link tuiMain} needs from the process. */

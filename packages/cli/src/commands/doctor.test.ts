@@ -106,19 +106,23 @@ describe('acp doctor', () => {
     );
   });
 
-  it('--probe opens a session with each installed agent', async () => {
+  it('--probe opens a session with each installed agent and names the ACP version negotiated', async () => {
     await runCli(['agents', 'add', 'locked', '--', ...fakeCommand({ requireAuth: true })], home);
     await runCli(['agents', 'add', 'broken', '--', process.execPath, '-e', 'process.exit(3)'], home);
     await runCli(['agents', 'add', 'fine', '--', ...fakeCommand()], home);
     const result = await runCli(['doctor', '--probe', '--json'], home);
     const report = JSON.parse(result.stdout) as DoctorReport;
     const probe = (id: string) => report.agents.find((agent) => agent.id === id)?.probe;
-    expect(probe('demo')).toMatchObject({ result: 'signed in' });
-    expect(probe('fine')).toMatchObject({ result: 'signed in' });
-    expect(probe('locked')).toMatchObject({ result: 'authentication required' });
+    // The demo agent speaks both versions: v2 is chosen; the fake agent speaks v1 only.
+    expect(probe('demo')).toMatchObject({ result: 'signed in', protocolVersion: 2 });
+    expect(probe('fine')).toMatchObject({ result: 'signed in', protocolVersion: 1 });
+    expect(probe('locked')).toMatchObject({ result: 'authentication required', protocolVersion: 1 });
     expect(probe('broken')).toMatchObject({ result: 'failed' });
+    expect(probe('broken')?.protocolVersion).toBeUndefined();
     expect(probe('broken')?.detail).toMatch(/exited with code 3/);
     const text = await runCli(['doctor', '--probe'], home);
-    expect(text.stdout).toMatch(/\n {2}locked +\S+ +- +probe: authentication required; unknown\n/);
+    expect(text.stdout).toMatch(
+      /\n {2}locked +\S+ +- +probe: authentication required over ACP v1; unknown\n/,
+    );
   }, 60_000);
 });

@@ -47,6 +47,8 @@ export interface ProbeResult {
   readonly result: 'signed in' | 'authentication required' | 'failed';
   readonly detail?: string;
   readonly ms: number;
+  /** The ACP version negotiated with the agent (when it answered `initialize`). */
+  readonly protocolVersion?: 1 | 2;
 }
 
 /** One catalog agent in the report. */
@@ -228,8 +230,11 @@ async function probe(client: AcpClient, agent: DetectedAgent, cwd: string): Prom
       PROBE_TIMEOUT_MS,
     );
   });
+  // The version the agent answered, once it did (kept when the session then fails).
+  let protocolVersion: 1 | 2 | undefined;
   const attempt = (async () => {
     const connection = await client.connect(agent, { cwd });
+    protocolVersion = connection.protocolVersion;
     try {
       const session = await connection.newSession({ cwd });
       await session.close().catch(() => undefined);
@@ -239,13 +244,14 @@ async function probe(client: AcpClient, agent: DetectedAgent, cwd: string): Prom
   })();
   try {
     await Promise.race([attempt, timeout]);
-    return { result: 'signed in', ms: elapsed() };
+    return { result: 'signed in', ms: elapsed(), ...(protocolVersion ? { protocolVersion } : {}) };
   } catch (error) {
     const auth =
       isAuthRequiredError(error) || (error instanceof ClientError && error.code === 'AUTH_REQUIRED');
+    const version = protocolVersion ? { protocolVersion } : {};
     return auth
-      ? { result: 'authentication required', ms: elapsed() }
-      : { result: 'failed', detail: oneLine(describeError(error), 200), ms: elapsed() };
+      ? { result: 'authentication required', ms: elapsed(), ...version }
+      : { result: 'failed', detail: oneLine(describeError(error), 200), ms: elapsed(), ...version };
   } finally {
     clearTimeout(timer);
     attempt.catch(() => undefined);
@@ -266,7 +272,7 @@ function fileState(file: FileCheck, missing: string): string {
 
 function signInText(agent: AgentReport): string {
   const probe = agent.probe
-    ? `probe: ${agent.probe.result}${agent.probe.detail ? ` (${agent.probe.detail})` : ''}; `
+    ? `probe: ${agent.probe.result}${agent.probe.protocolVersion ? ` over ACP v${agent.probe.protocolVersion}` : ''}${agent.probe.detail ? ` (${agent.probe.detail})` : ''}; `
     : '';
   const guess = agent.signIn;
   const text =

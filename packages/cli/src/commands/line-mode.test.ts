@@ -28,11 +28,14 @@ const permission = {
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
 
 /** One turn of the demo agent on `prompt`, every question answered `y`; the input ends after it. */
-async function demoTurn(prompt: string): Promise<{ result: CliResult; answers: number }> {
+async function demoTurn(
+  prompt: string,
+  args: readonly string[] = [],
+): Promise<{ result: CliResult; answers: number }> {
   const input = new PassThrough();
   input.write(`${prompt}\n`);
   let answers = 0;
-  const result = await runCli(['--agent', 'demo'], home, {
+  const result = await runCli(['--agent', 'demo', ...args], home, {
     input,
     onStderr: (stderr) => {
       while (count(stderr, 'answer 1-') > answers) {
@@ -309,7 +312,9 @@ describe('acp on a dumb terminal', () => {
   });
 
   it('asks once about a compound command: the agent’s question covers the terminal that runs it', async () => {
-    const { result, answers } = await demoTurn('run echo one; echo two');
+    // v1: the terminal is the client's (terminal/create), covered by the agent's question; a v2
+    // agent runs its own terminal after the same one question.
+    const { result, answers } = await demoTurn('run echo one; echo two', ['--protocol', '1']);
     expect(result.code, result.stderr).toBe(0);
     expect(answers, result.stderr).toBe(1);
     expect(result.stderr).toContain('▸ permission: echo one; echo two');

@@ -216,6 +216,7 @@ export async function lineMode(args: TuiArguments, io: CliIo): Promise<number> {
     self: io.self,
     host: { askPermission: asker(lines, () => renderer, cwd, onQuit) },
     coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
+    ...(args.protocol ? { protocolVersion: args.protocol } : {}),
   });
   const output = new RunOutput(io.stdout, io.stderr);
   // Every way out but leaving at the prompt (a signal, a broken stdout) goes through `stop`, as in

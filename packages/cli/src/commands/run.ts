@@ -49,6 +49,8 @@ export interface RunOptions {
   verbose?: boolean;
   auth?: string;
   url?: string;
+  /** `--protocol 1|2`: speak this ACP version only. */
+  protocol?: string;
 }
 
 const APPROVE_MODES: readonly string[] = ['all', 'reads', 'none'];
@@ -169,7 +171,14 @@ async function configuredMcpServers(
 ): Promise<McpServer[]> {
   const { settings, problems } = await loadSettings(settingsPath(client.paths.configDir));
   for (const problem of problems) info(`settings: ${problem}`);
-  return usableMcpServers(settings, entry.id, connection.agentCapabilities).map(({ server }) => server);
+  return usableMcpServers(settings, entry.id, connection.features.mcp).map(({ server }) => server);
+}
+
+/** `--protocol`'s value: 1 or 2. */
+export function protocolOption(value: string): 1 | 2 {
+  if (value !== '1' && value !== '2')
+    throw new UsageError(`--protocol must be 1 or 2, not "${value.slice(0, 20)}"`);
+  return value === '1' ? 1 : 2;
 }
 
 /** Checks the options, reads the prompt (and stdin), and finds the agent. */
@@ -205,6 +214,7 @@ async function prepareRun(
     checkpoints: false,
     ...(extraRules ? { extraRules } : {}),
     ...(stallMs !== undefined ? { stallMs } : {}),
+    ...(options.protocol ? { protocolVersion: protocolOption(options.protocol) } : {}),
   });
   const recorded = options.session ? await findRecorded(client, options.session) : undefined;
   const entry = chooseAgent(client, options.agent, agentCommand, io.cwd, recorded, options.url);

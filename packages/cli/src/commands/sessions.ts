@@ -76,7 +76,7 @@ async function listRemote(
   const cwd = resolve(io.cwd, options.cwd ?? '.');
   const connection = await client.connect(agent, { cwd });
   try {
-    if (!connection.agentCapabilities.sessionCapabilities?.list)
+    if (!connection.features.list)
       throw new ClientError(
         'CAPABILITY_NOT_SUPPORTED',
         `${connection.agent.name} cannot list its sessions (no sessionCapabilities.list)`,
@@ -175,8 +175,7 @@ export async function deleteSession(id: string, options: { remote?: boolean }, i
   if (options.remote && meta.agentId && meta.agentSessionId) {
     const connection = await client.connect(meta.agentId, { cwd: meta.cwd });
     try {
-      if (connection.agentCapabilities.sessionCapabilities?.delete)
-        await connection.deleteSession(meta.agentSessionId);
+      if (connection.features.delete) await connection.deleteSession(meta.agentSessionId);
       else
         io.stderr.write(
           warningText(`${connection.agent.name} cannot delete sessions; only the local record is deleted`),

@@ -34,7 +34,7 @@ async function setup(
 }
 
 describe('AgentConnection against a scripted agent process', () => {
-  it('advertises exactly what the engine serves', async () => {
+  it('asks for v2 with the v1 fields beside, advertising exactly what each face serves', async () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
     const record = join(dir, 'init.json');
@@ -43,7 +43,10 @@ describe('AgentConnection against a scripted agent process', () => {
       { host: { elicit: () => Promise.resolve({ action: 'decline' as const }) } },
     );
     const init = JSON.parse(await readFile(record, 'utf8'));
-    expect(init.protocolVersion).toBe(1);
+    // One initialize for both versions: a v1 agent reads its own fields and answers 1.
+    expect(init.protocolVersion).toBe(2);
+    expect(init.capabilities).toEqual({ auth: { terminal: {} } });
+    expect(init.info.name).toBe('acp-kit');
     expect(init.clientCapabilities).toEqual({
       fs: { readTextFile: true, writeTextFile: true },
       terminal: true,
@@ -437,12 +440,12 @@ describe('AgentConnection against a scripted agent process', () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
     const failure = (await AgentConnection.start({
-      agent: fakeAgent({ protocolVersion: 2 }),
+      agent: fakeAgent({ protocolVersion: 3 }),
       policy: new PermissionPolicy({ mode: 'all' }),
       transcripts: new TranscriptStore(dir),
     }).catch((e: unknown) => e)) as ClientError;
     expect(failure.code).toBe('UNSUPPORTED_PROTOCOL_VERSION');
-    expect(failure.message).toMatch(/version 2.*version 1/);
+    expect(failure.message).toMatch(/version 3.*versions 1 and 2/);
   });
 
   it('reports an agent that dies before initialize with its stderr', async () => {

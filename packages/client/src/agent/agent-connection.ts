@@ -1,18 +1,16 @@
 /**
- * One running agent: its process, the ACP connection, the fs and terminal services it uses, and
- * the sessions attached to it. Handles initialize (advertising exactly what we serve), auth-required
- * answers, crashes (pending work fails with the exit reason, state is kept), stalls, stdout noise,
- * and restarts within a budget.
+ * One running agent: its process, the ACP connection in the version negotiated (see
+ * `handshake.ts`), the fs and terminal services it uses, and the sessions attached to it (see
+ * `session-registry.ts`). Handles auth-required answers, crashes (pending work fails with the exit
+ * reason, state is kept), stalls, stdout noise, and restarts within a budget.
  */
 import {
-  ClientSideConnection,
   ProtocolError,
-  PROTOCOL_VERSION,
   type AcpKitError,
   type AgentCapabilities,
+  type ClientSideConnection,
   type FrameDirection,
   type Implementation,
-  type InitializeResponse,
   type ListSessionsRequest,
   type ListSessionsResponse,
   type Logger,
@@ -38,14 +36,17 @@ import type { SessionLink } from '../session/session-link.js';
 import { TerminalService, type TerminalServiceOptions } from '../terminal/terminal-service.js';
 import { TextSanitizer } from '../text/sanitize-text.js';
 import { Emitter } from '../util/emitter.js';
-import { CLIENT_INFO, clientCapabilities } from './capabilities.js';
-import { diagnosticsOf, EarlyUpdates } from './early-updates.js';
+import type { ClientSideConnection as V2ClientSideConnection } from '@acp-kit/protocol/v2';
+import type { AgentUpdate } from '../model/agent-update.js';
+import type { AgentFeatures, AgentPort } from '../session/agent-port.js';
+import { CLIENT_INFO } from './capabilities.js';
+import { diagnosticsOf } from './early-updates.js';
+import { shakeHands, type Handshake } from './handshake.js';
 import { McpBridge } from '../mcp/mcp-bridge.js';
-import { createClientHandlers } from './handlers.js';
 import type { ClientHost } from './host.js';
 import { SessionOpener, type NewSessionOptions, type OpenOptions } from './session-opener.js';
+import { SessionRegistry } from './session-registry.js';
 import { initializeError, stoppedWhileStarting } from './start-errors.js';
-import { fromV1Update } from '../protocol-v1/from-v1-update.js';
 import { Pushback } from './pushback.js';
 import { StallWatch } from './stall-watch.js';
 import { resolveTimeouts, type ClientTimeouts } from './timeouts.js';
@@ -81,6 +82,11 @@ export interface AgentConnectionOptions {
   coalesceReadsMs?: number;
   /** The agent's process, already started (see `startEarlyAgent`): the first start takes it. */
   early?: EarlyAgent;
+  /**
+   * Speak this ACP version only (`--protocol`; default: the entry's `protocol`, else ask for 2 and
+   * continue in 1 when the agent answers 1).
+   */
+  protocolVersion?: 1 | 2;
 }
 
 /** Events of a connection. */
@@ -93,8 +99,10 @@ export interface AgentConnectionEvents {
   stderr: { text: string };
   /** A turn had no traffic for `silentMs`. */
   stalled: { localId: string; silentMs: number };
-  /** Every `session/update` received, as received (replays included), before it is routed. */
+  /** Every v1 `session/update` received, as received (replays included), before it is routed. */
   update: SessionNotification;
+  /** Every `session/update` received in either version, as the model's updates, before it is routed. */
+  agentUpdate: { sessionId: string; updates: readonly AgentUpdate[] };
   /** Something a developer may want to know (unknown variants, rejected frames), once per kind. */
   diagnostic: { message: string };
   /** A remote agent's connection: connected (and how), busy (asked again later), cut, reconnecting, resumed, failed. */
@@ -125,19 +133,18 @@ export class AgentConnection implements SessionLink {
   readonly host: ClientHost;
   readonly logger: Logger | undefined;
   readonly timeouts: Readonly<Required<ClientTimeouts>>;
-  private readonly sessions = new Map<string, ClientSession>();
-  private readonly early = new EarlyUpdates();
+  private readonly sessions = new SessionRegistry();
   private readonly budget: RestartBudget;
   private readonly stall: StallWatch;
   private readonly opener: SessionOpener;
   private readonly seenDiagnostics = new Set<string>();
   private process: AgentLink | undefined;
   private remoteStatus: RemoteStatus | undefined;
-  private rpc: ClientSideConnection | undefined;
+  /** The negotiated face of the running agent. */
+  private shake: Handshake | undefined;
   /** Configured MCP servers offered over the connection (MCP-over-ACP, see `mcp/mcp-bridge.ts`). */
   private mcpBridge: McpBridge | undefined;
   private router = new TraceRouter();
-  private init: InitializeResponse | undefined;
   private closing = false;
   /** Set by close(): nothing is started again. */
   private stopped = false;
@@ -169,7 +176,7 @@ export class AgentConnection implements SessionLink {
         this.sessions.get(sessionId)?.store.dispatch({ ...event, at: Date.now() }),
     });
     this.stall = new StallWatch(options.stallMs ?? 60_000, (localId, silentMs) => {
-      this.findSession(localId)?.stalled(silentMs);
+      this.sessions.find(localId)?.stalled(silentMs);
       if (silentMs !== undefined) this.events.emit('stalled', { localId, silentMs });
     });
     this.opener = new SessionOpener(this, {
@@ -198,30 +205,47 @@ export class AgentConnection implements SessionLink {
     return connection;
   }
 
-  /** The ACP connection (throws when the agent is not running). */
-  get connection(): ClientSideConnection {
-    if (!this.rpc) throw new ClientError('AGENT_EXITED', `${this.agent.name} is not running`);
-    return this.rpc;
+  /**
+   * The ACP connection in the negotiated version (throws when the agent is not running): for
+   * extension methods; sessions go through {@link port}.
+   */
+  get connection(): ClientSideConnection | V2ClientSideConnection {
+    return this.handshake.connection;
+  }
+
+  /** The negotiated face's requests (throws when the agent is not running). */
+  get port(): AgentPort {
+    return this.handshake.port;
   }
 
   /** Whether the agent is running. */
   get running(): boolean {
-    return this.rpc !== undefined && !this.rpc.isClosed;
+    return this.shake !== undefined && !this.shake.port.isClosed;
   }
 
-  /** The agent's answer to `initialize`. */
-  get initializeResponse(): InitializeResponse {
-    if (!this.init) throw new ClientError('AGENT_EXITED', `${this.agent.name} is not initialized`);
-    return this.init;
+  /** What the agent can do, whatever the version (the negotiated one is `protocolVersion`). */
+  get features(): AgentFeatures {
+    return this.handshake.port.features;
   }
 
+  /** The ACP version spoken with the agent, once it answered `initialize`. */
+  get protocolVersion(): 1 | 2 | undefined {
+    return this.shake?.port.features.protocolVersion;
+  }
+
+  /** Who the agent says it is (`agentInfo` in v1, `info` in v2). */
+  get agentInfo(): Implementation | undefined {
+    return this.shake?.agentInfo;
+  }
+
+  /** A v1 agent's capabilities as it advertised them (empty in v2: see {@link features}). */
   get agentCapabilities(): AgentCapabilities {
-    return this.init?.agentCapabilities ?? {};
+    return this.shake?.v1?.agentCapabilities ?? {};
   }
 
   /** The auth methods advertised in `initialize`, explained. */
   get authOptions(): AuthOption[] {
-    return describeAuthMethods(this.init?.authMethods, this.agent);
+    return describeAuthMethods(this.shake?.authMethods, this.agent);
   }
 
   /** Non-JSON lines the agent printed on stdout so far, and the first of them (sanitised). */
@@ -249,8 +273,7 @@ export class AgentConnection implements SessionLink {
 
   /** The attached session with this local id. */
   findSession(localId: string): ClientSession | undefined {
-    for (const session of this.sessions.values()) if (session.localId === localId) return session;
-    return undefined;
+    return this.sessions.find(localId);
   }
 
   /**
@@ -293,18 +316,18 @@ export class AgentConnection implements SessionLink {
     return this.opener.reattach(session, previous);
   }
 
-  /** `session/list` (needs `sessionCapabilities.list`). */
+  /** `session/list` (needs `features.list`). */
   listSessions(params: ListSessionsRequest = {}): Promise<ListSessionsResponse> {
-    return this.connection.listSessions(params);
+    return this.port.listSessions(params);
   }
 
-  /** `session/delete` (needs `sessionCapabilities.delete`). */
+  /** `session/delete` (needs `features.delete`). */
   async deleteSession(agentSessionId: string): Promise<void> {
-    await this.connection.deleteSession({ sessionId: agentSessionId });
+    await this.port.deleteSession(agentSessionId);
   }
 
   /**
-   * `authenticate` with an agent-handled method. `apiKey` is the secret of a method that takes one
+   * `authenticate` (v1) or `auth/login` (v2) with an agent-handled method. `apiKey` is the secret of a method that takes one
    * (`AuthOption.input`), sent as `_meta["api-key"]`. A login can wait on the user for long (a
    * browser, a code to paste): there is no time limit; `signal` cancels it (`$/cancel_request`).
    * Meanwhile what the agent prints arrives as `signInOutput` events. Agents read that field in two shapes (Gemini
@@ -334,21 +357,19 @@ export class AgentConnection implements SessionLink {
     // A login may wait on the user (a browser, a code): no time limit, but `signal` cancels it.
     const request = signal ? { signal } : {};
     if (apiKey === undefined) {
-      await this.connection.authenticate({ methodId }, request);
+      await this.port.authenticate(methodId, undefined, request);
       return;
     }
     try {
-      await this.connection.authenticate({ methodId, _meta: { 'api-key': apiKey } }, request);
+      await this.port.authenticate(methodId, { 'api-key': apiKey }, request);
     } catch (first) {
       if (!(first instanceof ProtocolError) || signal?.aborted) throw first;
-      await this.connection
-        .authenticate({ methodId, _meta: { 'api-key': { apiKey } } }, request)
-        .catch((second: unknown) => {
-          // The shape it did not read fails as an internal error; the other says what is wrong.
-          const internal = (error: ProtocolError): boolean => error.code === -32603;
-          if (!(second instanceof ProtocolError)) throw second;
-          throw internal(first) && !internal(second) ? second : first;
-        });
+      await this.port.authenticate(methodId, { 'api-key': { apiKey } }, request).catch((second: unknown) => {
+        // The shape it did not read fails as an internal error; the other says what is wrong.
+        const internal = (error: ProtocolError): boolean => error.code === -32603;
+        if (!(second instanceof ProtocolError)) throw second;
+        throw internal(first) && !internal(second) ? second : first;
+      });
     }
   }
 
@@ -427,7 +448,7 @@ export class AgentConnection implements SessionLink {
 
   authError(error: unknown): ClientError | undefined {
     if (!isAuthRequiredError(error)) return undefined;
-    const methods = authMethodsFromErrorData(error.data) ?? this.init?.authMethods ?? [];
+    const methods = authMethodsFromErrorData(error.data) ?? this.shake?.authMethods ?? [];
     const authOptions = describeAuthMethods(methods, this.agent);
     // A key the user set may be one the agent was not given (see agentEnvironment): say which.
     const heldBackEnv = this.heldBackEnv;
@@ -444,6 +465,7 @@ export class AgentConnection implements SessionLink {
   async detach(agentSessionId: string): Promise<void> {
     this.sessions.delete(agentSessionId);
     this.router.detach(agentSessionId);
+    this.shake?.forget(agentSessionId);
     await this.mcpBridge?.release(agentSessionId);
   }
 
@@ -484,45 +506,73 @@ export class AgentConnection implements SessionLink {
     );
     this.noise = noise;
     const router = this.router;
-    const rpc = new ClientSideConnection(
-      process.channel,
-      createClientHandlers({
-        session: (id) => this.sessions.get(id),
-        orphanUpdate: (params) => this.early.hold(params),
-        onUpdate: (params) => this.events.emit('update', params),
-        backpressure: () => this.pushback.wait(this.sessions.values()),
-        fs: this.fs,
-        terminals: this.terminals,
-        host: this.host,
-        agentId: this.agent.id,
-      }),
-      {
-        peerName: this.agent.name,
-        logger: this.logger,
-        // The unstable schema: `mcp/message` for the MCP servers offered over ACP.
-        unstable: true,
-        // A login reads the code from stdin: an error frame there would be taken for it.
-        answerParseErrors: () => this.signingIn === 0,
-        ...(this.options.coalesceReadsMs ? { coalesceReadsMs: this.options.coalesceReadsMs } : {}),
-        onValidation: (report) => this.onValidation(report),
-        trace: (direction: FrameDirection, text: string, parsed?: unknown) => {
-          if (direction === 'in') {
-            this.stall.traffic();
-            noise.inspect(text, parsed);
-          }
-          router.frame(direction, text, parsed);
+    let shake: Handshake;
+    try {
+      shake = await shakeHands(
+        process.channel,
+        {
+          v1: {
+            session: (id) => this.sessions.get(id),
+            orphanUpdates: (id, updates) => this.sessions.hold(id, updates),
+            onUpdate: (params) => this.events.emit('update', params),
+            onUpdates: (sessionId, updates) => this.events.emit('agentUpdate', { sessionId, updates }),
+            backpressure: () => this.pushback.wait(this.sessions.values()),
+            fs: this.fs,
+            terminals: this.terminals,
+            host: this.host,
+            agentId: this.agent.id,
+          },
+          v2: {
+            session: (id) => this.sessions.get(id),
+            orphanUpdates: (id, updates) => this.sessions.hold(id, updates),
+            onUpdates: (sessionId, updates) => this.events.emit('agentUpdate', { sessionId, updates }),
+            backpressure: () => this.pushback.wait(this.sessions.values()),
+          },
         },
-      },
-    );
-    this.rpc = rpc;
-    const bridge = new McpBridge(rpc, this.logger);
+        {
+          info: this.options.clientInfo ?? CLIENT_INFO,
+          terminalAuth: this.options.terminalAuth,
+          forms: this.host.elicit !== undefined,
+          ...(this.protocolChoice ? { protocolVersion: this.protocolChoice } : {}),
+          connection: {
+            peerName: this.agent.name,
+            logger: this.logger,
+            // The unstable schema: `mcp/message` for the MCP servers offered over ACP.
+            unstable: true,
+            // A login reads the code from stdin: an error frame there would be taken for it.
+            answerParseErrors: () => this.signingIn === 0,
+            ...(this.options.coalesceReadsMs ? { coalesceReadsMs: this.options.coalesceReadsMs } : {}),
+            onValidation: (report) => this.onValidation(report),
+            trace: (direction: FrameDirection, text: string, parsed?: unknown) => {
+              if (direction === 'in') {
+                this.stall.traffic();
+                noise.inspect(text, parsed);
+              }
+              router.frame(direction, text, parsed);
+            },
+          },
+          request: { timeoutMs: this.timeouts.initializeMs, signal: this.startAbort.signal },
+        },
+      );
+    } catch (error) {
+      const stopped = this.closing;
+      this.closing = true;
+      await process.shutdown(stopped ? this.stopGraceMs : 500);
+      throw stopped
+        ? stoppedWhileStarting(this.agent)
+        : initializeError(this.agent, error, this.protocolChoice);
+    }
+    this.shake = shake;
+    const connection = shake.connection;
+    // MCP-over-ACP (`mcp/message`) is a v1 extension.
+    const bridge = shake.v1 ? new McpBridge(shake.v1, this.logger) : undefined;
     this.mcpBridge = bridge;
-    void rpc.closed.then(() => bridge.close());
+    if (bridge) void connection.closed.then(() => bridge.close());
     const remote = process.remote;
     if (remote) {
       // What the remote agent writes on stderr, forwarded by the server (`acp serve`).
       const sanitizer = new TextSanitizer();
-      rpc.onExtNotification(remote.stderrMethod, (params) => {
+      connection.onExtNotification(remote.stderrMethod, (params) => {
         const text = (params as { text?: unknown } | null)?.text;
         if (typeof text !== 'string') return;
         const clean = sanitizer.write(text.replace(/\r\n?/g, '\n'));
@@ -531,26 +581,12 @@ export class AgentConnection implements SessionLink {
         if (this.signingIn > 0) this.events.emit('signInOutput', { text: clean });
       });
     }
-    rpc.start();
-    void rpc.closed.then((reason) => this.onClosed(rpc, reason));
-    try {
-      this.init = await rpc.initialize(
-        {
-          protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: clientCapabilities({
-            terminalAuth: this.options.terminalAuth,
-            forms: this.host.elicit !== undefined,
-          }),
-          clientInfo: this.options.clientInfo ?? CLIENT_INFO,
-        },
-        { timeoutMs: this.timeouts.initializeMs, signal: this.startAbort.signal },
-      );
-    } catch (error) {
-      const stopped = this.closing;
-      this.closing = true;
-      await process.shutdown(stopped ? this.stopGraceMs : 500);
-      throw stopped ? stoppedWhileStarting(this.agent) : initializeError(this.agent, error);
-    }
+    void connection.closed.then((reason) => this.onClosed(shake, reason));
+  }
+
+  /** The version asked for: the option, else the catalog entry's. */
+  private get protocolChoice(): 1 | 2 | undefined {
+    return this.options.protocolVersion ?? this.agent.protocol;
   }
 
   private async startProcess(): Promise<AgentLink> {
@@ -593,12 +629,12 @@ export class AgentConnection implements SessionLink {
     });
   }
 
-  private onClosed(rpc: ClientSideConnection, reason: AcpKitError): void {
-    if (rpc !== this.rpc) return;
+  private onClosed(shake: Handshake, reason: AcpKitError): void {
+    if (shake !== this.shake) return;
     const expected = this.closing;
     const error = new ClientError('AGENT_EXITED', reason.message, { ...reason.details }, reason);
     this.stall.stop();
-    for (const [agentSessionId, session] of [...this.sessions]) {
+    for (const [agentSessionId, session] of this.sessions.entries()) {
       void this.terminals.releaseSession(agentSessionId);
       session.agentExited(error);
       void this.detach(agentSessionId);
@@ -632,9 +668,13 @@ export class AgentConnection implements SessionLink {
 
   /** Registers a session under its agent id; updates that arrived early are applied. */
   private register(agentSessionId: string, session: ClientSession, trace: TraceWriter | undefined): void {
-    this.sessions.set(agentSessionId, session);
     session.bind(this, agentSessionId, trace);
     this.router.attach(agentSessionId, session.frameSink);
-    for (const params of this.early.take(agentSessionId)) session.handleUpdate(fromV1Update(params.update));
+    this.sessions.add(agentSessionId, session);
+  }
+
+  private get handshake(): Handshake {
+    if (!this.shake) throw new ClientError('AGENT_EXITED', `${this.agent.name} is not running`);
+    return this.shake;
   }
 }

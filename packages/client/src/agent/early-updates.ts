@@ -2,27 +2,28 @@
  * Small bookkeeping of a connection: updates that arrive before their session is registered, and
  * diagnostics reported once per kind.
  */
-import type { SessionNotification, ValidationReport } from '@acp-kit/protocol';
+import type { ValidationReport } from '@acp-kit/protocol';
+import type { AgentUpdate } from '../model/agent-update.js';
 
 /**
- * `session/update`s for sessions not registered yet: the agent may stream them right after its
- * `session/new` answer, before the caller got the session id. Bounded.
+ * Updates (translated by the face) for sessions not registered yet: the agent may stream them
+ * right after its `session/new` answer, before the caller got the session id. Bounded.
  */
 export class EarlyUpdates {
-  private readonly held = new Map<string, SessionNotification[]>();
+  private readonly held = new Map<string, AgentUpdate[][]>();
 
-  hold(params: SessionNotification): void {
-    let list = this.held.get(params.sessionId);
+  hold(sessionId: string, updates: AgentUpdate[]): void {
+    let list = this.held.get(sessionId);
     if (!list) {
       if (this.held.size >= 16) this.held.delete(this.held.keys().next().value as string);
       list = [];
-      this.held.set(params.sessionId, list);
+      this.held.set(sessionId, list);
     }
-    if (list.length < 10_000) list.push(params);
+    if (list.length < 10_000) list.push(updates);
   }
 
-  /** Removes and returns what was held for `sessionId`. */
-  take(sessionId: string): SessionNotification[] {
+  /** Removes and returns what was held for `sessionId`, one entry per wire update. */
+  take(sessionId: string): AgentUpdate[][] {
     const list = this.held.get(sessionId) ?? [];
     this.held.delete(sessionId);
     return list;

@@ -2,7 +2,7 @@
  * Creating, loading, resuming and reattaching sessions on a connection, each only when the agent
  * advertised it, with continuity as the fallback.
  */
-import { AcpKitError, type McpServer, type NewSessionResponse } from '@acp-kit/protocol';
+import { AcpKitError, type McpServer } from '@acp-kit/protocol';
 import { resolve } from 'node:path';
 import { ClientError } from '../errors.js';
 import { redactCommandLine } from '../persistence/redact.js';
@@ -11,6 +11,7 @@ import type { TranscriptStore } from '../persistence/transcript-store.js';
 import { ClientSession, type ReplayMode } from '../session/client-session.js';
 import { continuityBlock } from '../session/continuity.js';
 import type { AttachMode } from '../session/events.js';
+import type { OpenedSession } from '../session/agent-port.js';
 import type { SessionLink } from '../session/session-link.js';
 import { initialSessionState } from '../session/state.js';
 import { newId } from '../util/ids.js';
@@ -62,10 +63,7 @@ export class SessionOpener {
     const timeoutMs = this.link.timeouts.sessionOpenMs;
     const mcpServers = this.deps.offerMcpServers(options.mcpServers ?? [], cwd);
     const response = await this.guard('session/new', () =>
-      this.link.connection.newSession(
-        { cwd, mcpServers, ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}) },
-        { timeoutMs },
-      ),
+      this.link.port.newSession({ cwd, mcpServers, additionalDirectories: dirs }, { timeoutMs }),
     ).catch((error: unknown) => {
       this.deps.dropMcpServers(mcpServers);
       throw error;
@@ -91,16 +89,16 @@ export class SessionOpener {
   ): Promise<AttachMode> {
     const state = session.state;
     const base = { cwd: state.cwd, additionalDirectories: [...state.additionalDirectories], session };
-    const caps = this.link.agentCapabilities;
+    const features = this.link.port.features;
     // Stored agent ids are redacted (a command line loses its credentials): compare them so.
     const id = this.link.agent.id;
     const same = previous.agentId === id || previous.agentId === redactCommandLine(id);
     if (same && previous.agentSessionId) {
-      if (caps.sessionCapabilities?.resume) {
+      if (features.resume) {
         const done = await this.attempt(() => this.open('resume', previous.agentSessionId as string, base));
         if (done) return 'resume';
       }
-      if (caps.loadSession) {
+      if (features.load) {
         const done = await this.attempt(() =>
           this.open('load', previous.agentSessionId as string, { ...base, replay: 'skip-history' }),
         );
@@ -126,22 +124,22 @@ export class SessionOpener {
     this.deps.register(agentSessionId, session, trace);
     if (how === 'load') session.setReplay(options.replay ?? 'record');
     try {
-      const params = {
-        sessionId: agentSessionId,
+      const setup = {
         cwd,
         mcpServers: this.deps.offerMcpServers(options.mcpServers ?? [], cwd),
-        ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}),
+        additionalDirectories: dirs,
       };
       // Claimed now: a failed open detaches the session (below), which stops them.
-      this.deps.claimMcpServers(agentSessionId, params.mcpServers);
+      this.deps.claimMcpServers(agentSessionId, setup.mcpServers);
+      const port = this.link.port;
       const timeoutMs = this.link.timeouts.sessionOpenMs;
       const response =
         how === 'load'
           ? await this.replayed(session, timeoutMs, (signal) =>
-              this.guard('session/load', () => this.link.connection.loadSession(params, { signal })),
+              this.guard('session/load', () => port.loadSession(agentSessionId, setup, { signal })),
             )
           : await this.guard('session/resume', () =>
-              this.link.connection.resumeSession(params, { timeoutMs }),
+              port.resumeSession(agentSessionId, setup, { timeoutMs }),
             );
       session.markAttached(how, response);
       return session;
@@ -168,7 +166,7 @@ export class SessionOpener {
       // An agent that did not answer in time would not answer the next way either.
       const fatal = ['AUTH_REQUIRED', 'AGENT_EXITED', 'REQUEST_TIMEOUT'];
       if (error instanceof ClientError && fatal.includes(error.code)) throw error;
-      if (this.link.connection.isClosed) throw error;
+      if (this.link.port.isClosed) throw error;
       this.link.logger?.log('info', 'could not reopen the agent session; trying the next way', {
         reason: error instanceof Error ? error.message : String(error),
       });
@@ -180,7 +178,7 @@ export class SessionOpener {
     agentSessionId: string,
     session: ClientSession,
     how: AttachMode,
-    response: NewSessionResponse,
+    response: OpenedSession,
   ): Promise<void> {
     const trace = await this.deps.openTrace(session);
     this.deps.register(agentSessionId, session, trace);

@@ -13,14 +13,23 @@ export function stoppedWhileStarting(agent: AgentEntry): ClientError {
   });
 }
 
-/** The error for an `initialize` that failed. */
-export function initializeError(agent: AgentEntry, error: unknown): Error {
+/** The error for an `initialize` that failed; `forced` is the one version it was limited to. */
+export function initializeError(agent: AgentEntry, error: unknown, forced?: 1 | 2): Error {
   if (!(error instanceof AcpKitError) || error instanceof ClientError)
     return error instanceof Error ? error : new Error(String(error));
+  if (error.code === 'UNSUPPORTED_PROTOCOL_VERSION' && forced !== undefined) {
+    const answered = String(error.details.agentVersion);
+    return new ClientError(
+      'UNSUPPORTED_PROTOCOL_VERSION',
+      `${agent.name} speaks ACP version ${answered}, and this connection was limited to version ${forced} (--protocol, or the catalog entry's "protocol")`,
+      error.details,
+      error,
+    );
+  }
   if (error.code === 'UNSUPPORTED_PROTOCOL_VERSION') {
     return new ClientError(
       'UNSUPPORTED_PROTOCOL_VERSION',
-      `${error.message}; use a version of ${agent.name} that speaks ACP v1`,
+      `${error.message}; use a version of ${agent.name} that speaks ACP v1 or v2`,
       error.details,
       error,
     );

@@ -60,6 +60,30 @@ describe('AgentCatalog', () => {
     });
   });
 
+  it('reads an entry\'s "protocol" (the ACP version to speak), keeps it on save, and refuses others', async () => {
+    const agentsFile = join(dir, 'agents.json');
+    await writeFile(
+      agentsFile,
+      JSON.stringify({
+        agents: {
+          old: { command: 'old-agent', protocol: 1 },
+          remote: { url: 'https://devbox.example/acp', protocol: 2 },
+          bad: { command: 'x', protocol: '2' },
+        },
+      }),
+    );
+    const catalog = await AgentCatalog.load({ agentsFile });
+    expect(catalog.get('old')?.protocol).toBe(1);
+    expect(catalog.get('remote')?.protocol).toBe(2);
+    expect(catalog.get('bad')).toBeUndefined();
+    expect(catalog.problems).toEqual([
+      `${agentsFile}: agent "bad": "protocol" must be 1 or 2 (the ACP version to speak)`,
+    ]);
+    await catalog.setDefault('old');
+    const saved = JSON.parse(await readFile(agentsFile, 'utf8')) as { agents: Record<string, unknown> };
+    expect(saved.agents.old).toEqual({ name: 'old', command: 'old-agent', args: [], protocol: 1 });
+  });
+
   it('has the built-in agents with their documented commands', async () => {
     const catalog = await AgentCatalog.load({
       agentsFile: join(dir, 'agents.json'),

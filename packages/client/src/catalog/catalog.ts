@@ -216,7 +216,14 @@ export class AgentCatalog {
 function parseEntry(id: string, raw: unknown): AgentEntry | string {
   if (!ID_PATTERN.test(id)) return 'invalid name';
   if (!isRecord(raw)) return 'expected an object';
-  if (raw.url !== undefined) return parseRemoteEntry(id, raw);
+  if (raw.protocol !== undefined && raw.protocol !== 1 && raw.protocol !== 2)
+    return '"protocol" must be 1 or 2 (the ACP version to speak)';
+  const entry = raw.url !== undefined ? parseRemoteEntry(id, raw) : parseLocalEntry(id, raw);
+  if (typeof entry !== 'string' && raw.protocol !== undefined) entry.protocol = raw.protocol as 1 | 2;
+  return entry;
+}
+
+function parseLocalEntry(id: string, raw: Record<string, unknown>): AgentEntry | string {
   if (typeof raw.command !== 'string' || raw.command === '') return '"command" must be a non-empty string';
   if (raw.args !== undefined && !isStringArray(raw.args)) return '"args" must be an array of strings';
   let env: Record<string, string> | undefined;

@@ -46,6 +46,11 @@ export interface AgentEntry extends LaunchSpec {
   token?: string;
   /** Remote agents: `auto` (WebSocket, else Streamable HTTP; default), `websocket` or `http`. */
   transport?: 'auto' | 'websocket' | 'http';
+  /**
+   * The ACP version to speak: 1 or 2 only (for an agent known to mishandle the other). Default:
+   * ask for 2 and continue in 1 when the agent answers 1.
+   */
+  protocol?: 1 | 2;
 }
 
 /** Whether an entry's command can be found. */

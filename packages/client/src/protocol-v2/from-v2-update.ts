@@ -277,7 +277,7 @@ function toolCallContent(content: readonly WireToolCallContent[]): ToolCallConte
 }
 
 /** A v2 config option as the model's: v2 names its id `configId`, the model (like v1) `id`. */
-function configOption(option: WireConfigOption): SessionConfigOption {
+export function configOption(option: WireConfigOption): SessionConfigOption {
   const { configId, ...rest } = option as WireConfigOption & { configId: string };
   return { ...rest, id: configId } as unknown as SessionConfigOption;
 }

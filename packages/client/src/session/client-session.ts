@@ -9,7 +9,6 @@ import {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionConfigOption,
-  type SessionModeState,
   type StopReason,
 } from '@acp-kit/protocol';
 import { describeLimit } from '../agent/timeouts.js';
@@ -29,6 +28,7 @@ import { diffsToPlace, placeDiffs, PLACEMENT_TIMEOUT_MS, type DiffPlacement } fr
 import { FrameFeed } from './frame-feed.js';
 import { PermissionBroker } from './permission-broker.js';
 import { buildPrompt, type PromptPart } from './prompt.js';
+import type { OpenedSession } from './agent-port.js';
 import type { SessionLink } from './session-link.js';
 import type { SessionState } from './state.js';
 import { SessionStore } from './store.js';
@@ -120,7 +120,7 @@ export class ClientSession {
 
   /** Whether the session is attached to a live agent connection. */
   get attached(): boolean {
-    return this.link !== undefined && !this.link.connection.isClosed;
+    return this.link !== undefined && !this.link.port.isClosed;
   }
 
   /** The agent it is attached to. */
@@ -181,7 +181,7 @@ export class ClientSession {
       throw new ClientError('SESSION_BUSY', 'a prompt is already running in this session');
     const { prompt, notes } = await buildPrompt(
       typeof parts === 'string' ? [parts] : parts,
-      link.agentCapabilities.promptCapabilities,
+      link.port.features.prompt,
       {
         cwd: this.state.cwd,
       },
@@ -194,11 +194,9 @@ export class ClientSession {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     link.turnStarted(this.localId);
     try {
-      const response = await this.cancelDeadline.race(
-        link.connection.promptSession({ sessionId, prompt: sent }),
-      );
+      const answer = await this.cancelDeadline.race(link.port.prompt(sessionId, sent));
       this.seed = undefined;
-      if (response === undefined) {
+      if (answer === undefined) {
         const grace = describeLimit(link.timeouts.cancelGraceMs);
         this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: 'cancelled' });
         void link.kill();
@@ -210,8 +208,9 @@ export class ClientSession {
           ],
         };
       }
-      this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: response.stopReason });
-      return { stopReason: response.stopReason, notes };
+      const { stopReason } = answer;
+      this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason });
+      return { stopReason, notes };
     } catch (error) {
       const failure = this.turnError(link, error);
       const deviation = cancelledTurnError(this.state.status, failure);
@@ -247,16 +246,42 @@ export class ClientSession {
     this.store.dispatch({ type: 'cancel_requested', at: Date.now(), turn: this.state.turn });
     this.broker.cancelAll();
     const link = this.link;
-    if (!link || link.connection.isClosed || !this.currentAgentSessionId) return;
+    if (!link || link.port.isClosed || !this.currentAgentSessionId) return;
     // Armed before sending: an agent that does not even read its stdin must not hold the turn.
     this.cancelDeadline.arm(link.timeouts.cancelGraceMs);
-    await link.connection.cancelSession({ sessionId: this.currentAgentSessionId }).catch(() => undefined);
+    await link.port.cancel(this.currentAgentSessionId).catch(() => undefined);
   }
 
-  /** `session/set_mode`. */
+  /**
+   * Cancels one tool call (v2 `tool_call/cancel`) without ending the turn: only a call whose
+   * latest update advertised `capabilities.cancel`. The agent confirms with the call's final
+   * status. Rejects with CAPABILITY_NOT_SUPPORTED when the call cannot be cancelled alone.
+   */
+  async cancelToolCall(toolCallId: string): Promise<void> {
+    const link = this.requireLink();
+    const state = this.state;
+    const index = state.toolCallIndex[toolCallId];
+    const item = index === undefined ? undefined : state.items[index];
+    if (item?.kind !== 'tool_call' || item.capabilities?.cancel !== true)
+      throw new ClientError('CAPABILITY_NOT_SUPPORTED', `tool call ${toolCallId} cannot be cancelled alone`);
+    await link.port.cancelToolCall(this.currentAgentSessionId as string, toolCallId);
+  }
+
+  /**
+   * Cancels one terminal of the agent (v2 `terminal/cancel`) without ending the turn: only a
+   * terminal whose latest update advertised `capabilities.cancel`.
+   */
+  async cancelTerminal(terminalId: string): Promise<void> {
+    const link = this.requireLink();
+    if (this.state.terminals[terminalId]?.capabilities?.cancel !== true)
+      throw new ClientError('CAPABILITY_NOT_SUPPORTED', `terminal ${terminalId} cannot be cancelled alone`);
+    await link.port.cancelTerminal(this.currentAgentSessionId as string, terminalId);
+  }
+
+  /** Sets the mode (v1 `session/set_mode`; a v2 agent's `mode` config option). */
   async setMode(modeId: string): Promise<void> {
     const link = this.requireLink();
-    await link.connection.setSessionMode({ sessionId: this.currentAgentSessionId as string, modeId });
+    await link.port.setMode(this.currentAgentSessionId as string, modeId);
     this.store.dispatch({ type: 'mode_set', at: Date.now(), modeId });
   }
 
@@ -264,16 +289,9 @@ export class ClientSession {
   async setConfigOption(configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]> {
     const link = this.requireLink();
     const sessionId = this.currentAgentSessionId as string;
-    const response =
-      typeof value === 'boolean'
-        ? await link.connection.setSessionConfigOption({ sessionId, configId, type: 'boolean', value })
-        : await link.connection.setSessionConfigOption({ sessionId, configId, value });
-    this.store.dispatch({
-      type: 'config_options_set',
-      at: Date.now(),
-      configOptions: response.configOptions,
-    });
-    return response.configOptions;
+    const configOptions = await link.port.setConfigOption(sessionId, configId, value);
+    this.store.dispatch({ type: 'config_options_set', at: Date.now(), configOptions });
+    return configOptions;
   }
 
   /** Names the session locally (shown in lists; the agent's own title updates still apply). */
@@ -292,8 +310,8 @@ export class ClientSession {
     const sessionId = this.currentAgentSessionId;
     if (link && sessionId) {
       await link.terminals.releaseSession(sessionId);
-      if (!link.connection.isClosed && link.agentCapabilities.sessionCapabilities?.close) {
-        await link.connection.closeSession({ sessionId }, { timeoutMs: 5000 }).catch(() => undefined);
+      if (!link.port.isClosed && link.port.features.close) {
+        await link.port.closeSession(sessionId, { timeoutMs: 5000 }).catch(() => undefined);
       }
       // Its bridged MCP servers stop with it: closed is closed once this resolves.
       await link.detach(sessionId);
@@ -327,10 +345,7 @@ export class ClientSession {
   }
 
   /** @internal Records that the session is attached (after `session/new|load|resume` answered). */
-  markAttached(
-    how: AttachMode,
-    r: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null },
-  ): void {
+  markAttached(how: AttachMode, r: OpenedSession): void {
     const link = this.requireLink();
     const agentSessionId = this.currentAgentSessionId as string;
     this.store.dispatch({
@@ -346,6 +361,7 @@ export class ClientSession {
       ...(r.configOptions ? { configOptions: r.configOptions } : {}),
     });
     void this.writer?.recordAttachment(link.agent, agentSessionId, how);
+    if (r.updates) void this.handleUpdate(r.updates);
   }
 
   /** @internal While set, `session/load` history replays are recorded or skipped. */
@@ -499,7 +515,7 @@ export class ClientSession {
   private requireLink(): SessionLink {
     const link = this.link;
     if (this.ended) throw new ClientError('SESSION_NOT_FOUND', 'the session has ended');
-    if (!link || link.connection.isClosed || !this.currentAgentSessionId) {
+    if (!link || link.port.isClosed || !this.currentAgentSessionId) {
       throw new ClientError('SESSION_NOT_FOUND', 'the session is not attached to a running agent; reopen it');
     }
     return link;

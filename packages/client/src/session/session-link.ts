@@ -2,13 +2,14 @@
  * What a session needs from the agent connection it is attached to (implemented by
  * `AgentConnection`; kept as an interface so sessions can be tested and reattached).
  */
-import type { AgentCapabilities, ClientSideConnection, Logger } from '@acp-kit/protocol';
+import type { Logger } from '@acp-kit/protocol';
 import type { ClientHost } from '../agent/host.js';
 import type { ClientTimeouts } from '../agent/timeouts.js';
 import type { ClientError } from '../errors.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { RuleStore } from '../permissions/rule-store.js';
 import type { TerminalService } from '../terminal/terminal-service.js';
+import type { AgentPort } from './agent-port.js';
 
 /** The agent a session talks to. */
 export interface SessionAgent {
@@ -21,8 +22,8 @@ export interface SessionAgent {
 /** A session's view of its connection. */
 export interface SessionLink {
   readonly agent: SessionAgent;
-  readonly connection: ClientSideConnection;
-  readonly agentCapabilities: AgentCapabilities;
+  /** The negotiated protocol face: every request of a session goes through it. */
+  readonly port: AgentPort;
   readonly terminals: TerminalService;
   readonly policy: PermissionPolicy;
   readonly ruleStore: RuleStore | undefined;

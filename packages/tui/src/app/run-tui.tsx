@@ -31,6 +31,8 @@ export interface TuiOptions {
   readonly cwd?: string;
   /** A stored session to reopen (local id, unique prefix, or the agent's session id). */
   readonly resume?: string;
+  /** Speak this ACP version only (`--protocol 1|2`). */
+  readonly protocol?: 1 | 2;
   /** How to run `acp` itself, for the catalog's `demo` and `acp-kit` agents (the CLI's `selfLaunchSpec()`). */
   readonly self?: LaunchSpec;
   /** Environment (default `process.env`): config/data dirs, PATH for agents, `ACP_KIT_TUI_METRICS_FILE`. */
@@ -141,6 +143,7 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     writeTerminal: (data: string) => terminal.write(data),
     ...(metrics ? { metrics } : {}),
     ...(options.early?.agents ? { startAgents: options.early.agents } : {}),
+    ...(options.protocol ? { protocolVersion: options.protocol } : {}),
   });
   const screen = createScreen(controller, () => stdout.columns || 80, metrics);
   // Opened before the first frame, so that it shows the tab (as the early drawing does).

@@ -67,6 +67,7 @@ export const ToolCallCard = memo(function ToolCallCard({
 }: ToolCallCardProps) {
   const theme = useTheme();
   const expandKey = useKeyLabel('app.toggleExpand');
+  const stopKey = useKeyLabel('app.cancelCall');
   const statusColor =
     call.status === 'completed'
       ? theme.status.success
@@ -134,6 +135,9 @@ export const ToolCallCard = memo(function ToolCallCard({
           ))}
         </AvailableWidth>
         {output && <RawOutputView output={output} maxLines={maxLines} expandHint={hint} />}
+        {call.cancellable && stopKey && (
+          <Text color={theme.text.muted}>{`${stopKey} stops this call (the turn goes on)`}</Text>
+        )}
       </Box>
     </Box>
   );

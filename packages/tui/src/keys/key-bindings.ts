@@ -19,6 +19,13 @@ export interface KeyActionDefinition {
 export const KEY_ACTIONS = [
   { action: 'app.help', scope: 'app', description: 'Show this key map', keys: ['?'] },
   { action: 'app.cancel', scope: 'app', description: 'Cancel the running turn', keys: ['escape', 'ctrl+c'] },
+  {
+    action: 'app.cancelCall',
+    scope: 'app',
+    description:
+      'Stop the running tool call (else the terminal) that can be stopped alone, without ending the turn (ACP v2 agents)',
+    keys: ['ctrl+g'],
+  },
   { action: 'app.toggleExpand', scope: 'app', description: 'Expand or fold long output', keys: ['ctrl+o'] },
   { action: 'app.toggleThoughts', scope: 'app', description: 'Show or hide thoughts', keys: ['ctrl+t'] },
   { action: 'app.togglePlan', scope: 'app', description: 'Show or hide the plan', keys: ['ctrl+p'] },

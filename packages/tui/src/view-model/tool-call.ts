@@ -40,6 +40,8 @@ export interface ToolCallView {
   readonly locations: readonly ToolCallLocation[];
   readonly rawInput?: unknown;
   readonly rawOutput?: unknown;
+  /** Running, and the agent can stop it alone (its `capabilities.cancel`, ACP v2). */
+  readonly cancellable?: boolean;
 }
 
 /**
@@ -63,7 +65,14 @@ export function toolCallView(item: ToolCallItem): ToolCallView {
     locations: item.locations,
     rawInput: item.rawInput,
     rawOutput: item.rawOutput,
+    ...(isCancellable(item) ? { cancellable: true } : {}),
   };
+}
+
+/** Whether a tool call is running and can be stopped alone (the agent said so, ACP v2). */
+export function isCancellable(item: ToolCallItem): boolean {
+  const status = displayStatus(item);
+  return item.capabilities?.cancel === true && (status === 'in_progress' || status === 'pending');
 }
 
 /** An engine terminal as shown in a card. */

@@ -22,6 +22,7 @@ export function sessionFacts(tab: TabInfo, state: SessionState | undefined): Sel
   const rows: [string, string][] = [
     ['Agent', `${tab.agent.name} (${tab.agent.id}) · ${tab.agent.command} ${tab.agent.args.join(' ')}`],
     ['Agent says', `${tab.agentTitle ?? '?'} ${tab.agentVersion ?? ''}`],
+    ['Protocol', tab.protocolVersion ? `ACP v${tab.protocolVersion}` : 'not connected'],
     [
       'Session',
       `${state?.localId ?? '?'} · agent session ${state?.agentSessionId ?? '?'} · ${state?.attachMode ?? 'not attached'}`,

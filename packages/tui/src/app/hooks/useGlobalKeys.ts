@@ -47,7 +47,8 @@ export function useGlobalKeys(sessionKeys: boolean, shadow?: KeyScope): void {
         store.dispatch({ type: 'quit_armed', at: now });
         controller.flash('Press Ctrl+C again to quit', 'info');
       }
-    } else if (is('app.menu', input, key))
+    } else if (is('app.cancelCall', input, key)) void controller.cancelCall();
+    else if (is('app.menu', input, key))
       store.dispatch({ type: 'overlay_opened', overlay: { kind: 'menu' } });
     else if (is('app.newTab', input, key))
       store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'newTab' } });

@@ -25,6 +25,7 @@ import { loadSettings, settingsPath, updateSettings, type SettingsPatch } from '
 import type { TuiSettings } from '../settings/settings.js';
 import { startingMessage } from '../components/tab-label.js';
 import type { AppStore } from '../state/app-store.js';
+import { cancelTarget } from './cancel-target.js';
 import { ElicitationQueue, elicitationTab, type ElicitationTabCandidate } from './elicitation-queue.js';
 import type { TuiMetrics } from './metrics.js';
 import { PermissionQueue } from './permission-queue.js';
@@ -61,6 +62,8 @@ export interface ControllerOptions {
   readonly metrics?: TuiMetrics;
   /** The catalog's agents with their installed state, found before the UI was loaded (`acp`'s picker). */
   readonly startAgents?: readonly DetectedAgent[];
+  /** Speak this ACP version only with every agent (`--protocol 1|2`). */
+  readonly protocolVersion?: 1 | 2;
 }
 
 /**
@@ -123,6 +126,7 @@ export class Controller {
       },
       stallMs: settings.stallSeconds * 1000,
       coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
+      ...(options.protocolVersion ? { protocolVersion: options.protocolVersion } : {}),
     });
     return controller;
   }
@@ -277,6 +281,27 @@ export class Controller {
     if (result === 'stuck')
       this.store.dispatch({ type: 'overlay_opened', overlay: { kind: 'kill', tabId: runtime.id } });
     return result;
+  }
+
+  /**
+   * Stops the newest running tool call of the active tab that the agent can stop alone, else its
+   * newest running terminal that can be (ACP v2 `tool_call/cancel`, `terminal/cancel`); the turn
+   * goes on. Says so when there is none.
+   */
+  async cancelCall(): Promise<void> {
+    const session = this.active?.session;
+    const target = session ? cancelTarget(session.state) : undefined;
+    if (!session || !target) {
+      this.flash('Nothing running can be stopped alone (an ACP v2 agent says which calls can)', 'info');
+      return;
+    }
+    this.flash(`Stopping ${target.label}`, 'info');
+    try {
+      if (target.kind === 'tool_call') await session.cancelToolCall(target.id);
+      else await session.cancelTerminal(target.id);
+    } catch (error) {
+      this.flash(describeError(error), 'error');
+    }
   }
 
   async kill(tabId: string): Promise<void> {

@@ -388,24 +388,27 @@ export class TabRuntime {
   }
 
   private describeAgent(connection: AgentConnection): void {
-    const info = connection.initializeResponse.agentInfo;
-    const caps = connection.agentCapabilities;
+    const info = connection.agentInfo;
+    const features = connection.features;
     this.patch({
       agentTitle: info?.title ?? info?.name ?? undefined,
       agentVersion: info?.version ?? undefined,
+      protocolVersion: features.protocolVersion,
       capabilities: {
-        list: caps.sessionCapabilities?.list != null,
-        load: caps.loadSession === true,
-        resume: caps.sessionCapabilities?.resume != null,
-        delete: caps.sessionCapabilities?.delete != null,
-        image: caps.promptCapabilities?.image === true,
+        list: features.list,
+        load: features.load,
+        resume: features.resume,
+        delete: features.delete,
+        image: features.prompt.image,
+        cancelOne: features.cancelOne,
       },
     });
   }
 
   /** The configured MCP servers this agent can use (settings.ts: usableMcpServers). */
   private mcpServers(): McpServer[] {
-    const usable = usableMcpServers(this.deps.settings(), this.agent.id, this.connection?.agentCapabilities);
+    const mcp = this.connection?.running ? this.connection.features.mcp : undefined;
+    const usable = usableMcpServers(this.deps.settings(), this.agent.id, mcp);
     this.patch({ mcpServers: usable.map(({ server }) => server.name) });
     return usable.map(({ server }) => server);
   }

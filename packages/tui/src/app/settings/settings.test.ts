@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentFeatures } from '@acp-kit/client';
 import { inkKey } from '../../test-support/key.js';
 import { keySpecFromInput } from './key-capture.js';
 import { loadSettings, updateSettings } from './settings-file.js';
@@ -64,11 +65,16 @@ describe('settings', () => {
     ]);
     expect(mcpServersFor(settings, 'codex').map((s) => s.scope)).toEqual(['global', 'global']);
     // Usable: stdio always, http only when advertised — all of them over MCP-over-ACP.
-    const names = (caps: object | undefined) =>
-      usableMcpServers(settings, 'codex', caps).map((s) => s.server.name);
+    const names = (mcp: Partial<AgentFeatures['mcp']> | undefined) =>
+      usableMcpServers(
+        settings,
+        'codex',
+        mcp && { stdio: true, http: false, sse: false, acp: false, ...mcp },
+      ).map((s) => s.server.name);
     expect(names(undefined)).toEqual(['files']);
-    expect(names({ mcpCapabilities: { http: true } })).toEqual(['files', 'web']);
-    expect(names({ mcpCapabilities: { acp: true } })).toEqual(['files', 'web']);
+    expect(names({})).toEqual(['files']);
+    expect(names({ http: true })).toEqual(['files', 'web']);
+    expect(names({ acp: true })).toEqual(['files', 'web']);
   });
 
   it('reads the write review mode, the former on/off switch as changed/never', () => {

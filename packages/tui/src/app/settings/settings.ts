@@ -9,8 +9,8 @@
  *   "agents": { "claude": { "mcpServers": { "web": { "type": "http", "url": "https://…", "headers": { "Authorization": "…" } } } } } }
  * ```
  */
-import type { WriteReviewMode } from '@acp-kit/client';
-import type { AgentCapabilities, McpServer } from '@acp-kit/protocol';
+import type { AgentFeatures, WriteReviewMode } from '@acp-kit/client';
+import type { McpServer } from '@acp-kit/protocol';
 import type { ThemeName } from '../../theme/theme.js';
 import type { ClipboardMethod } from '../services/clipboard-copy.js';
 
@@ -214,22 +214,21 @@ export function mcpServersFor(settings: TuiSettings, agentId: string): Configure
 }
 
 /**
- * The configured MCP servers an agent with `capabilities` can be given. An agent that takes
- * MCP-over-ACP gets all of them (the client engine serves them itself, over the connection); any
- * other gets stdio ones, and http/sse ones only when it advertised that transport.
+ * The configured MCP servers an agent taking the MCP transports `mcp` (its connection's
+ * `features.mcp`; undefined before it answered) can be given. An agent that takes MCP-over-ACP
+ * gets all of them (the client engine serves them itself, over the connection); any other gets
+ * those whose transport it takes (stdio only when it is not known yet).
  */
 export function usableMcpServers(
   settings: TuiSettings,
   agentId: string,
-  capabilities: AgentCapabilities | undefined,
+  mcp: AgentFeatures['mcp'] | undefined,
 ): ConfiguredMcpServer[] {
-  const caps = capabilities?.mcpCapabilities;
-  // `acp` is in the unstable schema only; its entry (validators) stays out of the first frame.
-  const overAcp = (caps as { acp?: unknown } | undefined)?.acp === true;
   return mcpServersFor(settings, agentId).filter(({ server }) => {
-    if (overAcp) return true;
+    if (mcp?.acp) return true;
     const transport = mcpTransport(server);
-    return transport === 'stdio' || (transport === 'http' ? caps?.http === true : caps?.sse === true);
+    if (!mcp) return transport === 'stdio';
+    return transport === 'stdio' ? mcp.stdio : transport === 'http' ? mcp.http : mcp.sse;
   });
 }
 

@@ -39,7 +39,11 @@ export interface TabInfo extends TabLifecycle {
     readonly delete: boolean;
     /** The agent accepts images in prompts (`promptCapabilities.image`). */
     readonly image?: boolean;
+    /** Tool calls and terminals can be cancelled one at a time (ACP v2). */
+    readonly cancelOne?: boolean;
   };
+  /** The ACP version negotiated with the agent. */
+  readonly protocolVersion?: 1 | 2;
   /** Names of the MCP servers passed to the session. */
   readonly mcpServers?: readonly string[];
   /** A remote agent's connection (`acp --url`): where, how, cuts and resumptions. */

@@ -1,22 +1,26 @@
 /**
- * The client's side of the agent → client methods: routed to the session they name, served by
- * the fs and terminal services, with local failures turned into wire errors.
+ * The v1 face, agent → client: the methods routed to the session they name (updates translated by
+ * `fromV1Update`), served by the fs and terminal services, with local failures turned into wire
+ * errors.
  */
 import { ProtocolError, type ClientHandlers, type SessionNotification } from '@acp-kit/protocol';
+import type { ClientHost } from '../agent/host.js';
 import { ClientError } from '../errors.js';
 import type { FsService } from '../fs/fs-service.js';
-import { fromV1Update } from '../protocol-v1/from-v1-update.js';
+import type { AgentUpdate } from '../model/agent-update.js';
+import { fromV1Update } from './from-v1-update.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { TerminalService } from '../terminal/terminal-service.js';
-import type { ClientHost } from './host.js';
 
 /** What the handlers need from the connection. */
 export interface HandlerDeps {
   session(sessionId: string): ClientSession | undefined;
-  /** A `session/update` for a session not registered yet (its `session/new` answer is on its way). */
-  orphanUpdate(params: SessionNotification): void;
-  /** Sees every `session/update` received, before it is routed. */
+  /** Updates for a session not registered yet (its `session/new` answer is on its way). */
+  orphanUpdates(sessionId: string, updates: AgentUpdate[]): void;
+  /** Sees every `session/update` received, as received, before it is routed. */
   onUpdate?(params: SessionNotification): void;
+  /** Sees every update, translated, before it is routed. */
+  onUpdates?(sessionId: string, updates: readonly AgentUpdate[]): void;
   /** A promise while the host is backed up: the next messages wait for it (see `AgentConnection.addBackpressure`). */
   backpressure?(): Promise<void> | undefined;
   fs: FsService;
@@ -52,23 +56,25 @@ async function served<T>(work: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/** The session an agent's request names, or the error it gets when there is none. */
+export function requireSession(session: ClientSession | undefined, sessionId: string): ClientSession {
+  if (!session)
+    throw ProtocolError.resourceNotFound('Session not found', { sessionId: String(sessionId).slice(0, 200) });
+  return session;
+}
+
 /** Builds the handlers of a ClientSideConnection. */
 export function createClientHandlers(deps: HandlerDeps): ClientHandlers {
-  const require = (sessionId: string): ClientSession => {
-    const session = deps.session(sessionId);
-    if (!session)
-      throw ProtocolError.resourceNotFound('Session not found', {
-        sessionId: String(sessionId).slice(0, 200),
-      });
-    return session;
-  };
+  const require = (sessionId: string): ClientSession => requireSession(deps.session(sessionId), sessionId);
   return {
     sessionUpdate(params) {
       deps.onUpdate?.(params);
+      const updates = fromV1Update(params.update);
+      deps.onUpdates?.(params.sessionId, updates);
       const session = deps.session(params.sessionId);
       const applying = session
-        ? session.handleUpdate(fromV1Update(params.update))
-        : (deps.orphanUpdate(params), undefined);
+        ? session.handleUpdate(updates)
+        : (deps.orphanUpdates(params.sessionId, updates), undefined);
       // A promise here holds the inbound queue; past its bounds, reading stops (the agent waits).
       // An update still being applied (its diffs placed in their files) holds it too.
       return applying ? applying.then(() => deps.backpressure?.()) : deps.backpressure?.();
