@@ -2,9 +2,10 @@
  * Parsing a long line from the pieces it was decoded in, without joining them first. `JSON.parse`
  * needs the line as one string and copies every string value out of it: for a line carrying one
  * text of tens of MiB, the pieces, the joined line and the parsed text were three copies of it at
- * once. Here the long string values (no escapes in them: most texts without line breaks, quotes
- * or backslashes) are joined straight from the pieces, and only the rest of the line (a few
- * hundred bytes) goes through `JSON.parse`: two copies. Runtime-neutral.
+ * once. Here the long string values are taken straight from the pieces (joined when they have no
+ * escapes; decoded piece by piece when they have, an escape possibly cut between two pieces), and
+ * only the rest of the line (a few hundred bytes) goes through `JSON.parse`: two copies.
+ * Runtime-neutral.
  */
 
 /** Lines shorter than this are parsed as usual. */
@@ -21,6 +22,8 @@ interface Span {
   from: number;
   toPiece: number;
   to: number;
+  /** It has a backslash: decoded, not just joined. */
+  escaped: boolean;
 }
 
 /**
@@ -42,12 +45,15 @@ export function parseLongLine(pieces: readonly string[]): { value: unknown } | u
   let offset = 0;
   for (const span of spans) {
     appendRange(pieces, piece, offset, span.fromPiece, span.from, skeleton);
-    const value: string[] = [];
-    appendRange(pieces, span.fromPiece, span.from, span.toPiece, span.to, value);
-    if (value.some((part) => CONTROL.test(part))) return undefined;
+    const raw: string[] = [];
+    appendRange(pieces, span.fromPiece, span.from, span.toPiece, span.to, raw);
+    if (raw.some((part) => CONTROL.test(part))) return undefined;
+    const value = span.escaped ? decodeEscaped(raw) : raw.join('');
+    // A malformed escape: JSON.parse of the whole line says what is wrong.
+    if (value === undefined) return undefined;
     // Between the value's own quotes, which stay in the rest of the line.
     skeleton.push(JSON.stringify(marker + String(values.length)).slice(1, -1));
-    values.push(value.join(''));
+    values.push(value);
     piece = span.toPiece;
     offset = span.to;
   }
@@ -93,11 +99,11 @@ function appendRange(
   }
 }
 
-/** The long string values without a backslash, in order (their contents, quotes excluded). */
+/** The long string values, in order (their contents, quotes excluded). */
 function longStrings(pieces: readonly string[]): Span[] {
   const spans: Span[] = [];
   let inString = false;
-  /** The current string has an escape: it is left to JSON.parse, only its end is looked for. */
+  /** The current string has an escape: it is decoded, not just joined. */
   let escaped = false;
   /** The previous piece ended with a backslash inside a string: its first character is escaped. */
   let skipFirst = false;
@@ -131,6 +137,8 @@ function longStrings(pieces: readonly string[]): Span[] {
       }
       if (backslash !== -1 && (quote === -1 || backslash < quote)) {
         escaped = true;
+        // The characters before the escape, and the escape as one.
+        length += backslash - at + 1;
         if (backslash + 1 >= text.length) skipFirst = true;
         at = backslash + 2;
         continue;
@@ -140,13 +148,72 @@ function longStrings(pieces: readonly string[]): Span[] {
         break;
       }
       length += quote - at;
-      if (!escaped && length >= LONG_STRING_CHARS)
-        spans.push({ fromPiece: startPiece, from: start, toPiece: p, to: quote });
+      if (length >= LONG_STRING_CHARS)
+        spans.push({ fromPiece: startPiece, from: start, toPiece: p, to: quote, escaped });
       inString = false;
       at = quote + 1;
     }
   }
   return spans;
+}
+
+/** What a one-character escape stands for. */
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/**
+ * The inside of a JSON string literal given in `parts` (the slices of the pieces it lies in),
+ * decoded part by part; undefined for a malformed escape. An escape cut between two parts is
+ * carried into the next. Each `\uXXXX` gives its UTF-16 unit, so a surrogate pair written as two
+ * escapes (even in two parts) comes out as the pair, and a lone one as JSON.parse gives it.
+ * The result is a concatenation of the parts' decoded texts: no copy of the whole value is made
+ * here (V8 makes one when its characters are first read, by which time the line's pieces may be
+ * gone).
+ */
+function decodeEscaped(parts: readonly string[]): string | undefined {
+  let value = '';
+  let carry = '';
+  for (const part of parts) {
+    const text = carry === '' ? part : carry + part;
+    carry = '';
+    const decoded: string[] = [];
+    let from = 0;
+    let backslash: number;
+    while ((backslash = text.indexOf('\\', from)) !== -1) {
+      if (backslash > from) decoded.push(text.slice(from, backslash));
+      const kind = text[backslash + 1];
+      if (kind === undefined || (kind === 'u' && backslash + 6 > text.length)) {
+        // Cut between this part and the next (at most six characters are carried).
+        carry = text.slice(backslash);
+        from = text.length;
+        break;
+      }
+      if (kind === 'u') {
+        const hex = text.slice(backslash + 2, backslash + 6);
+        if (!HEX4.test(hex)) return undefined;
+        decoded.push(String.fromCharCode(parseInt(hex, 16)));
+        from = backslash + 6;
+        continue;
+      }
+      const simple = SIMPLE_ESCAPES[kind];
+      if (simple === undefined) return undefined;
+      decoded.push(simple);
+      from = backslash + 2;
+    }
+    if (from < text.length) decoded.push(text.slice(from));
+    // Joined per part (a small string), so the slices do not keep the pieces alive.
+    value += decoded.join('');
+  }
+  return carry === '' ? value : undefined;
 }
 
 const NOT_HERE: unique symbol = Symbol('marker used as a key');
