@@ -157,63 +157,48 @@ function longStrings(pieces: readonly string[]): Span[] {
   return spans;
 }
 
-/** What a one-character escape stands for. */
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
-const HEX4 = /^[0-9a-fA-F]{4}$/;
+const BACKSLASH = 0x5c;
 
 /**
  * The inside of a JSON string literal given in `parts` (the slices of the pieces it lies in),
- * decoded part by part; undefined for a malformed escape. An escape cut between two parts is
- * carried into the next. Each `\uXXXX` gives its UTF-16 unit, so a surrogate pair written as two
- * escapes (even in two parts) comes out as the pair, and a lone one as JSON.parse gives it.
- * The result is a concatenation of the parts' decoded texts: no copy of the whole value is made
- * here (V8 makes one when its characters are first read, by which time the line's pieces may be
- * gone).
+ * decoded part by part by `JSON.parse` (native, and it checks every escape); undefined for a
+ * malformed one. An escape cut between two parts is carried into the next. Each `\uXXXX` gives
+ * its UTF-16 unit, so a surrogate pair written as two escapes (even in two parts) comes out as
+ * the pair, and a lone one as JSON.parse gives it. The result is a concatenation of the parts'
+ * decoded texts: no joined copy of the escaped text is made.
  */
 function decodeEscaped(parts: readonly string[]): string | undefined {
   let value = '';
   let carry = '';
   for (const part of parts) {
-    const text = carry === '' ? part : carry + part;
-    carry = '';
-    const decoded: string[] = [];
-    let from = 0;
-    let backslash: number;
-    while ((backslash = text.indexOf('\\', from)) !== -1) {
-      if (backslash > from) decoded.push(text.slice(from, backslash));
-      const kind = text[backslash + 1];
-      if (kind === undefined || (kind === 'u' && backslash + 6 > text.length)) {
-        // Cut between this part and the next (at most six characters are carried).
-        carry = text.slice(backslash);
-        from = text.length;
-        break;
-      }
-      if (kind === 'u') {
-        const hex = text.slice(backslash + 2, backslash + 6);
-        if (!HEX4.test(hex)) return undefined;
-        decoded.push(String.fromCharCode(parseInt(hex, 16)));
-        from = backslash + 6;
-        continue;
-      }
-      const simple = SIMPLE_ESCAPES[kind];
-      if (simple === undefined) return undefined;
-      decoded.push(simple);
-      from = backslash + 2;
+    let text = carry === '' ? part : carry + part;
+    const cut = cutEscapeAt(text);
+    carry = cut === -1 ? '' : text.slice(cut);
+    if (cut !== -1) text = text.slice(0, cut);
+    if (text === '') continue;
+    try {
+      value += JSON.parse(`"${text}"`) as string;
+    } catch {
+      return undefined;
     }
-    if (from < text.length) decoded.push(text.slice(from));
-    // Joined per part (a small string), so the slices do not keep the pieces alive.
-    value += decoded.join('');
   }
   return carry === '' ? value : undefined;
+}
+
+/** Where an escape that the end of `text` cuts off begins, or -1 (every escape is complete). */
+function cutEscapeAt(text: string): number {
+  // An escape is at most six characters (`\uXXXX`): only the last backslash among the last six
+  // can begin one that is cut off.
+  const from = Math.max(0, text.length - 6);
+  let at = text.length - 1;
+  while (at >= from && text.charCodeAt(at) !== BACKSLASH) at--;
+  if (at < from) return -1;
+  // After an odd run of backslashes it is the escaped one of a `\\`: complete.
+  let run = 0;
+  while (at - run - 1 >= 0 && text.charCodeAt(at - run - 1) === BACKSLASH) run++;
+  if (run % 2 === 1) return -1;
+  const kind = text[at + 1];
+  return kind === undefined || (kind === 'u' && text.length - at < 6) ? at : -1;
 }
 
 const NOT_HERE: unique symbol = Symbol('marker used as a key');
