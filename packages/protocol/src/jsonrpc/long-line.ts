@@ -4,7 +4,9 @@
  * text of tens of MiB, the pieces, the joined line and the parsed text were three copies of it at
  * once. Here the long string values are taken straight from the pieces (joined when they have no
  * escapes; decoded piece by piece when they have, an escape possibly cut between two pieces), and
- * only the rest of the line (a few hundred bytes) goes through `JSON.parse`: two copies.
+ * only the rest of the line (a few hundred bytes) goes through `JSON.parse`: two copies. (An
+ * escaped value is a concatenation of its decoded parts, which V8 copies flat when its characters
+ * are first read: three while the pieces are not yet collected; docs/performance.md.)
  * Runtime-neutral.
  */
 
