@@ -7,7 +7,9 @@
  * printing nothing) each receive ONE `session/update` of `--mib` MiB of text (below the 64 MiB
  * frame limit), alternated with an idle run of the same process (a turn without updates). The
  * budget: peak RSS (`VmHWM`) over the idle run's at most 3× the message (issue 17: it was ~9×).
- * The bare client's row says how much of it is the protocol layer's.
+ * The bare client's row says how much of it is the protocol layer's. A third row: `acp run` with
+ * the same size of text broken into lines of 80 characters (each line break escaped on the wire:
+ * the long string value is then decoded, not just joined, as in battery A4).
  */
 import { join } from 'node:path';
 import { option } from './common.js';
@@ -32,6 +34,7 @@ const results = await alternate(
   {
     idle: () => acpRun(0, 60),
     large: () => acpRun(1, SIZE),
+    lines: () => acpRun(1, SIZE, { lines: true }),
     bareIdle: () => bare(0, 60),
     bareLarge: () => bare(1, SIZE),
   },
@@ -47,6 +50,13 @@ const rows = [
     what: `acp run, one ${MIB} MiB update: peak RSS over idle, in messages`,
     unit: 'x the message',
     values: overIdle('large', 'idle'),
+    goal,
+  }),
+  boundRow({
+    id: 'acp-run-large-message-lines',
+    what: `acp run, one ${MIB} MiB update in lines of 80 characters: peak RSS over idle, in messages`,
+    unit: 'x the message',
+    values: overIdle('lines', 'idle'),
     goal,
   }),
   boundRow({

@@ -6,7 +6,8 @@
  * without ever waiting (an agent that ignores backpressure).
  *
  * Also the flooding agent of `bench/run-flood.mjs`: a prompt `flood N SIZE` is answered with N
- * chunks of SIZE characters (each starting with its sequence number).
+ * chunks of SIZE characters (each starting with its sequence number); `flood N SIZE lines`, the
+ * same text with a line break every 80 characters (characters JSON escapes, as in most texts).
  */
 import { once } from 'node:events';
 import { AGENT_INFO, MODES, SESSION_ID, chunkParams, chunksRequested } from '../common.js';
@@ -26,18 +27,27 @@ async function streamChunks(n, params = chunkParams) {
   if (batch && !batch.flush()) await once(out, 'drain');
 }
 
-/** `flood N SIZE`: N chunks of SIZE characters, or undefined for another prompt. */
+/** SIZE characters in lines of 80, starting with `head`. */
+function linesOf(head, size) {
+  const line = `${'lorem ipsum dolor sit amet '.repeat(3).slice(0, 79)}\n`;
+  return (head + line.repeat(Math.ceil(size / line.length))).slice(0, size);
+}
+
+/** `flood N SIZE [lines]`: N chunks of SIZE characters, or undefined for another prompt. */
 function flood(prompt) {
-  const match = /^flood (\d+) (\d+)$/.exec(prompt[0]?.text ?? '');
+  const match = /^flood (\d+) (\d+)( lines)?$/.exec(prompt[0]?.text ?? '');
   if (!match) return undefined;
   const size = Number(match[2]);
+  const text = match[3]
+    ? (i) => linesOf(`${i} `, size)
+    : (i) => `${i} `.padEnd(size, 'lorem ipsum dolor sit amet ');
   return {
     n: Number(match[1]),
     params: (i) => ({
       sessionId: SESSION_ID,
       update: {
         sessionUpdate: 'agent_message_chunk',
-        content: { type: 'text', text: `${i} `.padEnd(size, 'lorem ipsum dolor sit amet ') },
+        content: { type: 'text', text: text(i) },
       },
     }),
   };

@@ -71,8 +71,8 @@ export function measured(argv, { env = process.env, stallMs = 0 } = {}) {
   });
 }
 
-/** `acp run` with the flood agent. */
-export async function acpRun(n, size, { mode = 'await', stallMs = 0 } = {}) {
+/** `acp run` with the flood agent (`lines`: its text broken into lines of 80 characters). */
+export async function acpRun(n, size, { mode = 'await', stallMs = 0, lines = false } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'acp-run-flood-'));
   const env = {
     ...process.env,
@@ -80,7 +80,8 @@ export async function acpRun(n, size, { mode = 'await', stallMs = 0 } = {}) {
     ACP_KIT_DATA_DIR: join(home, 'data'),
   };
   try {
-    const args = [process.execPath, ACP, 'run', `flood ${n} ${size}`, '--', process.execPath, AGENT, mode];
+    const prompt = `flood ${n} ${size}${lines ? ' lines' : ''}`;
+    const args = [process.execPath, ACP, 'run', prompt, '--', process.execPath, AGENT, mode];
     const result = await measured(args, { env, stallMs });
     const expected = n * size + (n > 0 ? 1 : 0);
     if (result.bytes !== expected)

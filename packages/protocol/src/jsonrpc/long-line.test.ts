@@ -80,7 +80,7 @@ describe('parseLongLine', () => {
           true,
         );
       else if (expected !== undefined) {
-        // Declined: only for a long key, a long value with escapes only, or one with a control character.
+        // Declined: only for a long key or a long value with a control character.
         expect(JSON.stringify(expected).length, `seed ${seed}, round ${round}`).toBeGreaterThan(0);
       }
       if (expected === undefined) expect(got, `seed ${seed}, round ${round}`).toBeUndefined();
@@ -90,9 +90,66 @@ describe('parseLongLine', () => {
     expect(taken, `seed ${seed}`).toBeGreaterThan(5);
   });
 
-  it('declines lines it cannot do better: no long value, escapes in it, a long key, or not JSON', () => {
+  it('decodes escaped long values from the pieces, an escape cut anywhere (seeded, against JSON.parse)', () => {
+    const seed = 17032026;
+    const next = random(seed);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const hex = (code: number): string => {
+      const digits = code.toString(16).padStart(4, '0');
+      return next() < 0.5 ? digits : digits.toUpperCase();
+    };
+    // Escapes as a peer may write them (not only as JSON.stringify does): every short form,
+    // \uXXXX in either case, surrogate pairs as two escapes, lone surrogates, raw non-ASCII.
+    const tokens: (() => string)[] = [
+      () => '\\n',
+      () => '\\"',
+      () => '\\\\',
+      () => '\\/',
+      () => pick(['\\b', '\\f', '\\r', '\\t']),
+      () => `\\u${hex(Math.floor(next() * 0xd800))}`,
+      () => `\\u${hex(0xd83d)}\\u${hex(0xde00 + Math.floor(next() * 0x50))}`,
+      () => `\\u${hex(0xd800 + Math.floor(next() * 0x800))}`,
+      () => pick(['é', '😀', '\u2028']),
+    ];
+    const body = (): string => {
+      const parts: string[] = [];
+      for (let length = 0; length < 70_000;) {
+        const part = next() < 0.9 ? 'lorem ipsum '.slice(0, 1 + Math.floor(next() * 12)) : pick(tokens)();
+        parts.push(part);
+        length += part.length;
+      }
+      return parts.join('');
+    };
+    for (let round = 0; round < 30; round++) {
+      const at = `seed ${seed}, round ${round}`;
+      const line = `{"jsonrpc":"2.0","params":{"a":"${body()}","b":[1,"${body()}",null]},"c":"\\n"}`;
+      const largest = pick([8, 300, 5000, 70_000]);
+      const pieces: string[] = [];
+      for (let from = 0; from < line.length;) {
+        const size = 1 + Math.floor(next() * largest);
+        pieces.push(line.slice(from, from + size));
+        from += size;
+      }
+      const expected = JSON.parse(line) as { params: { a: string; b: [number, string, null] } };
+      const got = parseLongLine(pieces)?.value as typeof expected | undefined;
+      // Compared as booleans: a failing comparison would print megabytes.
+      expect(got !== undefined, at).toBe(true);
+      expect(got?.params.a === expected.params.a, at).toBe(true);
+      expect(got?.params.b[1] === expected.params.b[1], at).toBe(true);
+      expect(JSON.stringify(got) === JSON.stringify(expected), at).toBe(true);
+    }
+  });
+
+  it('declines escaped long values JSON.parse refuses (the usual parse reports them)', () => {
+    for (const bad of ['\\x', '\\u12G4', '\\u12', '\\']) {
+      const line = `{"a":"${LONG}${bad}"}`;
+      expect(() => JSON.parse(line), bad).toThrow();
+      for (const size of [1000, 4096, 65_536]) expect(parseLongLine(cut(line, size)), bad).toBeUndefined();
+    }
+  });
+
+  it('declines lines it cannot do better: no long value, a long key, or not JSON', () => {
     expect(parseLongLine(cut(JSON.stringify({ a: 'short' }), 3))).toBeUndefined();
-    expect(parseLongLine(cut(JSON.stringify({ a: `${LONG}\n` }), 4096))).toBeUndefined();
     expect(parseLongLine(cut(JSON.stringify({ [LONG]: 1 }), 4096))).toBeUndefined();
     expect(parseLongLine(cut(`{"a":"${LONG}\u0000"}`, 4096))).toBeUndefined();
     expect(parseLongLine(cut(`{"a":"${LONG}"`, 4096))).toBeUndefined();

@@ -2,9 +2,12 @@
  * Parsing a long line from the pieces it was decoded in, without joining them first. `JSON.parse`
  * needs the line as one string and copies every string value out of it: for a line carrying one
  * text of tens of MiB, the pieces, the joined line and the parsed text were three copies of it at
- * once. Here the long string values (no escapes in them: most texts without line breaks, quotes
- * or backslashes) are joined straight from the pieces, and only the rest of the line (a few
- * hundred bytes) goes through `JSON.parse`: two copies. Runtime-neutral.
+ * once. Here the long string values are taken straight from the pieces (joined when they have no
+ * escapes; decoded piece by piece when they have, an escape possibly cut between two pieces), and
+ * only the rest of the line (a few hundred bytes) goes through `JSON.parse`: two copies. (An
+ * escaped value is a concatenation of its decoded parts, which V8 copies flat when its characters
+ * are first read: three while the pieces are not yet collected; docs/performance.md.)
+ * Runtime-neutral.
  */
 
 /** Lines shorter than this are parsed as usual. */
@@ -21,6 +24,8 @@ interface Span {
   from: number;
   toPiece: number;
   to: number;
+  /** It has a backslash: decoded, not just joined. */
+  escaped: boolean;
 }
 
 /**
@@ -42,12 +47,15 @@ export function parseLongLine(pieces: readonly string[]): { value: unknown } | u
   let offset = 0;
   for (const span of spans) {
     appendRange(pieces, piece, offset, span.fromPiece, span.from, skeleton);
-    const value: string[] = [];
-    appendRange(pieces, span.fromPiece, span.from, span.toPiece, span.to, value);
-    if (value.some((part) => CONTROL.test(part))) return undefined;
+    const raw: string[] = [];
+    appendRange(pieces, span.fromPiece, span.from, span.toPiece, span.to, raw);
+    if (raw.some((part) => CONTROL.test(part))) return undefined;
+    const value = span.escaped ? decodeEscaped(raw) : raw.join('');
+    // A malformed escape: JSON.parse of the whole line says what is wrong.
+    if (value === undefined) return undefined;
     // Between the value's own quotes, which stay in the rest of the line.
     skeleton.push(JSON.stringify(marker + String(values.length)).slice(1, -1));
-    values.push(value.join(''));
+    values.push(value);
     piece = span.toPiece;
     offset = span.to;
   }
@@ -93,11 +101,11 @@ function appendRange(
   }
 }
 
-/** The long string values without a backslash, in order (their contents, quotes excluded). */
+/** The long string values, in order (their contents, quotes excluded). */
 function longStrings(pieces: readonly string[]): Span[] {
   const spans: Span[] = [];
   let inString = false;
-  /** The current string has an escape: it is left to JSON.parse, only its end is looked for. */
+  /** The current string has an escape: it is decoded, not just joined. */
   let escaped = false;
   /** The previous piece ended with a backslash inside a string: its first character is escaped. */
   let skipFirst = false;
@@ -131,6 +139,8 @@ function longStrings(pieces: readonly string[]): Span[] {
       }
       if (backslash !== -1 && (quote === -1 || backslash < quote)) {
         escaped = true;
+        // The characters before the escape, and the escape as one.
+        length += backslash - at + 1;
         if (backslash + 1 >= text.length) skipFirst = true;
         at = backslash + 2;
         continue;
@@ -140,13 +150,57 @@ function longStrings(pieces: readonly string[]): Span[] {
         break;
       }
       length += quote - at;
-      if (!escaped && length >= LONG_STRING_CHARS)
-        spans.push({ fromPiece: startPiece, from: start, toPiece: p, to: quote });
+      if (length >= LONG_STRING_CHARS)
+        spans.push({ fromPiece: startPiece, from: start, toPiece: p, to: quote, escaped });
       inString = false;
       at = quote + 1;
     }
   }
   return spans;
+}
+
+const BACKSLASH = 0x5c;
+
+/**
+ * The inside of a JSON string literal given in `parts` (the slices of the pieces it lies in),
+ * decoded part by part by `JSON.parse` (native, and it checks every escape); undefined for a
+ * malformed one. An escape cut between two parts is carried into the next. Each `\uXXXX` gives
+ * its UTF-16 unit, so a surrogate pair written as two escapes (even in two parts) comes out as
+ * the pair, and a lone one as JSON.parse gives it. The result is a concatenation of the parts'
+ * decoded texts: no joined copy of the escaped text is made.
+ */
+function decodeEscaped(parts: readonly string[]): string | undefined {
+  let value = '';
+  let carry = '';
+  for (const part of parts) {
+    let text = carry === '' ? part : carry + part;
+    const cut = cutEscapeAt(text);
+    carry = cut === -1 ? '' : text.slice(cut);
+    if (cut !== -1) text = text.slice(0, cut);
+    if (text === '') continue;
+    try {
+      value += JSON.parse(`"${text}"`) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  return carry === '' ? value : undefined;
+}
+
+/** Where an escape that the end of `text` cuts off begins, or -1 (every escape is complete). */
+function cutEscapeAt(text: string): number {
+  // An escape is at most six characters (`\uXXXX`): only the last backslash among the last six
+  // can begin one that is cut off.
+  const from = Math.max(0, text.length - 6);
+  let at = text.length - 1;
+  while (at >= from && text.charCodeAt(at) !== BACKSLASH) at--;
+  if (at < from) return -1;
+  // After an odd run of backslashes it is the escaped one of a `\\`: complete.
+  let run = 0;
+  while (at - run - 1 >= 0 && text.charCodeAt(at - run - 1) === BACKSLASH) run++;
+  if (run % 2 === 1) return -1;
+  const kind = text[at + 1];
+  return kind === undefined || (kind === 'u' && text.length - at < 6) ? at : -1;
 }
 
 const NOT_HERE: unique symbol = Symbol('marker used as a key');
