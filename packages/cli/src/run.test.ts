@@ -643,9 +643,8 @@ describe('acp run --agent demo', () => {
     );
     expect(text.stdout).not.toContain('The user rejected');
     const json = await runCli(
-      // v1: the json event schema of a v2 turn is the v2edge work (run-render's `update` lines
-      // are the v1 notifications as received).
-      ['run', '--agent', 'demo', '--approve', 'all', '--format', 'json', '--protocol', '1', 'hello'],
+      // The demo speaks v2: the json event schema is the same for both versions (docs/run-json.md).
+      ['run', '--agent', 'demo', '--approve', 'all', '--format', 'json', 'hello'],
       home,
     );
     expect(json.code).toBe(0);

@@ -192,11 +192,7 @@ describe('acp run --url', () => {
       const h = home as TestHome;
       h.env.ACP_KIT_REMOTE_TOKEN = 'shared-secret-1';
       h.env.ACP_KIT_REMOTE_TRANSPORT = transport;
-      // v1: `update` lines are v1 notifications as received (a v2 turn's json is not settled yet).
-      const run = await runCli(
-        ['run', '--url', served.url, '--format', 'json', '--protocol', '1', 'hello'],
-        h,
-      );
+      const run = await runCli(['run', '--url', served.url, '--format', 'json', 'hello'], h);
       const lines = run.stdout
         .split('\n')
         .filter(Boolean)

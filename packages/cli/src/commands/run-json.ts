@@ -43,6 +43,8 @@ export class JsonRenderer implements RunRenderer {
   private sessionId: string | undefined;
   private localId: string | undefined;
   private isAttached = false;
+  /** The result line is written: it is the last (a v2 agent's background work ending as the session closes prints nothing after it). */
+  private done = false;
   private early: { update: AgentUpdate; replay: boolean }[] = [];
   private readonly watched = new WeakSet<ClientSession>();
 
@@ -105,6 +107,7 @@ export class JsonRenderer implements RunRenderer {
       ...(this.sessionId ? { sessionId: this.sessionId } : {}),
       ...(this.localId ? { localId: this.localId } : {}),
     });
+    this.done = true;
   }
 
   private onEvent(session: ClientSession, event: SessionEvent): void {
@@ -152,6 +155,7 @@ export class JsonRenderer implements RunRenderer {
   }
 
   private line(value: object): void {
+    if (this.done) return;
     // Updates nested past JSON.stringify's depth limit are printed too, not dropped.
     this.output.out(`${terminalSafeJson(stringifyJson(value))}\n`);
   }
