@@ -144,6 +144,9 @@ async function claudeTurns(ws: string, home: string): Promise<Recording> {
   };
 }
 
+/** The protocol version the agent is asked in. */
+const PROTOCOL: 1 | 2 = process.env.ACP_RECORD_PROTOCOL === '2' ? 2 : 1;
+
 async function codex(ws: string, home: string, old: boolean): Promise<Recording> {
   const notes = join(ws, 'notes.txt');
   const plan = (done: number): Step => ({
@@ -331,6 +334,9 @@ async function main(which: string): Promise<void> {
   };
   const env = { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb', ...recording.env };
   const connection = await AgentConnection.start({
+    // The fixtures are v1 frames (agents that speak v2 too, such as codex-acp 2.6, are asked in v1);
+    // ACP_RECORD_PROTOCOL=2 records the v2 turn as the engine's neutral updates instead.
+    protocolVersion: PROTOCOL,
     agent: {
       id: which,
       name: which,
@@ -361,6 +367,9 @@ async function main(which: string): Promise<void> {
     }
   };
   connection.events.on('diagnostic', ({ message }) => keep({ diagnostic: message }));
+  connection.events.on('agentUpdate', ({ sessionId, updates }) => {
+    if (PROTOCOL === 2) for (const update of updates) keep({ sessionId, agentUpdate: update });
+  });
   connection.events.on('update', (params) => {
     keep(params);
     if (typeof interrupt?.on === 'function' && interrupt.on(params)) stop();
