@@ -88,6 +88,14 @@ describe('acp serve', () => {
     expect(client.stderr.join('')).toContain('something went wrong here');
   });
 
+  it('acp run --url --verbose shows what the remote agent wrote on stderr while it started', async () => {
+    // acp serve starts the agent at initialize: its first stderr is forwarded during the handshake.
+    served = await serve(['--', ...fakeCommand({ startupStderr: 'fake agent booting\n' })]);
+    const run = await runCli(['run', '--url', served.url, '--verbose', 'hello'], home as TestHome);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('fake agent booting');
+  });
+
   it.each(['websocket', 'http'] as const)(
     'a client that vanishes mid-turn over %s: the turn is cancelled and the agent process ends',
     async (profile) => {

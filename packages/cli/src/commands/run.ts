@@ -96,14 +96,16 @@ export async function runCommand(
   try {
     const connection = await client.connect(entry, {
       cwd,
-      // A full remote server is asked again later: say why nothing happens yet.
-      onCreated: (starting) =>
+      onCreated: (starting) => {
+        // Before the agent starts: what it prints while starting (stderr, noise) is shown too.
+        renderer.connected(starting);
+        // A full remote server is asked again later: say why nothing happens yet.
         starting.events.on('remote', (event) => {
           const notice = remoteNotice(event);
           if (notice) renderer.info(notice);
-        }),
+        });
+      },
     });
-    renderer.connected(connection);
     connection.addBackpressure(() => output.pressure());
     if (options.auth) await authenticate(connection, options.auth, io, cwd);
     let how: AttachMode = 'new';
