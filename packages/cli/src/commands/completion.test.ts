@@ -75,7 +75,15 @@ describe('acp completion bash', () => {
     expect(bashOffers('run', '--approve', 'r')).toEqual(['reads']);
     expect(bashOffers('agents', 'list', '--format', '')).toEqual(['json', 'names', 'text']);
     expect(bashOffers('completion', '')).toEqual(['bash', 'fish', 'zsh']);
-    expect(bashOffers('--')).toEqual(['--agent', '--cwd', '--help', '--resume', '--url', '--version']);
+    expect(bashOffers('--')).toEqual([
+      '--agent',
+      '--cwd',
+      '--help',
+      '--protocol',
+      '--resume',
+      '--url',
+      '--version',
+    ]);
     // The agent's own options come from the agent package.
     expect(bashOffers('agent', '--de')).toEqual(['--demo', '--demo-delay']);
   });
