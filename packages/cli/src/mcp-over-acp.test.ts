@@ -31,7 +31,12 @@ afterEach(async () => {
   connection = served = stub = home = undefined;
 });
 
-describe.each(['websocket', 'http'] as const)('MCP-over-ACP through acp serve (%s)', (transport) => {
+// v2 (what the client asks for first) over both transports, and v1.
+describe.each([
+  ['websocket', 2],
+  ['http', 2],
+  ['websocket', 1],
+] as const)('MCP-over-ACP through acp serve (%s, ACP v%i)', (transport, protocolVersion) => {
   it('calls a tool of an MCP server configured only on the client', async () => {
     home = await testHome();
     stub = await startOpenAIStub([
@@ -48,10 +53,10 @@ describe.each(['websocket', 'http'] as const)('MCP-over-ACP through acp serve (%
     connection = await AgentConnection.start({
       agent: { id: 'remote', name: 'remote agent', source: 'user', command: url, args: [], url, transport },
       policy: new PermissionPolicy({ mode: 'all' }),
-      // MCP-over-ACP (`mcp/message`) is a v1 extension in acp-kit.
-      protocolVersion: 1,
+      protocolVersion,
     });
-    expect(connection.agentCapabilities.mcpCapabilities).toMatchObject({ acp: true });
+    expect(connection.protocolVersion).toBe(protocolVersion);
+    expect(connection.features.mcp.acp).toBe(true);
     const local: McpServer = {
       name: 'local',
       command: process.execPath,

@@ -4,7 +4,7 @@
  * the stdio server runs here, started by the client engine, and its tools are called over the
  * ACP connection. A real MCP SDK server; the model is a local stub.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,27 +75,72 @@ function toolCalls(stdout: string): string[][] {
   return [...calls.values()].map((call) => [call.title ?? '', call.status ?? '']);
 }
 
-describe('acp run with MCP servers configured for acp', () => {
-  it('--url: the remote agent behind acp serve calls the tools of a server that runs only here', async () => {
-    home = await homeWithMcpServer();
-    stub = await startStub();
-    served = await startServe(home, ['--agent', 'acp-kit'], MODEL_ENV(stub.baseUrl));
-    const run = await runCli(
-      ['run', '--url', served.url, '--approve', 'all', '--format', 'json', 'use the local tools'],
-      home,
-    );
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(toolCalls(run.stdout)).toEqual([
-      ['local: Echo', 'completed'],
-      ['local: write_note', 'completed'],
-    ]);
-    expect(JSON.stringify(stub.requests[1]?.messages)).toContain('client echo: from far away');
-    // The stdio server ran on this side, in the run's directory.
-    expect(await readFile(join(home.work, 'note.txt'), 'utf8')).toBe('written on the client machine');
-  });
+interface Frame {
+  dir: string;
+  frame: { id?: unknown; method?: unknown; params?: unknown; result?: unknown };
+}
 
-  it('a local acp agent gets the same servers', async () => {
+/**
+ * What the agent was told on the wire, from the trace `acp run` recorded: the ACP version it
+ * answered and the `mcpServers` of its `session/new`.
+ */
+async function declared(h: TestHome): Promise<{ version: unknown; mcpServers: unknown }> {
+  const sessions = join(h.env.ACP_KIT_DATA_DIR as string, 'client', 'sessions');
+  const [id] = await readdir(sessions);
+  const text = await readFile(join(sessions, id as string, 'trace.jsonl'), 'utf8');
+  const frames = text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Frame);
+  const answer = frames.find((f) => f.dir === 'in' && f.frame.id === 1)?.frame.result;
+  const opened = frames.find((f) => f.dir === 'out' && f.frame.method === 'session/new')?.frame.params;
+  return {
+    version: (answer as { protocolVersion?: unknown } | undefined)?.protocolVersion,
+    mcpServers: (opened as { mcpServers?: unknown } | undefined)?.mcpServers,
+  };
+}
+
+/** The one `local` server, declared as served over the ACP connection (not as a stdio command). */
+const ACP_DECLARATION = [{ type: 'acp', name: 'local', serverId: expect.any(String) as unknown }];
+
+describe('acp run with MCP servers configured for acp', () => {
+  it.each([
+    ['v2', [], 2],
+    ['v1', ['--protocol', '1'], 1],
+  ] as const)(
+    '--url (%s): the remote agent behind acp serve calls the tools of a server that runs only here',
+    async (_name, protocol, version) => {
+      home = await homeWithMcpServer();
+      stub = await startStub();
+      served = await startServe(home, ['--agent', 'acp-kit'], MODEL_ENV(stub.baseUrl));
+      const run = await runCli(
+        [
+          'run',
+          '--url',
+          served.url,
+          ...protocol,
+          '--approve',
+          'all',
+          '--format',
+          'json',
+          'use the local tools',
+        ],
+        home,
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(toolCalls(run.stdout)).toEqual([
+        ['local: Echo', 'completed'],
+        ['local: write_note', 'completed'],
+      ]);
+      expect(JSON.stringify(stub.requests[1]?.messages)).toContain('client echo: from far away');
+      // The stdio server ran on this side, in the run's directory: the agent got no command to start.
+      expect(await readFile(join(home.work, 'note.txt'), 'utf8')).toBe('written on the client machine');
+      expect(await declared(home)).toEqual({ version, mcpServers: ACP_DECLARATION });
+    },
+  );
+
+  it('a local acp agent gets the same servers, over ACP (v2)', async () => {
     home = await homeWithMcpServer();
     stub = await startStub();
     Object.assign(home.env, MODEL_ENV(stub.baseUrl));
@@ -109,5 +154,6 @@ describe('acp run with MCP servers configured for acp', () => {
       ['local: write_note', 'completed'],
     ]);
     expect(await readFile(join(home.work, 'note.txt'), 'utf8')).toBe('written on the client machine');
+    expect(await declared(home)).toEqual({ version: 2, mcpServers: ACP_DECLARATION });
   });
 });

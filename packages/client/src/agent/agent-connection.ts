@@ -185,7 +185,7 @@ export class AgentConnection implements SessionLink {
       register: (agentSessionId, session, trace) => this.register(agentSessionId, session, trace),
       unregister: (agentSessionId) => void this.detach(agentSessionId),
       offerMcpServers: (servers, cwd) =>
-        this.mcpBridge ? this.mcpBridge.offer(servers, cwd, this.agentCapabilities) : [...servers],
+        this.mcpBridge ? this.mcpBridge.offer(servers, cwd, this.features.mcp.acp) : [...servers],
       claimMcpServers: (agentSessionId, offered) => this.mcpBridge?.claim(agentSessionId, offered),
       dropMcpServers: (offered) => void this.mcpBridge?.drop(offered),
     });
@@ -564,10 +564,10 @@ export class AgentConnection implements SessionLink {
     }
     this.shake = shake;
     const connection = shake.connection;
-    // MCP-over-ACP (`mcp/message`) is a v1 extension.
-    const bridge = shake.v1 ? new McpBridge(shake.v1, this.logger) : undefined;
+    // MCP-over-ACP (`mcp/message`, unstable) over whichever version was negotiated.
+    const bridge = new McpBridge(connection, this.logger);
     this.mcpBridge = bridge;
-    if (bridge) void connection.closed.then(() => bridge.close());
+    void connection.closed.then(() => bridge.close());
     const remote = process.remote;
     if (remote) {
       // What the remote agent writes on stderr, forwarded by the server (`acp serve`).

@@ -26,7 +26,7 @@ export interface Handshake {
   port: AgentPort;
   /** The connection of the chosen version (extension methods, `closed`). */
   connection: ClientSideConnection | V2ClientSideConnection;
-  /** The v1 connection, when v1 was chosen (MCP-over-ACP is a v1 extension). */
+  /** The v1 connection, when v1 was chosen (its `agentCapabilities` as advertised). */
   v1?: ClientSideConnection;
   agentInfo: Implementation | undefined;
   authMethods: AuthMethod[];

@@ -1,6 +1,7 @@
 /**
  * The client's MCP servers offered to the agent over the ACP connection (unstable MCP-over-ACP).
- * When the agent advertises `mcpCapabilities.acp`, every configured stdio/HTTP/SSE server is
+ * When the agent takes them (`features.mcp.acp`: v1's `mcpCapabilities.acp`, v2's
+ * `capabilities.session.mcp.acp`), over either version's connection, every configured stdio/HTTP/SSE server is
  * declared as `{ type: "acp", name, serverId }` and served here: the agent's `mcp/message` requests
  * are routed by `serverId` to a local MCP client, so an agent on another machine (`acp serve`) uses
  * servers that exist only on the user's. Otherwise the servers go to the agent as configured.
@@ -11,18 +12,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ProtocolError,
-  type AgentCapabilities,
-  type Logger,
-  type McpServer,
-  type TypedConnection,
-} from '@acp-kit/protocol';
+import { ProtocolError, type Logger, type McpServer, type TypedConnection } from '@acp-kit/protocol';
 import {
   MCP_OVER_ACP_PROTOCOL_VERSION,
   MCP_REQUEST_META,
   McpBindingErrorCode,
-  acceptsAcpMcpServers,
   handleMcpMessageRequests,
   isAcpMcpServer,
   notifyMcpMessage,
@@ -46,8 +40,8 @@ type Params = Record<string, unknown>;
 
 /**
  * @example
- * const bridge = new McpBridge(connection, logger); // connection created with { unstable: true }
- * const mcpServers = bridge.offer(configured, cwd, initializeResponse.agentCapabilities);
+ * const bridge = new McpBridge(connection, logger); // v1 or v2, created with { unstable: true }
+ * const mcpServers = bridge.offer(configured, cwd, port.features.mcp.acp);
  */
 export class McpBridge {
   private readonly servers = new Map<string, Bridged>();
@@ -64,10 +58,10 @@ export class McpBridge {
 
   /**
    * What to put in `mcpServers` for a session in `cwd`: `acp` declarations when the agent takes
-   * them, each with a serverId of its own (servers belong to one session: see `claim`).
+   * them (`acceptsAcp`), each with a serverId of its own (servers belong to one session: see `claim`).
    */
-  offer(servers: readonly McpServer[], cwd: string, agent: AgentCapabilities): McpServer[] {
-    if (!acceptsAcpMcpServers(agent.mcpCapabilities) || this.closed) return [...servers];
+  offer(servers: readonly McpServer[], cwd: string, acceptsAcp: boolean): McpServer[] {
+    if (!acceptsAcp || this.closed) return [...servers];
     return servers.map((server) => {
       if (isAcpMcpServer(server)) return server;
       const serverId = `${server.name}-${randomUUID()}`;

@@ -16,6 +16,7 @@ import type {
 } from '@acp-kit/protocol/v2';
 import type { AuthMethod } from '@acp-kit/protocol';
 import { isUnknownVariant } from '@acp-kit/protocol';
+import { isAcpMcpServer } from '@acp-kit/protocol/unstable';
 import type { SessionConfigOption } from '../model/content.js';
 import type {
   AgentFeatures,
@@ -47,7 +48,13 @@ export function v2Features(caps: AgentCapabilities): AgentFeatures {
       audio: on(session?.prompt?.audio),
       embeddedContext: on(session?.prompt?.embeddedContext),
     },
-    mcp: { stdio: on(session?.mcp?.stdio), http: on(session?.mcp?.http), sse: false, acp: false },
+    mcp: {
+      stdio: on(session?.mcp?.stdio),
+      http: on(session?.mcp?.http),
+      sse: false,
+      // MCP-over-ACP: unstable, so not in the stable type.
+      acp: on((session?.mcp as { acp?: unknown } | null | undefined)?.acp),
+    },
     cancelOne: sessions,
   };
 }
@@ -200,8 +207,9 @@ export class V2Port implements AgentPort {
 }
 
 /**
- * The setup in v2's terms: stdio servers are typed `stdio` and their env is a list, as in v1; v2
- * has no SSE transport, so SSE servers are left out (the caller checked `features.mcp`).
+ * The setup in v2's terms: stdio servers are typed `stdio` and their env is a list, as in v1; `acp`
+ * servers (MCP-over-ACP, unstable) have the same fields in both; v2 has no SSE transport, so SSE
+ * servers are left out (the caller checked `features.mcp`).
  */
 function v2Setup(setup: SessionSetup): {
   cwd: string;
@@ -212,6 +220,7 @@ function v2Setup(setup: SessionSetup): {
   for (const server of setup.mcpServers) {
     if (!('type' in server)) mcpServers.push({ type: 'stdio', ...server });
     else if (server.type === 'http') mcpServers.push(server);
+    else if (isAcpMcpServer(server)) mcpServers.push(server as unknown as V2McpServer);
   }
   const dirs = setup.additionalDirectories ?? [];
   return { cwd: setup.cwd, mcpServers, ...(dirs.length > 0 ? { additionalDirectories: dirs } : {}) };

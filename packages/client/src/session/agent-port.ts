@@ -26,7 +26,7 @@ export interface AgentFeatures {
   close: boolean;
   delete: boolean;
   prompt: { image: boolean; audio: boolean; embeddedContext: boolean };
-  /** MCP transports the agent takes; `acp`: MCP-over-ACP (`mcp/message`, unstable, v1 here). */
+  /** MCP transports the agent takes; `acp`: MCP-over-ACP (`mcp/message`, unstable, v1 and v2). */
   mcp: { stdio: boolean; http: boolean; sse: boolean; acp: boolean };
   /**
    * Tool calls and terminals can be cancelled one at a time (each advertises whether it can, in

@@ -31,6 +31,7 @@ import type {
   SetSessionConfigOptionResponse,
 } from '@acp-kit/protocol/v2';
 import { isUnknownVariant, type HandlerContext } from '@acp-kit/protocol';
+import { isAcpMcpServer } from '@acp-kit/protocol/unstable';
 import { AgentCore, type AgentOptions } from '../../core/agent-core.js';
 import type { AuthMethod, McpServer } from '../../core/events.js';
 import { invalidParams } from '../../util/errors.js';
@@ -46,8 +47,16 @@ function v2AuthMethod(method: AuthMethod): WireAuthMethod {
     : { type: 'agent', ...base };
 }
 
-/** A v2 MCP server in the shape the MCP connector takes (v1's: stdio without a `type`). */
+/** Unstable MCP-over-ACP: `type: "acp"` MCP servers (see mcp/acp-transport.ts). */
+const ACP_MCP_CAPABILITY = { acp: {} };
+
+/**
+ * A v2 MCP server in the shape the MCP connector takes (v1's: stdio without a `type`). An `acp`
+ * server has the same fields in both versions; only the unstable schemas have it, hence the cast.
+ */
 function mcpServer(server: WireMcpServer): McpServer {
+  if (isAcpMcpServer(server))
+    return { type: 'acp', name: server.name, serverId: server.serverId } as unknown as McpServer;
   // An unknown transport goes on as it came: the connector reports it as unsupported.
   if (isUnknownVariant(server) || (server.type !== 'stdio' && server.type !== 'http'))
     return server as unknown as McpServer;
@@ -97,7 +106,8 @@ export class V2Face implements AgentHandlers {
             audio: prompt.audio,
             embeddedContext: prompt.embeddedContext,
           }),
-          mcp: { stdio: {}, http: {} },
+          // `acp`: MCP-over-ACP (unstable; the stable schema has no such flag, hence the spread).
+          mcp: { stdio: {}, http: {}, ...ACP_MCP_CAPABILITY },
           delete: {},
           additionalDirectories: {},
         },

@@ -34,6 +34,11 @@ export function v2Features(caps: ClientCapabilities | undefined): ClientFeatures
 export class V2Port implements ClientPort {
   constructor(private readonly connection: AgentSideConnection) {}
 
+  /** MCP-over-ACP travels over this connection (the agent serves v2 with the unstable schema too). */
+  get mcpConnection(): AgentSideConnection {
+    return this.connection;
+  }
+
   get features(): ClientFeatures {
     return v2Features(this.connection.clientCapabilities);
   }
