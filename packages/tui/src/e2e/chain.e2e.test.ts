@@ -35,6 +35,9 @@ describe('acp chain under the terminal UI', () => {
     await h.answer('y');
     await h.waitFor(/Permission requested[\s\S]*\$ ls -la/);
     await h.answer('y');
+    // The chain speaks v2 with the demo: its tour also starts a command in the background.
+    await h.waitFor(/Permission requested[\s\S]*\$ for i in 1 2 3/);
+    await h.answer('y');
     await h.waitFor(/Done\. I read README\.md/, { history: true });
     h.press('C-q');
     expect(await h.exitStatus()).toBe(0);
@@ -67,7 +70,14 @@ describe('acp chain under the terminal UI', () => {
     expect(
       frames.find((f) => f.dir === 'in' && f.frame.id === prompt?.frame.id && f.frame.method === undefined)
         ?.frame,
-    ).toMatchObject({ result: { stopReason: 'end_turn' } });
+    ).toHaveProperty('result');
+    // In v2 the prompt's answer only acknowledges it: the turn ends with the idle state and its reason.
+    expect(
+      frames.some(
+        (f) =>
+          f.frame.method === 'session/update' && JSON.stringify(f.frame).includes('"stopReason":"end_turn"'),
+      ),
+    ).toBe(true);
     expect(frames.filter((f) => f.frame.method === 'session/update').length).toBeGreaterThan(10);
   }, 120_000);
 });
