@@ -19,9 +19,11 @@ const GOAL = 3;
  * messages"): the code before the framing, writer and checkpoint changes measured 6.9x at 16 MiB
  * here and 9.5x at 60 MiB in bench/large-message.mjs; after them, 4.9-6.3x and 4.5-4.7x; with the
  * transcript line written around the text (no serialised copy of it), 3.6x and 3.7x. The rest is
- * the protocol client's own (its decoded line and `JSON.parse`'s copy).
+ * the protocol client's own (its decoded line and `JSON.parse`'s copy). The figure scatters with
+ * the collector's timing: 3.6x to 5.3x in runs of the same code on 2026-11-28 (a CI run at 4.81x),
+ * so the bound sits above that scatter and below the 6.3x of the code without those changes.
  */
-const BOUND = 4.5;
+const BOUND = 5.75;
 
 /** `acp run` (from source, transcript on) with the relay agent running `steps`; its peak RSS. */
 async function peakOf(steps: unknown[], expectedChars: number): Promise<number> {
