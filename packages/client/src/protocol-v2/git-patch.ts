@@ -1,8 +1,9 @@
 /**
  * Splits a git-format patch into its per-file sections, so that each file change of a v2 diff
- * carries the part of the patch about it. A patch names files relative to the repository
- * (`a/src/x.ts`, `b/src/x.ts`) while v2's changes name them absolutely, so a section matches a
- * change whose path ends with the section's path.
+ * carries the part of the patch about it. The v2 draft has every path in the patch absolute and
+ * without git's `a/` and `b/` prefixes; agents that send git's own output name files relative to
+ * the repository (`a/src/x.ts`, `b/src/x.ts`), so a section matches a change whose path is, or
+ * ends with, the section's path.
  */
 
 /** One file's section of a patch. */
@@ -13,7 +14,28 @@ export interface PatchSection {
   matches(path: string, oldPath?: string): boolean;
 }
 
-const HEADER = /^diff --git (?:"?a\/)(.+?)"? (?:"?b\/)(.+?)"?$/;
+const PREFIXED = /^diff --git "?a\/(.+?)"? "?b\/(.+?)"?$/;
+const HEADER = /^diff --git (.+)$/;
+
+/** The two paths of a `diff --git` line: git's `a/`/`b/` form, or the v2 draft's absolute paths. */
+function headerNames(line: string): [string, string] | undefined {
+  const prefixed = PREFIXED.exec(line);
+  if (prefixed) return [prefixed[1] as string, prefixed[2] as string];
+  const rest = HEADER.exec(line)?.[1];
+  if (rest === undefined) return undefined;
+  const unquote = (name: string): string =>
+    name.startsWith('"') && name.endsWith('"') ? name.slice(1, -1) : name;
+  // The same path twice (a changed file): split in the middle, whatever spaces the path holds.
+  const half = (rest.length - 1) / 2;
+  if (Number.isInteger(half) && rest[half] === ' ' && rest.slice(0, half) === rest.slice(half + 1)) {
+    const name = unquote(rest.slice(0, half));
+    return [name, name];
+  }
+  // Two absolute paths (a move or a copy): the second starts at the last " /" (or ' "/').
+  const at = Math.max(rest.lastIndexOf(' /'), rest.lastIndexOf(' "/'));
+  if (at <= 0) return undefined;
+  return [unquote(rest.slice(0, at)), unquote(rest.slice(at + 1))];
+}
 
 /** The sections of `patch`, in order; text before the first `diff --git` line is dropped. */
 export function splitGitPatch(patch: string): PatchSection[] {
@@ -32,11 +54,11 @@ export function splitGitPatch(patch: string): PatchSection[] {
     });
   };
   lines.forEach((line, i) => {
-    const header = HEADER.exec(line);
+    const header = line.startsWith('diff --git ') ? headerNames(line) : undefined;
     if (!header) return;
     close(i);
     start = i;
-    names = [header[1] as string, header[2] as string];
+    names = header;
   });
   close(lines.length);
   return sections;

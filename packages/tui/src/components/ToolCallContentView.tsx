@@ -8,6 +8,7 @@ import { foldLines, plural, splitLines } from '../text/fold.js';
 import type { DiffPlacementView, TerminalSnapshot, ToolCallDisplayStatus } from '../view-model/tool-call.js';
 import { ContentBlockView } from './ContentBlockView.js';
 import { DiffView } from './DiffView.js';
+import { FileChangeView } from './FileChangeView.js';
 import { TerminalView } from './TerminalView.js';
 
 /** Props of {@link ToolCallContentView}. */
@@ -56,24 +57,9 @@ export const ToolCallContentView = memo(function ToolCallContentView({
           placement={placement}
         />
       );
-    case 'file_change': {
+    case 'file_change':
       // A v2 diff: the operation on the file, and its section of the git patch when sent.
-      const moved = item.oldPath !== undefined ? `${sanitizeInline(item.oldPath)} → ` : '';
-      const { shown, hidden } = foldLines(splitLines(item.patch ?? ''), maxLines, 'head');
-      return (
-        <Box flexDirection="column">
-          <Text
-            color={theme.text.muted}
-          >{`${sanitizeInline(item.operation)} ${moved}${sanitizeInline(item.path)}`}</Text>
-          {shown.map((line, i) => (
-            <Text key={i}>{sanitizeInline(line)}</Text>
-          ))}
-          {hidden > 0 ? (
-            <Text color={theme.text.muted}>{`… ${plural(hidden, 'more line')}${expandHint}`}</Text>
-          ) : null}
-        </Box>
-      );
-    }
+      return <FileChangeView change={item} cwd={cwd} maxLines={maxLines} expandHint={expandHint} />;
     case 'terminal': {
       const terminal = terminals?.get(item.terminalId);
       if (!terminal) {

@@ -7,6 +7,7 @@ import { foldLines, plural, splitLines } from '../text/fold.js';
 import { displayPath } from '../text/paths.js';
 import type { PermissionOperation } from '../view-model/permission.js';
 import { DiffView } from '../components/DiffView.js';
+import { FileChangeView } from '../components/FileChangeView.js';
 import { MarkdownView } from '../markdown/MarkdownView.js';
 
 /** Props of {@link OperationView}. */
@@ -90,6 +91,15 @@ export const OperationView = memo(function OperationView({
           oldText={diff.oldText}
           newText={diff.newText}
           placement={operation.diffPlacements?.[i] ?? null}
+          maxLines={cap(expanded ? undefined : 40)}
+          expandHint={expandHint}
+        />
+      ))}
+      {operation.changes?.map((change, i) => (
+        <FileChangeView
+          key={`change-${i}`}
+          change={change}
+          cwd={cwd}
           maxLines={cap(expanded ? undefined : 40)}
           expandHint={expandHint}
         />

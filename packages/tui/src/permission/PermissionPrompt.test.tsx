@@ -43,6 +43,30 @@ function setup(req: PermissionRequestView = request, armDelayMs = 0) {
 }
 
 describe('PermissionPrompt', () => {
+  it('shows the patch of a change a v2 agent asks to make (v2 diffs carry no file texts)', () => {
+    const write: ToolCallView = {
+      toolCallId: 'w1',
+      title: 'Create ACP_DEMO.md',
+      kind: 'edit',
+      status: 'pending',
+      content: [
+        {
+          type: 'file_change',
+          path: '/w/ACP_DEMO.md',
+          operation: 'add',
+          patch:
+            'diff --git /dev/null /w/ACP_DEMO.md\n--- /dev/null\n+++ /w/ACP_DEMO.md\n@@ -0,0 +1,2 @@\n+# Demo\n+written by the agent\n',
+        },
+      ],
+      locations: [],
+    };
+    const { frame } = setup({ toolCall: write, options });
+    const text = flat(frame());
+    expect(text).toContain('add /w/ACP_DEMO.md');
+    expect(text).toContain('+# Demo');
+    expect(text).toContain('+written by the agent');
+  });
+
   it('shows the full command line, grouped options with shortcuts, and no focus', () => {
     const { frame } = setup();
     const lines = frame()

@@ -4,7 +4,7 @@
  * shapes real agents send; the client engine may supply its own (already resolved) version.
  */
 import type { EnvVariable } from '@acp-kit/client';
-import type { ToolCallContent } from '@acp-kit/client';
+import type { FileChange, ToolCallContent } from '@acp-kit/client';
 import type { Diff, PermissionOption } from '@acp-kit/protocol';
 import { isUnknownVariant } from '@acp-kit/protocol';
 import type { DiffPlacementView, ToolCallView } from './tool-call.js';
@@ -20,6 +20,8 @@ export interface PermissionOperation {
   /** Paths touched, with a line when known. */
   readonly paths: readonly { readonly path: string; readonly line?: number | null }[];
   readonly diffs: readonly Diff[];
+  /** Changes reported as patches (v2 diffs carry no file texts). */
+  readonly changes?: readonly FileChange[];
   /**
    * Where each diff is in its file (same indexes), when the client placed it: a snippet diff
    * (Claude sends the edited lines only) is numbered from its real line.
@@ -143,8 +145,9 @@ export function describePermissionOperation(
   };
   for (const location of call.locations) addPath(location.path, location.line);
   const diffs: Diff[] = [];
+  const changes: FileChange[] = [];
   const text: string[] = [];
-  for (const item of call.content) collectContent(item, diffs, text, addPath);
+  for (const item of call.content) collectContent(item, { diffs, changes, text }, addPath);
   const input = call.rawInput;
   let command: string | undefined;
   let cwd: string | undefined;
@@ -158,13 +161,14 @@ export function describePermissionOperation(
     command = commandLineFrom(input);
   }
   command = resolved.command ?? command;
-  const found = command !== undefined || paths.length > 0 || diffs.length > 0;
+  const found = command !== undefined || paths.length > 0 || diffs.length > 0 || changes.length > 0;
   const shown = command === undefined ? text : text.map((t) => withoutCommand(t, command));
   return {
     command,
     cwd,
     paths,
     diffs,
+    ...(changes.length > 0 ? { changes } : {}),
     text: shown.filter((t) => t.trim() !== ''),
     rawInput: found || input === undefined || input === null ? undefined : input,
   };
@@ -172,8 +176,7 @@ export function describePermissionOperation(
 
 function collectContent(
   item: ToolCallContent,
-  diffs: Diff[],
-  text: string[],
+  { diffs, changes, text }: { diffs: Diff[]; changes: FileChange[]; text: string[] },
   addPath: (path: unknown) => void,
 ): void {
   if (isUnknownVariant(item)) return;
@@ -181,6 +184,7 @@ function collectContent(
     diffs.push(item);
     addPath(item.path);
   } else if (item.type === 'file_change') {
+    changes.push(item);
     addPath(item.path);
   } else if (item.type === 'content' && !isUnknownVariant(item.content) && item.content.type === 'text') {
     if (item.content.text.trim() !== '') text.push(item.content.text);
