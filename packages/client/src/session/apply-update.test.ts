@@ -51,6 +51,35 @@ describe('applyUpdate on the model', () => {
     expect(call?.capabilities).toBeUndefined();
   });
 
+  it('says when a command left running in the background after its turn ends, once', () => {
+    const terminal = (exitCode: number | null) =>
+      u({
+        kind: 'terminal',
+        terminalId: 'T',
+        owner: 'agent',
+        toolCallId: 't',
+        command: 'npm test',
+        capabilities: { cancel: false },
+        ...(exitCode === null ? {} : { exitStatus: { exitCode, signal: null } }),
+      });
+    // The session is idle (no turn): the terminal outlived its call.
+    const state = run(
+      u({
+        kind: 'tool_call',
+        toolCallId: 't',
+        newInstance: true,
+        patch: { title: 'Test', status: 'completed' },
+      }),
+      terminal(null),
+      terminal(0),
+      terminal(0),
+    );
+    const infos = state.items.filter((item) => item.kind === 'info');
+    expect(infos).toEqual([
+      expect.objectContaining({ text: 'The background command `npm test` exited with 0.' }),
+    ]);
+  });
+
   it('keeps an agent-owned terminal with its streamed output and capabilities on its call', () => {
     const state = run(
       u({ kind: 'tool_call', toolCallId: 't', newInstance: true, patch: { title: 'Serve' } }),

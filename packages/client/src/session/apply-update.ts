@@ -38,10 +38,17 @@ export function applyUpdate(
       return;
     case 'terminal': {
       const { kind: _kind, meta: _meta, terminalId, owner, toolCallId, output, ...fields } = update;
+      let ended: TerminalView | undefined;
       changeTerminal(d, terminalId, owner, toolCallId, (view) => {
         const next = { ...view, ...fields };
+        if (fields.exitStatus && !view.exitStatus) ended = next;
         return output === undefined ? next : appendOutput({ ...next, output: '', truncated: false }, output);
       });
+      // Work that went on after its turn (v2 background work): its card is printed already, so
+      // its end is said where the session is now.
+      if (ended && d.state.status === 'idle' && !replay) {
+        d.push({ kind: 'info', turn, text: backgroundEnd(ended) });
+      }
       return;
     }
     case 'terminal_output': {
@@ -361,6 +368,21 @@ function updateCompaction(
   const index = d.push({ kind: 'compaction', turn, compactionId, status: 'in_progress', summary: [] });
   const created = d.items()[index] as CompactionItem;
   d.items()[index] = change(created);
+}
+
+/** What is said when a command the agent ran in the background ends. */
+function backgroundEnd(view: TerminalView): string {
+  const what = view.command
+    ? `\`${view.command.length > 80 ? `${view.command.slice(0, 79)}…` : view.command}\``
+    : 'a command';
+  const exit = view.exitStatus;
+  const how =
+    exit?.signal != null
+      ? `was stopped (${exit.signal})`
+      : exit?.exitCode != null
+        ? `exited with ${exit.exitCode}`
+        : 'ended';
+  return `The background command ${what} ${how}.`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderInk, expectSafeFrame, flat } from '../test-support/ink.js';
 import { FixedClock } from '../clock/ClockContext.js';
 import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
-import type { TerminalSnapshot } from '../view-model/tool-call.js';
+import { terminalSnapshot, type TerminalSnapshot } from '../view-model/tool-call.js';
 import { TerminalView } from './TerminalView.js';
 
 const base: TerminalSnapshot = {
@@ -14,6 +14,17 @@ const base: TerminalSnapshot = {
 };
 
 describe('TerminalView', () => {
+  it('a v2 terminal that outlives its finished call goes on in the background; a v1 _meta one has ended', () => {
+    const v2 = renderInk(<TerminalView terminal={{ ...base, output: 'tick 1\n' }} callStatus="completed" />);
+    expect(flat(v2.frame())).toContain('goes on in the background');
+    const v1 = renderInk(<TerminalView terminal={{ ...base, byAgent: true }} callStatus="completed" />);
+    expect(flat(v1.frame())).toContain('ended without an exit status');
+    // Which is which: a v2 terminal's updates carry its capabilities.
+    const engine = { terminalId: 'T', origin: 'agent' as const, output: '', truncated: false };
+    expect(terminalSnapshot({ ...engine, capabilities: { cancel: false } }).byAgent).toBeUndefined();
+    expect(terminalSnapshot(engine).byAgent).toBe(true);
+  });
+
   it('shows the full command line, output, and a spinner while running', () => {
     const view = (now: number, terminal: TerminalSnapshot) => (
       <FixedClock now={now}>

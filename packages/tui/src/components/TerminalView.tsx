@@ -6,7 +6,12 @@ import { parseTerminalOutput } from '../sanitize/terminal-output.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { foldLines, plural } from '../text/fold.js';
 import { commandLineFrom } from '../view-model/permission.js';
-import { terminalRuns, type TerminalSnapshot, type ToolCallDisplayStatus } from '../view-model/tool-call.js';
+import {
+  isFinishedStatus,
+  terminalRuns,
+  type TerminalSnapshot,
+  type ToolCallDisplayStatus,
+} from '../view-model/tool-call.js';
 import { Spinner } from './Spinner.js';
 import { StyledLineText } from './StyledLineText.js';
 
@@ -66,6 +71,9 @@ function ExitLine({
       return <Text color={theme.text.muted}>released by the agent before it exited</Text>;
     if (!terminalRuns(terminal, callStatus))
       return <Text color={theme.status.warning}>ended without an exit status</Text>;
+    // Its call is over and the command goes on (v2 background work): its end is said when it comes.
+    if (isFinishedStatus(callStatus))
+      return <Text color={theme.text.muted}>◌ goes on in the background</Text>;
     return (
       <Text color={theme.text.muted}>
         <Spinner color={theme.status.info} /> running
