@@ -15,6 +15,7 @@ import {
   type ListSessionsResponse,
   type Logger,
   type SessionNotification,
+  type TypedConnection,
   type ValidationReport,
 } from '@acp-kit/protocol';
 import { describeAuthMethods, authMethodsFromErrorData, type AuthOption } from '../auth/auth-methods.js';
@@ -552,6 +553,8 @@ export class AgentConnection implements SessionLink {
             },
           },
           request: { timeoutMs: this.timeouts.initializeMs, signal: this.startAbort.signal },
+          // Registered before the handshake ends: what the agent wrote while starting is not lost.
+          onConnection: (connection) => this.forwardRemoteStderr(process, connection),
         },
       );
     } catch (error) {
@@ -568,20 +571,22 @@ export class AgentConnection implements SessionLink {
     const bridge = new McpBridge(connection, this.logger);
     this.mcpBridge = bridge;
     void connection.closed.then(() => bridge.close());
-    const remote = process.remote;
-    if (remote) {
-      // What the remote agent writes on stderr, forwarded by the server (`acp serve`).
-      const sanitizer = new TextSanitizer();
-      connection.onExtNotification(remote.stderrMethod, (params) => {
-        const text = (params as { text?: unknown } | null)?.text;
-        if (typeof text !== 'string') return;
-        const clean = sanitizer.write(text.replace(/\r\n?/g, '\n'));
-        if (clean === '') return;
-        this.events.emit('stderr', { text: clean });
-        if (this.signingIn > 0) this.events.emit('signInOutput', { text: clean });
-      });
-    }
     void connection.closed.then((reason) => this.onClosed(shake, reason));
+  }
+
+  /** What the remote agent writes on stderr, forwarded by the server (`acp serve`), as `stderr` events. */
+  private forwardRemoteStderr(process: AgentLink, connection: TypedConnection): void {
+    const remote = process.remote;
+    if (!remote) return;
+    const sanitizer = new TextSanitizer();
+    connection.onExtNotification(remote.stderrMethod, (params) => {
+      const text = (params as { text?: unknown } | null)?.text;
+      if (typeof text !== 'string') return;
+      const clean = sanitizer.write(text.replace(/\r\n?/g, '\n'));
+      if (clean === '') return;
+      this.events.emit('stderr', { text: clean });
+      if (this.signingIn > 0) this.events.emit('signInOutput', { text: clean });
+    });
   }
 
   /** The version asked for: the option, else the catalog entry's. */

@@ -10,6 +10,7 @@ import type {
   ClientSideConnection,
   Implementation,
   RequestOptions,
+  TypedConnection,
   TypedConnectionOptions,
 } from '@acp-kit/protocol';
 import { connectAgent, type ClientSideConnection as V2ClientSideConnection } from '@acp-kit/protocol/v2';
@@ -41,6 +42,8 @@ export interface HandshakeOptions extends AdvertiseOptions {
   protocolVersion?: 1 | 2;
   connection: TypedConnectionOptions;
   request: RequestOptions;
+  /** Called with the connection before anything the agent sent during the handshake reaches it. */
+  onConnection?: (connection: TypedConnection) => void;
 }
 
 /** Connects to the agent on `channel` in the version it answers. */
@@ -63,6 +66,7 @@ export async function shakeHands(
       clientCapabilities: clientCapabilities(options),
       ...(options.protocolVersion ? { protocolVersion: options.protocolVersion } : {}),
       request: options.request,
+      ...(options.onConnection ? { onConnection: options.onConnection } : {}),
     },
   );
   if (negotiated.version === 1) {

@@ -43,6 +43,11 @@ export interface ConnectAgentOptions extends TypedConnectionOptions {
   protocolVersion?: 1 | 2;
   /** Options of the `initialize` request (timeout, abort). */
   request?: RequestOptions;
+  /**
+   * Called with the chosen face before anything the agent sent while `initialize` was answered is
+   * handed to it: the place to register extension handlers (`onExtNotification`) that must see it.
+   */
+  onConnection?: (connection: TypedConnection) => void;
 }
 
 /** The face the agent's answer chose. */
@@ -123,6 +128,7 @@ export async function connectAgent(
       throw unsupportedAnswer(answered, ([1, 2] as const).filter(accepts));
     }
     negotiated.connection[ADOPT_INITIALIZE](result);
+    options.onConnection?.(negotiated.connection);
     rpc.onUnhandledRequest(undefined);
     rpc.onUnhandledNotification(undefined);
     face.resolve(negotiated.connection);
