@@ -17,8 +17,6 @@ if (process.argv.includes('--login')) {
   writeFileSync(opts.loginFile, 'yes');
   process.exit(0);
 }
-// `startupStderr`: written on stderr as the agent starts, before it reads anything.
-if (opts.startupStderr) process.stderr.write(opts.startupStderr);
 let authenticated = !opts.requireAuth || (opts.loginFile !== undefined && existsSync(opts.loginFile));
 
 function loadState() {
