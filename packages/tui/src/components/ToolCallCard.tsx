@@ -6,7 +6,13 @@ import { sanitizeInline } from '../sanitize/sanitize-text.js';
 import { foldLines, plural } from '../text/fold.js';
 import { displayPath } from '../text/paths.js';
 import { commandParts } from '../view-model/command-output.js';
-import { cardLocations, type TerminalSnapshot, type ToolCallView } from '../view-model/tool-call.js';
+import {
+  cardLocations,
+  cardTitle,
+  FOLDED_CARD_TEXT_ROWS,
+  type TerminalSnapshot,
+  type ToolCallView,
+} from '../view-model/tool-call.js';
 import { Spinner } from './Spinner.js';
 import { STATUS_ICONS, statusLabel, toolKindIcon } from './tool-icons.js';
 import { ToolCallContentView } from './ToolCallContentView.js';
@@ -14,9 +20,6 @@ import { RawOutputView } from './RawOutputView.js';
 import { estimateRows } from '../text/width.js';
 import { AvailableWidth, useAvailableWidth } from './AvailableWidth.js';
 import { InlineCode } from './InlineCode.js';
-
-/** Rows a folded card's title, and its command, take at most; expanded, they are shown in full. */
-const FOLDED_TEXT_ROWS = 2;
 
 /** Cuts what it holds to `rows` rows when `text` would take more at `width` columns. */
 function ClipRows({
@@ -77,13 +80,13 @@ export const ToolCallCard = memo(function ToolCallCard({
           ? theme.status.warning
           : theme.status.pending;
   const label = statusLabel(call.status);
-  const title = sanitizeInline(call.title).trim() || String(call.kind);
+  const title = cardTitle(call);
   const locations = foldLines(cardLocations(call, cwd), expanded ? undefined : 3, 'head');
   const { command, output, content } = commandParts(call, terminals);
   const maxLines = expanded ? undefined : maxContentLines;
   const hint = expandKey ? ` · ${expandKey} to expand` : '';
   const width = useAvailableWidth();
-  const textRows = expanded ? undefined : FOLDED_TEXT_ROWS;
+  const textRows = expanded ? undefined : FOLDED_CARD_TEXT_ROWS;
   const shownCommand = command === undefined ? undefined : sanitizeInline(command);
   return (
     <Box flexDirection="column">

@@ -12,6 +12,7 @@ import {
   type ToolCallUpdate,
   type ToolKind,
 } from '@acp-kit/protocol';
+import { sanitizeInline } from '../sanitize/sanitize-text.js';
 /**
  * A tool call's status as shown: the ACP statuses plus `cancelled`, which the client sets on
  * calls left unfinished when their turn is cancelled. Unknown statuses from newer agents are kept.
@@ -160,6 +161,14 @@ export function cardLocations(call: ToolCallView, cwd = '/'): readonly ToolCallL
     if (!isUnknownVariant(item) && item.type === 'diff') diffed.add(resolve(cwd, item.path));
   if (diffed.size === 0) return call.locations;
   return call.locations.filter((location) => !diffed.has(resolve(cwd, location.path)));
+}
+
+/** Rows a folded card's title, and its command, take at most (expanded or printed settled, they are shown in full). */
+export const FOLDED_CARD_TEXT_ROWS = 2;
+
+/** The title a card shows: the agent's, else the kind of the call. */
+export function cardTitle(call: ToolCallView): string {
+  return sanitizeInline(call.title).trim() || String(call.kind);
 }
 
 /** True for statuses after which the call changes no more (unless the agent sends late updates). */

@@ -13,13 +13,9 @@ import { sanitizeInline } from '../../sanitize/sanitize-text.js';
 import { estimateRows } from '../../text/width.js';
 import { commandParts } from '../../view-model/command-output.js';
 import { noticeOf } from '../../view-model/notice.js';
-import { toolCallView } from '../../view-model/tool-call.js';
+import { cardTitle, FOLDED_CARD_TEXT_ROWS, toolCallView } from '../../view-model/tool-call.js';
 import type { TranscriptUnit } from '../../view-model/transcript-unit.js';
 
-export { estimateRows };
-
-/** Rows a running tool card's title, and its command, take at most (the card prints them in full once settled). */
-export const CARD_TEXT_ROWS = 2;
 /** Columns before a card's title (status, kind icon and their gaps) and before its body (its indent). */
 const CARD_TITLE_INDENT = 6;
 const CARD_BODY_INDENT = 4;
@@ -58,15 +54,14 @@ export interface LiveFit {
 function cardShape(unit: TranscriptUnit, width: number): { overhead: number; items: number } {
   if (unit.item.kind !== 'tool_call') return { overhead: 0, items: 0 };
   const call = toolCallView(unit.item);
-  const title = sanitizeInline(call.title).trim() || String(call.kind);
-  const titleRows = Math.min(CARD_TEXT_ROWS, estimateRows(title, width - CARD_TITLE_INDENT));
+  const titleRows = Math.min(FOLDED_CARD_TEXT_ROWS, estimateRows(cardTitle(call), width - CARD_TITLE_INDENT));
   const locations = call.locations.length;
   const locationRows = Math.min(3, locations) + (locations > 3 ? 1 : 0);
   const { command, output, content } = commandParts(call, unit.terminals);
   const commandRows =
     command === undefined
       ? 0
-      : Math.min(CARD_TEXT_ROWS, estimateRows(sanitizeInline(command), width - CARD_BODY_INDENT - 2));
+      : Math.min(FOLDED_CARD_TEXT_ROWS, estimateRows(sanitizeInline(command), width - CARD_BODY_INDENT - 2));
   const items = content.length + (output ? 1 : 0);
   return { overhead: titleRows + locationRows + commandRows + items * ITEM_OVERHEAD + 1, items };
 }
@@ -109,9 +104,10 @@ export function fitLive(
   const cards = live.filter((unit) => unit.item.kind === 'tool_call');
   const messages = live.filter((unit) => unit.item.kind !== 'tool_call' && streamed(unit));
   const others = live.filter((unit) => unit.item.kind !== 'tool_call' && !streamed(unit));
-  const otherFit = new Map(others.map((unit) => [unit, Math.min(OTHER_ROWS, otherRows(unit, width))]));
+  // Rows each other unit takes drawn in full; it gets OTHER_ROWS at most (and its margin).
+  const otherFull = new Map(others.map((unit) => [unit, otherRows(unit, width)]));
   let otherTotal = 0;
-  for (const rows of otherFit.values()) otherTotal += rows + 1;
+  for (const rows of otherFull.values()) otherTotal += Math.min(OTHER_ROWS, rows) + 1;
   // Each streamed message keeps a few rows; the cards share what is left, newest first.
   const forCards = budget - otherTotal - messages.length * (OTHER_ROWS + 1);
   const shapes = new Map(cards.map((unit) => [unit, cardShape(unit, width)]));
@@ -157,7 +153,7 @@ export function fitLive(
         estimateRows(messageText(item.kind === 'message' ? item.content : []), width - 2) > share;
       entries.push(tooTall ? { unit, tailRows: share - 1 } : { unit });
     } else {
-      const full = otherRows(unit, width);
+      const full = otherFull.get(unit) ?? 0;
       entries.push(full > OTHER_ROWS ? { unit, clipRows: OTHER_ROWS } : { unit });
     }
   }

@@ -10,7 +10,8 @@ import {
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { unitText } from '../../test-support/units.js';
 import { darkTheme } from '../../theme/theme.js';
-import { fitLive, MAX_LEX_CHARS, TranscriptProjector, type TranscriptUnit } from './transcript-projector.js';
+import { fitLive } from './live-fit.js';
+import { MAX_LEX_CHARS, TranscriptProjector, type TranscriptUnit } from './transcript-projector.js';
 
 let at = 0;
 const update = (u: SessionUpdate): SessionEvent => {

@@ -4,8 +4,8 @@
  * transcript-projector.test.ts:
  * - every unit is printed once, in the order of the transcript, and printed units never change;
  * - nothing live is also printed, and everything printed was settled when it was printed;
- * - the live region fits its rows (`fitLive`): a streamed message shows its last lines, and tool
- *   cards that do not fit are summed up in one line.
+ * - the live region fits its rows (`fitLive`, live-fit.ts): a streamed message shows its last
+ *   lines, and tool cards that do not fit are summed up in one line.
  * An agent's message is printed block by block as its Markdown blocks become final, so the live
  * region holds little more than the block being written; a message is only ever read from where
  * the last projection stopped.
@@ -366,5 +366,3 @@ export class TranscriptProjector {
     return map;
   }
 }
-
-export { estimateRows, fitLive, type LiveEntry, type LiveFit } from './live-fit.js';
