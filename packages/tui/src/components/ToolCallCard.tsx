@@ -1,4 +1,4 @@
-import { memo, type ReactNode } from 'react';
+import { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
 import { useKeyLabel } from '../keys/KeyBindingsContext.js';
@@ -17,29 +17,9 @@ import { Spinner } from './Spinner.js';
 import { STATUS_ICONS, statusLabel, toolKindIcon } from './tool-icons.js';
 import { ToolCallContentView } from './ToolCallContentView.js';
 import { RawOutputView } from './RawOutputView.js';
-import { estimateRows } from '../text/width.js';
 import { AvailableWidth, useAvailableWidth } from './AvailableWidth.js';
+import { ClipRows } from './ClipRows.js';
 import { InlineCode } from './InlineCode.js';
-
-/** Cuts what it holds to `rows` rows when `text` would take more at `width` columns. */
-function ClipRows({
-  rows,
-  text,
-  width,
-  children,
-}: {
-  rows?: number;
-  text: string;
-  width: number;
-  children: ReactNode;
-}) {
-  if (rows === undefined || estimateRows(text, width) <= rows) return <>{children}</>;
-  return (
-    <Box height={rows} overflowY="hidden" flexDirection="column">
-      {children}
-    </Box>
-  );
-}
 
 /** Props of {@link ToolCallCard}. */
 export interface ToolCallCardProps {

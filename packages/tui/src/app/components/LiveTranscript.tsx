@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { Box, Text } from 'ink';
+import { ClipRows } from '../../components/ClipRows.js';
 import { StyledLines } from '../../components/StyledLines.js';
 import { TranscriptItemView } from '../../components/TranscriptItemView.js';
 import { messageText } from '../../components/message-segments.js';
@@ -116,9 +117,9 @@ export const LiveTranscript = memo(function LiveTranscript({
         } else if (entry.clipRows !== undefined) {
           // Taller than its rows (a long notice): its first rows; it is printed in full once settled.
           body = (
-            <Box height={entry.clipRows} overflowY="hidden" flexDirection="column">
+            <ClipRows rows={entry.clipRows}>
               <TranscriptItemView unit={unit} cwd={cwd} showThoughts={showThoughts} />
-            </Box>
+            </ClipRows>
           );
         } else {
           body = <TranscriptItemView unit={unit} cwd={cwd} showThoughts={showThoughts} />;
