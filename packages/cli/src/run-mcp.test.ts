@@ -156,4 +156,24 @@ describe('acp run with MCP servers configured for acp', () => {
     expect(await readFile(join(home.work, 'note.txt'), 'utf8')).toBe('written on the client machine');
     expect(await declared(home)).toEqual({ version: 2, mcpServers: ACP_DECLARATION });
   });
+
+  it('acp run --session: the reattached session gets the servers again (the agent keeps none across runs)', async () => {
+    home = await homeWithMcpServer();
+    stub = await startOpenAIStub([
+      { text: 'Hello.' },
+      { tool: 'mcp__local__write_note', args: { name: 'again.txt', text: 'second run' } },
+      { text: 'Done.' },
+    ]);
+    Object.assign(home.env, MODEL_ENV(stub.baseUrl));
+    const args = ['run', '--agent', 'acp-kit', '--approve', 'all', '--format', 'json'];
+    const first = await runCli([...args, 'hello'], home);
+    expect(first.code).toBe(0);
+    const opened = jsonLines(first.stdout).find((line) => line.type === 'session');
+    const second = await runCli([...args, '--session', String(opened?.localId), 'write it again'], home);
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(jsonLines(second.stdout).find((line) => line.type === 'session')?.how).toBe('resume');
+    expect(toolCalls(second.stdout)).toEqual([['local: write_note', 'completed']]);
+    expect(await readFile(join(home.work, 'again.txt'), 'utf8')).toBe('second run');
+  });
 });

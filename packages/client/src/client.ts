@@ -6,6 +6,7 @@ import type { Logger } from '@acp-kit/protocol';
 import { AgentConnection, type AgentConnectionOptions } from './agent/agent-connection.js';
 import type { ClientHost } from './agent/host.js';
 import { resolveTimeouts, type ClientTimeouts } from './agent/timeouts.js';
+import type { ReattachOptions } from './agent/session-opener.js';
 import { AgentCatalog } from './catalog/catalog.js';
 import type { AgentEntry, LaunchSpec } from './catalog/types.js';
 import { ClientError } from './errors.js';
@@ -226,10 +227,11 @@ export class AcpClient {
   /**
    * Reopens a stored session (by local id, unique prefix, or agent session id) with its agent, or
    * with `agent` instead: resumed or loaded when that agent can, else continued from our transcript.
+   * `mcpServers` are given to the reopened session as to a new one (an agent keeps none across a restart).
    */
   async reopen(
     id: string,
-    options: { agent?: string | AgentEntry; cwd?: string } = {},
+    options: { agent?: string | AgentEntry; cwd?: string } & ReattachOptions = {},
   ): Promise<ReopenedSession> {
     const meta = await this.transcripts.find(id);
     if (!meta) throw new ClientError('SESSION_NOT_FOUND', `no stored session matches ${id}`);
@@ -244,10 +246,14 @@ export class AcpClient {
       throw error;
     }
     try {
-      const how = await connection.reattach(session, {
-        ...(meta.agentId ? { agentId: meta.agentId } : {}),
-        ...(meta.agentSessionId ? { agentSessionId: meta.agentSessionId } : {}),
-      });
+      const how = await connection.reattach(
+        session,
+        {
+          ...(meta.agentId ? { agentId: meta.agentId } : {}),
+          ...(meta.agentSessionId ? { agentSessionId: meta.agentSessionId } : {}),
+        },
+        options.mcpServers ? { mcpServers: options.mcpServers } : {},
+      );
       return { connection, session, how };
     } catch (error) {
       await session.close();

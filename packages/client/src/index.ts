@@ -17,7 +17,7 @@ export {
 } from './agent/agent-connection.js';
 export type { AgentFeatures, AgentPort, OpenedSession, SessionSetup } from './session/agent-port.js';
 export { nextRemoteStatus, remoteNotice, type RemoteStatus } from './agent/remote-status.js';
-export type { NewSessionOptions, OpenOptions } from './agent/session-opener.js';
+export type { NewSessionOptions, OpenOptions, ReattachOptions } from './agent/session-opener.js';
 export { DEFAULT_TIMEOUTS, resolveTimeouts, type ClientTimeouts } from './agent/timeouts.js';
 export { clientCapabilities, CLIENT_INFO, type AdvertiseOptions } from './agent/capabilities.js';
 export { toProtocolError } from './protocol-v1/v1-handlers.js';

@@ -109,6 +109,7 @@ export async function runCommand(
     connection.addBackpressure(() => output.pressure());
     if (options.auth) await authenticate(connection, options.auth, io, cwd);
     let how: AttachMode = 'new';
+    const mcpServers = await configuredMcpServers(client, entry, connection, (note) => renderer.info(note));
     if (options.session) {
       const stored = await client.loadStored(options.session).catch((error: unknown) => {
         if (error instanceof ClientError && error.code === 'SESSION_NOT_FOUND') {
@@ -119,12 +120,15 @@ export async function runCommand(
       session = stored.session;
       stop.session = session;
       renderer.opening?.(session);
-      how = await connection.reattach(session, {
-        ...(stored.meta.agentId ? { agentId: stored.meta.agentId } : {}),
-        ...(stored.meta.agentSessionId ? { agentSessionId: stored.meta.agentSessionId } : {}),
-      });
+      how = await connection.reattach(
+        session,
+        {
+          ...(stored.meta.agentId ? { agentId: stored.meta.agentId } : {}),
+          ...(stored.meta.agentSessionId ? { agentSessionId: stored.meta.agentSessionId } : {}),
+        },
+        { mcpServers },
+      );
     } else {
-      const mcpServers = await configuredMcpServers(client, entry, connection, (note) => renderer.info(note));
       session = await connection.newSession({
         cwd,
         mcpServers,

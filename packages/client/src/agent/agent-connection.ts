@@ -45,7 +45,12 @@ import { diagnosticsOf } from './early-updates.js';
 import { shakeHands, type Handshake } from './handshake.js';
 import { McpBridge } from '../mcp/mcp-bridge.js';
 import type { ClientHost } from './host.js';
-import { SessionOpener, type NewSessionOptions, type OpenOptions } from './session-opener.js';
+import {
+  SessionOpener,
+  type NewSessionOptions,
+  type OpenOptions,
+  type ReattachOptions,
+} from './session-opener.js';
 import { SessionRegistry } from './session-registry.js';
 import { initializeError, stoppedWhileStarting } from './start-errors.js';
 import { Pushback } from './pushback.js';
@@ -313,8 +318,12 @@ export class AgentConnection implements SessionLink {
    * can, else load (skipping the replayed history we already have), else continuity (a new session
    * seeded with our transcript). Returns how.
    */
-  reattach(session: ClientSession, previous: { agentId?: string; agentSessionId?: string }) {
-    return this.opener.reattach(session, previous);
+  reattach(
+    session: ClientSession,
+    previous: { agentId?: string; agentSessionId?: string },
+    options: ReattachOptions = {},
+  ) {
+    return this.opener.reattach(session, previous, options);
   }
 
   /** `session/list` (needs `features.list`). */

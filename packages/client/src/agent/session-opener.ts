@@ -31,6 +31,12 @@ export interface NewSessionOptions {
   onSession?: (session: ClientSession) => void;
 }
 
+/** Options of `reattach`. */
+export interface ReattachOptions {
+  /** The MCP servers to give the reattached session (as to a new one); default: none. */
+  mcpServers?: McpServer[];
+}
+
 /** Options of `loadSession` / `resumeSession`. */
 export interface OpenOptions extends NewSessionOptions {
   /** For `loadSession`: record the replayed history (default) or skip it (we have it already). */
@@ -86,9 +92,16 @@ export class SessionOpener {
   async reattach(
     session: ClientSession,
     previous: { agentId?: string; agentSessionId?: string },
+    options: ReattachOptions = {},
   ): Promise<AttachMode> {
     const state = session.state;
-    const base = { cwd: state.cwd, additionalDirectories: [...state.additionalDirectories], session };
+    const base = {
+      cwd: state.cwd,
+      additionalDirectories: [...state.additionalDirectories],
+      session,
+      // An agent keeps no MCP servers across a restart: resume, load and continuity declare them again.
+      ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+    };
     const features = this.link.port.features;
     // Stored agent ids are redacted (a command line loses its credentials): compare them so.
     const id = this.link.agent.id;

@@ -128,6 +128,26 @@ describe('the app', () => {
     await waitFrame(r, 'You said: ok');
   }, 30_000);
 
+  it('gives the MCP servers again to the session reattached after a restart', async () => {
+    const { r } = await start({
+      settings: { stallSeconds: 1, mcpServers: { files: { command: 'mcp-files' } } },
+    });
+    await openScenario(r);
+    await r.type('mcp');
+    await r.press(KEYS.enter);
+    await waitFrame(r, 'MCP servers given: files');
+    await r.type('hang');
+    await r.press(KEYS.enter);
+    await waitFrame(r, /⚠ no updates for \d+ s · Esc to cancel/);
+    await r.press(KEYS.ctrl('r'));
+    await waitFrame(r, 'Connected to scenario: session loaded by the agent');
+    await r.type('mcp again');
+    await r.press(KEYS.enter);
+    expect(await waitFrame(r, /MCP servers given \(again\): \w+/)).toContain(
+      'MCP servers given (again): files',
+    );
+  }, 30_000);
+
   it('signs in with a typed API key: masked, refused when wrong, connected when right', async () => {
     const { r } = await start({ env: () => ({ SCENARIO_AUTH: '1' }) });
     await openScenario(r, false);

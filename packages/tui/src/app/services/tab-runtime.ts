@@ -308,10 +308,14 @@ export class TabRuntime {
       return;
     }
     const state = session.state;
-    await connection.reattach(session, {
-      ...(state.agentId ? { agentId: state.agentId } : {}),
-      ...(state.agentSessionId ? { agentSessionId: state.agentSessionId } : {}),
-    });
+    await connection.reattach(
+      session,
+      {
+        ...(state.agentId ? { agentId: state.agentId } : {}),
+        ...(state.agentSessionId ? { agentSessionId: state.agentSessionId } : {}),
+      },
+      { mcpServers: this.mcpServers() },
+    );
   }
 
   /** Cancels the turn, closes the session and stops the agent, also while it is still starting. */
