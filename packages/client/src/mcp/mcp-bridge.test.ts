@@ -87,7 +87,10 @@ describe('MCP bridge', () => {
       },
     });
     expect(outcomes[1]).toMatchObject({
-      result: { tools: [{ name: 'echo' }, { name: 'fail' }], ...MODERN },
+      result: {
+        tools: [{ name: 'echo' }, { name: 'fail' }, { name: 'wait' }, { name: 'cancelled' }],
+        ...MODERN,
+      },
     });
     // The stdio server runs on the client side, in the session's directory.
     expect(outcomes[2]).toEqual({
@@ -166,6 +169,24 @@ describe('MCP bridge', () => {
         params: { progressToken: 'p1', progress: i, total: 3, message: `Counting: ${i}/3` },
       })),
     );
+  });
+
+  it('cancels the local request when the agent cancels its mcp/message', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const connection = await connect([]);
+    const session = await connection.newSession({ cwd: dir, mcpServers: [echo] });
+    const tool = (name: string) => ({ name, arguments: {}, _meta: { progressToken: 'p' } });
+    const calls = [
+      // `wait` runs until cancelled: the agent cancels when its first progress arrives.
+      { server: 'echo', method: 'tools/call', params: tool('wait'), cancelOnNote: true },
+      { server: 'echo', method: 'tools/call', params: tool('cancelled') },
+    ];
+    await session.prompt(JSON.stringify(calls));
+    const { outcomes } = JSON.parse(agentText(session.state)) as { outcomes: Record<string, unknown>[] };
+    expect(outcomes[0]).toEqual({ outer: { code: -32800, message: expect.any(String) } });
+    // The server itself saw the cancellation (before the next request, on the same pipe).
+    expect(outcomes[1]).toMatchObject({ result: { content: [{ type: 'text', text: '1' }] } });
   });
 
   it('passes the servers as configured to an agent without mcpCapabilities.acp', async () => {

@@ -78,7 +78,11 @@ export async function serveModernRequest(
   };
   const channel = new OneRequestTransport(request.requestId, notify);
   const served = serveStdio(factory, { transport: channel, legacy: 'reject' });
-  const cancel = (): void => channel.cancel();
+  // The SDK aborts the handler, and so the local request; closing settles the answer after that.
+  const cancel = (): void => {
+    channel.cancel();
+    void served.close();
+  };
   signal.addEventListener('abort', cancel, { once: true });
   try {
     const answer = await channel.answer({
@@ -155,7 +159,6 @@ class OneRequestTransport implements Transport {
       method: 'notifications/cancelled',
       params: { requestId: this.requestId },
     });
-    this.settle?.({ error: { code: McpBindingErrorCode.requestCancelled, message: 'cancelled' } });
   }
 
   start(): Promise<void> {
