@@ -71,6 +71,8 @@ describe('MCP bridge', () => {
       { server: 'echo', method: 'tools/list', params: { _meta: { [VERSION]: '2025-06-18' } } },
       { server: 'echo', method: 'tools/list', params: { _meta: { [VERSION]: null } } },
       { server: 'echo', method: 'tools/list', params: { _meta: { [VERSION]: '2026-07-28', [CAPS]: 1 } } },
+      // Last: the server exits without answering.
+      { server: 'echo', method: 'tools/call', params: { name: 'crash', arguments: {} } },
     ];
     await session.prompt(JSON.stringify(calls));
     const { servers, outcomes } = JSON.parse(agentText(session.state)) as {
@@ -88,7 +90,13 @@ describe('MCP bridge', () => {
     });
     expect(outcomes[1]).toMatchObject({
       result: {
-        tools: [{ name: 'echo' }, { name: 'fail' }, { name: 'wait' }, { name: 'cancelled' }],
+        tools: [
+          { name: 'echo' },
+          { name: 'fail' },
+          { name: 'wait' },
+          { name: 'cancelled' },
+          { name: 'crash' },
+        ],
         ...MODERN,
       },
     });
@@ -106,6 +114,8 @@ describe('MCP bridge', () => {
     // No version at all is the binding's own -32602 (the SDK would take it for a 2025-era request).
     expect(outcomes[6]).toMatchObject({ error: { code: -32602 } });
     expect(outcomes[7]).toMatchObject({ error: { code: -32602, message: expect.stringContaining(CAPS) } });
+    // A server gone without an answer is the binding's failure (-33002), not an inner error.
+    expect(outcomes[8]).toMatchObject({ outer: { code: -33002 } });
   });
 
   it('a bridged server belongs to its session: closing the session stops it, the connection lives on', async () => {

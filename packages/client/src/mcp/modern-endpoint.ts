@@ -53,7 +53,7 @@ export async function serveModernRequest(
   signal: AbortSignal,
   notify: NotifyAgent,
 ): Promise<McpOutcome> {
-  const [{ Server }, { serveStdio }] = await Promise.all([
+  const [{ Server, ProtocolError: McpProtocolError }, { serveStdio }] = await Promise.all([
     import('@modelcontextprotocol/server'),
     import('@modelcontextprotocol/server/stdio'),
   ]);
@@ -69,8 +69,9 @@ export async function serveModernRequest(
       try {
         return await forward(local, inner.method, inner.params, ctx);
       } catch (error) {
-        if (!(error instanceof Error && 'code' in error && typeof error.code === 'number'))
-          backendFailure = error;
+        // The server's own error answer is the inner outcome; a lost or stuck server (the SDK's
+        // string-coded SdkError) is the binding's failure.
+        if (!(error instanceof McpProtocolError)) backendFailure = error;
         throw error;
       }
     };
