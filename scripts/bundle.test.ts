@@ -138,7 +138,15 @@ describe('the acp bundle', () => {
   it('ships the license of every bundled package', () => {
     const packages = bundledPackages(metafile, ROOT);
     const names = packages.map((pkg) => pkg.name);
-    for (const name of ['commander', 'ink', 'react', 'zod', 'ai', '@modelcontextprotocol/sdk'])
+    for (const name of [
+      'commander',
+      'ink',
+      'react',
+      'zod',
+      'ai',
+      '@modelcontextprotocol/client',
+      '@modelcontextprotocol/server',
+    ])
       expect(names).toContain(name);
     const text = thirdPartyLicenses(metafile, ROOT);
     for (const pkg of packages) expect(text).toContain(`## ${pkg.name} ${pkg.version} (${pkg.license})`);

@@ -67,6 +67,35 @@ export const inkFrameCache: Plugin = {
   },
 };
 
+/**
+ * The MCP SDK's client and server packages each inline the same AJV-backed validator (~210 KiB);
+ * the server's Node shim re-exports the client's copy instead. The build fails when the shim is no
+ * longer the text this was written for (an SDK update: check the validators are still the same).
+ */
+const oneMcpValidator: Plugin = {
+  name: 'one-mcp-validator',
+  setup(builder) {
+    builder.onLoad(
+      { filter: /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]shimsNode\.mjs$/ },
+      (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const expected =
+          /^import \{ n as AjvJsonSchemaValidator \} from "\.\/ajvProvider-[\w-]+\.mjs";\nimport process from "node:process";\n\nexport \{ AjvJsonSchemaValidator as DefaultJsonSchemaValidator, process \};/;
+        if (!expected.test(source))
+          throw new Error('one-mcp-validator: the server shim changed; update the plugin');
+        return {
+          contents:
+            "import process from 'node:process';\n" +
+            "export { DefaultJsonSchemaValidator } from '@modelcontextprotocol/client/_shims';\n" +
+            'export { process };\n',
+          loader: 'js',
+          resolveDir: ROOT,
+        };
+      },
+    );
+  },
+};
+
 /** The bundle's `string-width`: the same widths, without the grapheme segmenter for simple text. */
 const STRING_WIDTH_FAST = fileURLToPath(new URL('./string-width-fast.ts', import.meta.url));
 
@@ -196,6 +225,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
       fastStringWidth,
       withoutOptionalNativeAddons,
       commanderLazyChildProcess,
+      oneMcpValidator,
     ],
     // CommonJS dependencies (React, highlight.js, the MCP SDK's deps) require() Node built-ins.
     banner: {

@@ -1,12 +1,15 @@
 /**
  * `acp agent` as a child process using an MCP server that exists only in its client, provided over
- * the ACP connection (unstable MCP-over-ACP) by the official ACP SDK's `McpOverAcpProvider`: the
- * tool is listed, called, its inner error reported as a failed tool call, and a running call is
- * cancelled through the outer request.
+ * the ACP connection (unstable MCP-over-ACP) by the official ACP SDK's `McpOverAcpProvider`
+ * serving a real MCP SDK 2.x server (`fromMcpServer`): the tool is listed, called, its error
+ * reported as a failed tool call, and a running call is cancelled through the outer request.
  */
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
+import { fromMcpServer } from '@agentclientprotocol/sdk/experimental/mcp-server';
 import * as acp from '@agentclientprotocol/sdk/unstable';
+import { McpServer, ProtocolError, inputRequired } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCommand, cleanEnv, removeDir, tempDir } from '../test-support/harness.js';
 import { startOpenAIStub, type ModelStub } from '../test-support/model-stubs.js';
@@ -27,22 +30,6 @@ afterAll(async () => {
   await removeDir(home);
 });
 
-const TOOLS = [
-  {
-    name: 'echo',
-    description: 'Echoes text',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
-    annotations: { readOnlyHint: true },
-  },
-  { name: 'fail', description: 'Always fails', inputSchema: { type: 'object' } },
-  {
-    name: 'wait',
-    description: 'Waits until cancelled',
-    inputSchema: { type: 'object' },
-    annotations: { readOnlyHint: true },
-  },
-];
-
 describe('MCP-over-ACP with the official SDK provider', () => {
   it('lists and calls a client-side MCP server tool, reports inner errors and cancels', async () => {
     const { command, args } = agentCommand(['--base-url', stub.baseUrl, '--model', 'm']);
@@ -59,23 +46,50 @@ describe('MCP-over-ACP with the official SDK provider', () => {
     let waitAborted = false;
 
     const provider = new acp.McpOverAcpProvider();
-    const handler: acp.McpRequestHandler = async (ctx) => {
+    const server = fromMcpServer(() => {
+      const mcp = new McpServer({ name: 'local-tools', version: '1.0.0' });
+      mcp.registerTool(
+        'echo',
+        {
+          description: 'Echoes text',
+          inputSchema: z.object({ text: z.string() }),
+          annotations: { readOnlyHint: true },
+        },
+        ({ text }) => ({ content: [{ type: 'text', text: `local echo: ${text}` }] }),
+      );
+      mcp.registerTool('fail', { description: 'Always fails' }, () => {
+        throw new ProtocolError(-32000, 'the local database is locked');
+      });
+      // A 2026-07-28 tool that needs the user's answer first (a multi-round-trip result).
+      mcp.registerTool('confirm', { description: 'Asks before acting' }, () =>
+        inputRequired({
+          inputRequests: {
+            confirm: inputRequired.elicit({
+              message: 'Really?',
+              requestedSchema: z.object({ confirm: z.boolean() }),
+            }),
+          },
+        }),
+      );
+      mcp.registerTool(
+        'wait',
+        { description: 'Waits until cancelled', annotations: { readOnlyHint: true } },
+        async (ctx) => {
+          waitStarted();
+          const { signal } = ctx.mcpReq;
+          await new Promise<void>((resolve) => {
+            if (signal.aborted) resolve();
+            signal.addEventListener('abort', () => resolve());
+          });
+          waitAborted = true;
+          return { content: [] };
+        },
+      );
+      return mcp;
+    });
+    const handler: acp.McpRequestHandler = (ctx) => {
       inner.push(ctx);
-      if (ctx.method === 'server/discover') {
-        return {
-          result: { capabilities: { tools: {} }, serverInfo: { name: 'local-tools', version: '1.0.0' } },
-        };
-      }
-      if (ctx.method === 'tools/list') return { result: { tools: TOOLS } };
-      if (ctx.method !== 'tools/call') throw new acp.McpProtocolError(-32601, `no method ${ctx.method}`);
-      const { name, arguments: input } = ctx.params as { name: string; arguments: { text?: string } };
-      if (name === 'echo')
-        return { result: { content: [{ type: 'text', text: `local echo: ${input.text}` }] } };
-      if (name === 'fail') throw new acp.McpProtocolError(-32000, 'the local database is locked');
-      waitStarted();
-      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-      waitAborted = true;
-      return { result: { content: [] } };
+      return server.handler(ctx);
     };
     const app = acp
       .client({ name: 'sdk-mcp-provider-test' })
@@ -109,6 +123,7 @@ describe('MCP-over-ACP with the official SDK provider', () => {
           toolCalls: [
             { id: 'e', name: 'mcp__local__echo', input: { text: 'hi' } },
             { id: 'f', name: 'mcp__local__fail', input: {} },
+            { id: 'c', name: 'mcp__local__confirm', input: {} },
           ],
         },
         { text: ['done'] },
@@ -127,6 +142,7 @@ describe('MCP-over-ACP with the official SDK provider', () => {
     });
     child.stdin.end();
     await exited;
+    await server.close();
 
     expect(result.init.agentCapabilities?.mcpCapabilities).toMatchObject({ acp: true });
     expect(result.first.stopReason).toBe('end_turn');
@@ -154,6 +170,8 @@ describe('MCP-over-ACP with the official SDK provider', () => {
     });
     expect(byTitle.get('local: fail')?.status).toBe('failed');
     expect(JSON.stringify(byTitle.get('local: fail')?.content)).toContain('the local database is locked');
+    // The agent cannot answer the server's question: the call failed, it did not "complete" empty.
+    expect(byTitle.get('local: confirm')?.status).toBe('failed');
     const said = updates.map(({ update }) =>
       update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text'
         ? update.content.text

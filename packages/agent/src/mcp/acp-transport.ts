@@ -1,26 +1,23 @@
 /**
  * An MCP client transport whose messages travel over the ACP connection as `mcp/message` (unstable
- * MCP-over-ACP), for servers the client declared as `{ type: "acp", name, serverId }`. The MCP SDK's
- * `Client` runs on it as on stdio or HTTP, so tools are listed, called and cancelled the same way.
+ * MCP-over-ACP), for servers the client declared as `{ type: "acp", name, serverId }`.
  *
- * The binding speaks MCP 2026-07-28 only: stateless, no `initialize`. This transport bridges the
- * SDK's session-style client to it: `initialize` is answered here from the server's
- * `server/discover` (when it has one), `notifications/initialized` is dropped, every other request
- * carries the per-request `_meta` the version requires, and `notifications/cancelled` cancels the
- * outer request.
+ * The binding speaks MCP 2026-07-28 only (stateless: no `initialize`, the version and the client's
+ * capabilities in every request's `_meta`). The MCP SDK 2.x `Client` speaks that version itself
+ * when pinned to it (`server/discover` at connect, the per-request envelope on every request), so
+ * this transport only carries messages: each outbound request is one outer `mcp/message` request,
+ * and the server's request-scoped notifications come back as `mcp/message` notifications. Like the
+ * SDK's streamable HTTP transport it has a stream per request (`hasPerRequestStream`): the client
+ * cancels a request by aborting its `requestSignal`, which cancels the outer request.
  */
 import { randomUUID } from 'node:crypto';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { AcpKitError, ProtocolError, type TypedConnection } from '@acp-kit/protocol';
 import {
-  MCP_OVER_ACP_PROTOCOL_VERSION,
-  MCP_REQUEST_META,
   handleMcpMessageNotifications,
   requestMcpMessage,
   type McpOutcome,
 } from '@acp-kit/protocol/unstable';
-import { AGENT_VERSION } from '../version.js';
 
 type Id = string | number;
 type Params = Record<string, unknown>;
@@ -43,20 +40,21 @@ function routeNotifications(connection: TypedConnection): Map<string, Set<AcpMcp
   return byServer;
 }
 
-/** Who we are to the server, in every inner request (the binding has no `initialize`). */
-const CLIENT_INFO = { name: 'acp-kit-agent', version: AGENT_VERSION };
-
 /**
  * @example
- * const client = new Client({ name: 'acp-kit-agent', version });
+ * const client = new Client(info, { versionNegotiation: { mode: { pin: MCP_OVER_ACP_PROTOCOL_VERSION } } });
  * await client.connect(new AcpMcpTransport(connection, { name: 'browser', serverId }));
  */
 export class AcpMcpTransport implements Transport {
+  /** One outer request per inner request: cancelling is aborting it, not a notification. */
+  readonly hasPerRequestStream = true;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /** Inner request id (as the MCP client numbered it) by the outer `requestId` we sent. */
-  private readonly active = new Map<string, { id: Id; abort: AbortController }>();
+  /** The first outer (binding) failure, e.g. -33001 for a server the client does not provide. */
+  outerFailure?: Error;
+  /** The outer `requestId`s of our running requests, each with its abort. */
+  private readonly active = new Map<string, AbortController>();
   /** Outer request ids are unique per transport: two sessions may share one declared server. */
   private readonly prefix = randomUUID().slice(0, 8);
   private closed = false;
@@ -74,22 +72,19 @@ export class AcpMcpTransport implements Transport {
     return Promise.resolve();
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.closed) return Promise.reject(new Error('MCP-over-ACP transport is closed'));
     if ('method' in message && 'id' in message) {
-      void this.forward(message.id, message.method, message.params as Params | undefined);
-    } else if ('method' in message && message.method === 'notifications/cancelled') {
-      const requestId = (message.params as { requestId?: Id } | undefined)?.requestId;
-      for (const entry of this.active.values()) if (entry.id === requestId) entry.abort.abort();
+      void this.forward(message.id, message.method, message.params, options?.requestSignal);
     }
-    // Other notifications (`initialized`, ...) have no carrier in the stateless binding.
+    // A client notification has no carrier in the binding (cancelling is aborting the request).
     return Promise.resolve();
   }
 
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
-    for (const entry of this.active.values()) entry.abort.abort();
+    for (const abort of this.active.values()) abort.abort();
     this.active.clear();
     routes.get(this.connection)?.get(this.server.serverId)?.delete(this);
     this.onclose?.();
@@ -102,72 +97,40 @@ export class AcpMcpTransport implements Transport {
     this.onmessage?.({ jsonrpc: '2.0', method, ...(params ? { params } : {}) } as JSONRPCMessage);
   }
 
-  private async forward(id: Id, method: string, params: Params | undefined): Promise<void> {
-    if (method === 'initialize') {
-      this.answer(id, await this.initializeResult(params));
-      return;
-    }
-    this.answer(id, await this.request(id, method, params));
-  }
-
-  /** One inner request over ACP, answered as the MCP client expects; never throws. */
-  private async request(id: Id, method: string, params: Params | undefined): Promise<McpOutcome> {
+  /** One inner request over ACP, answered to the MCP client; never throws. */
+  private async forward(
+    id: Id,
+    method: string,
+    params: Params | undefined,
+    requestSignal: AbortSignal | undefined,
+  ): Promise<void> {
     const requestId = `${this.prefix}-${String(id)}`;
     const abort = new AbortController();
-    this.active.set(requestId, { id, abort });
+    this.active.set(requestId, abort);
+    const signal = requestSignal ? AbortSignal.any([abort.signal, requestSignal]) : abort.signal;
+    let outcome: McpOutcome;
     try {
-      return await requestMcpMessage(
+      outcome = await requestMcpMessage(
         this.connection,
-        { serverId: this.server.serverId, requestId, method, params: withRequestMeta(params) },
-        { signal: abort.signal },
+        { serverId: this.server.serverId, requestId, method, params },
+        { signal },
       );
     } catch (error) {
-      return { error: outerError(error) };
+      if (!signal.aborted) this.outerFailure ??= error instanceof Error ? error : new Error(String(error));
+      outcome = { error: outerError(error) };
     } finally {
       this.active.delete(requestId);
     }
-  }
-
-  /** The session-style handshake, answered from `server/discover` (optional in 2026-07-28). */
-  private async initializeResult(params: Params | undefined): Promise<McpOutcome> {
-    const discovered = await this.request('discover', 'server/discover', undefined);
-    const found = 'result' in discovered && isObject(discovered.result) ? discovered.result : {};
-    return {
-      result: {
-        // The SDK client checks that the server agreed to the version it asked for.
-        protocolVersion: params?.protocolVersion,
-        capabilities: isObject(found.capabilities) ? found.capabilities : { tools: {} },
-        serverInfo: isObject(found.serverInfo) ? found.serverInfo : { name: this.server.name, version: '' },
-        ...(typeof found.instructions === 'string' ? { instructions: found.instructions } : {}),
-      },
-    };
-  }
-
-  private answer(id: Id, outcome: McpOutcome): void {
-    if (this.closed) return;
-    const message =
+    if (this.closed || signal.aborted) return;
+    const answer =
       'result' in outcome
         ? { jsonrpc: '2.0', id, result: isObject(outcome.result) ? outcome.result : {} }
         : { jsonrpc: '2.0', id, error: outcome.error };
-    this.onmessage?.(message as JSONRPCMessage);
+    this.onmessage?.(answer as JSONRPCMessage);
   }
 }
 
-/** Adds what every 2026-07-28 request carries, keeping what the MCP client set (`progressToken`). */
-function withRequestMeta(params: Params | undefined): Params {
-  const meta = isObject(params?._meta) ? params._meta : {};
-  return {
-    ...params,
-    _meta: {
-      [MCP_REQUEST_META.protocolVersion]: MCP_OVER_ACP_PROTOCOL_VERSION,
-      [MCP_REQUEST_META.clientCapabilities]: {},
-      [MCP_REQUEST_META.clientInfo]: CLIENT_INFO,
-      ...meta,
-    },
-  };
-}
-
-/** An outer failure (binding error, cancellation, lost connection) as an MCP error for the client. */
+/** An outer failure (binding error, lost connection) as an MCP error for the client. */
 function outerError(error: unknown): { code: number; message: string } {
   if (error instanceof ProtocolError) return { code: error.code, message: error.message };
   if (error instanceof AcpKitError) return { code: -32603, message: error.message };

@@ -1,16 +1,24 @@
 /**
  * The MCP servers a client hands us in `session/new`, `session/load` or `session/resume`: connected
- * with the MCP SDK (stdio, streamable HTTP, the older HTTP+SSE, and the unstable MCP-over-ACP of
- * `acp-transport.ts`), their tools offered to the model, stopped with the session. A server that fails to start is reported to the user; the session goes on without it.
+ * with the MCP SDK 2.x client (stdio, streamable HTTP, the older HTTP+SSE, and the unstable
+ * MCP-over-ACP of `acp-transport.ts`), their tools offered to the model, stopped with the session.
+ * A server that fails to start is reported to the user; the session goes on without it.
+ *
+ * Versions: stdio/HTTP/SSE servers get the SDK's default `initialize` handshake (MCP 2024-10-07 to
+ * 2025-11-25, the versions servers speak today; its `auto` probe would spawn every stdio server
+ * twice); `acp` servers get the client pinned to MCP 2026-07-28, the binding's only version.
  */
 import { randomUUID } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type ClientOptions,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Logger, McpServer, TypedConnection } from '@acp-kit/protocol';
-import { isAcpMcpServer } from '@acp-kit/protocol/unstable';
+import { MCP_OVER_ACP_PROTOCOL_VERSION, isAcpMcpServer } from '@acp-kit/protocol/unstable';
 import type { McpConnector, McpSessionHandle } from '../agent.js';
 import type { Session } from '../session/session.js';
 import type { AgentTool } from '../tools/types.js';
@@ -21,6 +29,11 @@ import { mcpTool, type McpToolInfo } from './mcp-tools.js';
 
 /** How long a server may take to start and list its tools. */
 const DEFAULT_START_TIMEOUT_MS = 30_000;
+
+/** MCP-over-ACP is MCP 2026-07-28 only: the client discovers the server and sends the envelope. */
+const OVER_ACP: ClientOptions = {
+  versionNegotiation: { mode: { pin: MCP_OVER_ACP_PROTOCOL_VERSION } },
+};
 
 interface Connected {
   name: string;
@@ -101,11 +114,13 @@ class SessionServers implements McpSessionHandle {
   }
 
   private async connect(server: McpServer): Promise<void> {
-    const client = new Client({ name: 'acp-kit-agent', version: AGENT_VERSION });
+    const acp = isAcpMcpServer(server);
+    const client = new Client({ name: 'acp-kit-agent', version: AGENT_VERSION }, acp ? OVER_ACP : {});
     const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(this.startTimeoutMs)]);
+    let overAcp: AcpMcpTransport | undefined;
     try {
-      const transport = isAcpMcpServer(server)
-        ? new AcpMcpTransport(acpConnection(this.session), server)
+      const transport = acp
+        ? (overAcp = new AcpMcpTransport(acpConnection(this.session), server))
         : transportFor(server, this.session.workspace.cwd, this.logger);
       await client.connect(transport, {
         signal,
@@ -120,8 +135,11 @@ class SessionServers implements McpSessionHandle {
       this.logger.log('info', 'mcp server connected', { server: server.name, tools: tools.length });
     } catch (error) {
       await client.close().catch(() => undefined);
+      // The SDK reports a failed `server/discover` as a failed negotiation; the binding's error says why.
       const reason =
-        signal.aborted && !this.stopping.signal.aborted ? 'it did not start in time' : describe(error);
+        signal.aborted && !this.stopping.signal.aborted
+          ? 'it did not start in time'
+          : describe(overAcp?.outerFailure ?? error);
       this.failed.push({ name: server.name, reason });
       this.logger.log('warn', 'mcp server failed to start', { server: server.name, reason });
     }

@@ -2,8 +2,7 @@
  * An MCP server's tools as agent tools: offered to the model under `mcp__<server>__<tool>`, run
  * through the same permission and tool-call reporting as the built-in tools.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import type { ContentBlock } from '@acp-kit/protocol';
 import type { ToolContent } from '../core/events.js';
 import { ToolError, type AgentTool } from '../tools/types.js';
@@ -91,14 +90,13 @@ export function mcpTool(
             },
         async execute({ signal }) {
           const result = await client
-            .callTool({ name: info.name, arguments: input }, undefined, {
-              signal,
-              timeout: MCP_CALL_TIMEOUT_MS,
-              resetTimeoutOnProgress: true,
-            })
+            .callTool(
+              { name: info.name, arguments: input },
+              { signal, timeout: MCP_CALL_TIMEOUT_MS, resetTimeoutOnProgress: true },
+            )
             .catch((error: unknown) => {
               // The server's own error answer is the tool's failure, not ours.
-              throw error instanceof McpError && !signal.aborted ? new ToolError(error.message) : error;
+              throw error instanceof ProtocolError && !signal.aborted ? new ToolError(error.message) : error;
             });
           const items = (Array.isArray(result.content) ? result.content : []) as Record<string, unknown>[];
           const output = textOf(items) || JSON.stringify(result.structuredContent ?? {});

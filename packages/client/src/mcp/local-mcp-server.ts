@@ -1,10 +1,13 @@
 /**
  * One MCP server configured in the client (stdio, streamable HTTP or HTTP+SSE), connected here with
- * the MCP SDK so that an agent reaches it through the ACP connection (see `mcp-bridge.ts`). The SDK
- * is loaded on first use: clients without bridged servers never pay for it.
+ * the MCP SDK 2.x client so that an agent reaches it through the ACP connection (see
+ * `mcp-bridge.ts`). The SDK is loaded on first use: clients without bridged servers never pay for it.
+ *
+ * The connection is the SDK's default `initialize` handshake (MCP 2024-10-07 to 2025-11-25, what
+ * the servers users have speak); its `auto` negotiation would start every stdio server twice
+ * (a probe process first), and the bridge answers the agent in 2026-07-28 whichever it speaks.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client, Transport } from '@modelcontextprotocol/client';
 import type { McpServer } from '@acp-kit/protocol';
 import { CLIENT_VERSION } from '../version.js';
 
@@ -14,7 +17,7 @@ export async function connectLocalMcpServer(
   cwd: string,
   signal: AbortSignal,
 ): Promise<Client> {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { Client } = await import('@modelcontextprotocol/client');
   const client = new Client({ name: 'acp-kit-client', version: CLIENT_VERSION });
   try {
     await client.connect(await transportFor(server, cwd), { signal });
@@ -31,11 +34,10 @@ async function transportFor(server: McpServer, cwd: string): Promise<Transport> 
     const remote = server as Extract<McpServer, { type: 'http' }>;
     const headers = Object.fromEntries(remote.headers.map((h) => [h.name, h.value]));
     if (type === 'http') {
-      const { StreamableHTTPClientTransport } =
-        await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
       return new StreamableHTTPClientTransport(new URL(remote.url), { requestInit: { headers } });
     }
-    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+    const { SSEClientTransport } = await import('@modelcontextprotocol/client');
     // The headers go on the event stream too, not only on the message POSTs.
     return new SSEClientTransport(new URL(remote.url), {
       requestInit: { headers },
@@ -47,8 +49,7 @@ async function transportFor(server: McpServer, cwd: string): Promise<Transport> 
   if (type !== undefined)
     throw new Error(`MCP server "${server.name}" has an unknown transport "${String(type)}"`);
   const stdio = server as Extract<McpServer, { command: string }>;
-  const { StdioClientTransport, getDefaultEnvironment } =
-    await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
   return new StdioClientTransport({
     command: stdio.command,
     args: stdio.args,

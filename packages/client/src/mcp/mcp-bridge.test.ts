@@ -32,6 +32,13 @@ function alive(pid: number): boolean {
   }
 }
 
+const VERSION = 'io.modelcontextprotocol/protocolVersion';
+const CAPS = 'io.modelcontextprotocol/clientCapabilities';
+/** What a 2026-07-28 server adds to each result: its kind and, in `_meta`, who answered. */
+const MODERN = {
+  resultType: 'complete',
+  _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'echo-server', version: '2.0.0' } },
+};
 const echo: McpServer = { name: 'echo', command: process.execPath, args: [SERVER], env: [] };
 
 async function connect(args: string[]): Promise<AgentConnection> {
@@ -61,6 +68,11 @@ describe('MCP bridge', () => {
       { server: 'echo', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
       { server: 'echo', method: 'tools/call', params: { name: 'fail', arguments: {} } },
       { server: 'not-declared', method: 'tools/list' },
+      { server: 'echo', method: 'tools/list', params: { _meta: { [VERSION]: '2025-06-18' } } },
+      { server: 'echo', method: 'tools/list', params: { _meta: { [VERSION]: null } } },
+      { server: 'echo', method: 'tools/list', params: { _meta: { [VERSION]: '2026-07-28', [CAPS]: 1 } } },
+      // Last: the server exits without answering.
+      { server: 'echo', method: 'tools/call', params: { name: 'crash', arguments: {} } },
     ];
     await session.prompt(JSON.stringify(calls));
     const { servers, outcomes } = JSON.parse(agentText(session.state)) as {
@@ -72,16 +84,38 @@ describe('MCP bridge', () => {
       result: {
         supportedVersions: ['2026-07-28'],
         capabilities: { tools: {} },
-        serverInfo: { name: 'echo-server', version: '2.0.0' },
         instructions: 'Echoes.',
+        ...MODERN,
       },
     });
-    expect(outcomes[1]).toMatchObject({ result: { tools: [{ name: 'echo' }, { name: 'fail' }] } });
+    expect(outcomes[1]).toMatchObject({
+      result: {
+        tools: [
+          { name: 'echo' },
+          { name: 'fail' },
+          { name: 'wait' },
+          { name: 'cancelled' },
+          { name: 'crash' },
+        ],
+        ...MODERN,
+      },
+    });
     // The stdio server runs on the client side, in the session's directory.
-    expect(outcomes[2]).toEqual({ result: { content: [{ type: 'text', text: `echo: hi in ${dir}` }] } });
+    expect(outcomes[2]).toEqual({
+      result: { content: [{ type: 'text', text: `echo: hi in ${dir}` }], ...MODERN },
+    });
     // As the server sent it (the MCP SDK's server prefixes its errors' messages so).
     expect(outcomes[3]).toEqual({ error: { code: -32001, message: 'MCP error -32001: the echo is broken' } });
     expect(outcomes[4]).toEqual({ outer: { code: -33001, message: 'Unknown MCP server' } });
+    // The envelope checks of MCP 2026-07-28, by the MCP SDK's server: another version, a malformed one.
+    expect(outcomes[5]).toMatchObject({
+      error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2025-06-18' } },
+    });
+    // No version at all is the binding's own -32602 (the SDK would take it for a 2025-era request).
+    expect(outcomes[6]).toMatchObject({ error: { code: -32602 } });
+    expect(outcomes[7]).toMatchObject({ error: { code: -32602, message: expect.stringContaining(CAPS) } });
+    // A server gone without an answer is the binding's failure (-33002), not an inner error.
+    expect(outcomes[8]).toMatchObject({ outer: { code: -33002 } });
   });
 
   it('a bridged server belongs to its session: closing the session stops it, the connection lives on', async () => {
@@ -104,7 +138,7 @@ describe('MCP bridge', () => {
         outcomes: unknown[];
       };
       expect(reply.outcomes[0]).toEqual({
-        result: { content: [{ type: 'text', text: `echo: ${name} in ${dir}` }] },
+        result: { content: [{ type: 'text', text: `echo: ${name} in ${dir}` }], ...MODERN },
       });
       const pid = Number(await readFile(join(dir, `${name}.pid`), 'utf8'));
       return { session, pid, serverId: reply.servers[0]?.serverId };
@@ -145,6 +179,24 @@ describe('MCP bridge', () => {
         params: { progressToken: 'p1', progress: i, total: 3, message: `Counting: ${i}/3` },
       })),
     );
+  });
+
+  it('cancels the local request when the agent cancels its mcp/message', async () => {
+    const { dir, cleanup } = await tempDir();
+    cleanups.push(cleanup);
+    const connection = await connect([]);
+    const session = await connection.newSession({ cwd: dir, mcpServers: [echo] });
+    const tool = (name: string) => ({ name, arguments: {}, _meta: { progressToken: 'p' } });
+    const calls = [
+      // `wait` runs until cancelled: the agent cancels when its first progress arrives.
+      { server: 'echo', method: 'tools/call', params: tool('wait'), cancelOnNote: true },
+      { server: 'echo', method: 'tools/call', params: tool('cancelled') },
+    ];
+    await session.prompt(JSON.stringify(calls));
+    const { outcomes } = JSON.parse(agentText(session.state)) as { outcomes: Record<string, unknown>[] };
+    expect(outcomes[0]).toEqual({ outer: { code: -32800, message: expect.any(String) } });
+    // The server itself saw the cancellation (before the next request, on the same pipe).
+    expect(outcomes[1]).toMatchObject({ result: { content: [{ type: 'text', text: '1' }] } });
   });
 
   it('passes the servers as configured to an agent without mcpCapabilities.acp', async () => {

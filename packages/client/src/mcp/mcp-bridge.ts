@@ -6,15 +6,14 @@
  * are routed by `serverId` to a local MCP client, so an agent on another machine (`acp serve`) uses
  * servers that exist only on the user's. Otherwise the servers go to the agent as configured.
  *
- * Version bridging: the binding is MCP 2026-07-28 (stateless, metadata on every request); the
- * local servers speak the session-style versions, so the bridge does their `initialize` itself,
- * answers `server/discover` from it, and strips the per-request metadata before forwarding.
+ * Versions: the binding is MCP 2026-07-28 (stateless, metadata on every request), answered by the
+ * MCP SDK 2.x server (`modern-endpoint.ts`); the local servers speak the session-style versions
+ * they speak today, through the SDK 2.x client's `initialize` handshake (`local-mcp-server.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { ProtocolError, type Logger, type McpServer, type TypedConnection } from '@acp-kit/protocol';
 import {
-  MCP_OVER_ACP_PROTOCOL_VERSION,
   MCP_REQUEST_META,
   McpBindingErrorCode,
   handleMcpMessageRequests,
@@ -25,8 +24,6 @@ import {
 import type { MessageMcpRequest } from '@acp-kit/protocol/unstable';
 import { connectLocalMcpServer } from './local-mcp-server.js';
 
-/** Longest a bridged request may run without progress (the agent cancels earlier if it wants). */
-const REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
 /** Longest a local server may take to start. */
 const START_TIMEOUT_MS = 30_000;
 
@@ -124,21 +121,12 @@ export class McpBridge {
         serverId: params.serverId,
       });
     }
-    const inner = (params.params ?? {}) as Params;
-    const meta = (inner._meta ?? {}) as Params;
-    const version = meta[MCP_REQUEST_META.protocolVersion];
-    if (typeof version !== 'string' || typeof meta[MCP_REQUEST_META.clientCapabilities] !== 'object') {
+    // The binding answers a request without the version -32602; the MCP SDK would take it for a
+    // 2025-era request (-32022). Everything else about the envelope is the SDK's to check.
+    const meta = (params.params as Params | undefined)?._meta as Params | undefined;
+    if (typeof meta?.[MCP_REQUEST_META.protocolVersion] !== 'string') {
       return {
         error: { code: -32602, message: 'MCP 2026-07-28 request metadata is missing in params._meta' },
-      };
-    }
-    if (version !== MCP_OVER_ACP_PROTOCOL_VERSION) {
-      return {
-        error: {
-          code: -32022,
-          message: 'Unsupported protocol version',
-          data: { supported: [MCP_OVER_ACP_PROTOCOL_VERSION], requested: version },
-        },
       };
     }
     const client = await this.client(bridged);
@@ -149,34 +137,15 @@ export class McpBridge {
         serverId: params.serverId,
       });
     }
-    if (params.method === 'server/discover') return { result: discovery(client, bridged.server) };
-    const forwarded = withoutBindingMeta(inner);
-    const token = (forwarded._meta as Params | undefined)?.progressToken;
-    try {
-      const result = await client.request(
-        { method: params.method, params: forwarded },
-        (await import('@modelcontextprotocol/sdk/types.js')).ResultSchema,
-        {
-          signal,
-          timeout: REQUEST_TIMEOUT_MS,
-          resetTimeoutOnProgress: true,
-          ...(token !== undefined
-            ? {
-                onprogress: (progress) =>
-                  void notifyMcpMessage(this.connection, {
-                    serverId: params.serverId,
-                    requestId: params.requestId,
-                    method: 'notifications/progress',
-                    params: { ...progress, progressToken: token as string | number },
-                  }).catch(() => undefined),
-              }
-            : {}),
-        },
-      );
-      return { result };
-    } catch (error) {
-      return this.failure(error, signal);
-    }
+    const { serveModernRequest } = await import('./modern-endpoint.js');
+    return serveModernRequest(client, bridged.server.name, params, signal, (method, inner) =>
+      notifyMcpMessage(this.connection, {
+        serverId: params.serverId,
+        requestId: params.requestId,
+        method,
+        ...(inner ? { params: inner } : {}),
+      }).catch(() => undefined),
+    );
   }
 
   /** The local server's client, connected on first use (a failed start is retried next time). */
@@ -198,40 +167,4 @@ export class McpBridge {
       );
     }
   }
-
-  private async failure(error: unknown, signal: AbortSignal): Promise<McpOutcome> {
-    const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
-    if (signal.aborted)
-      throw new ProtocolError(McpBindingErrorCode.requestCancelled, 'MCP request cancelled');
-    // The server's own error answer is an inner error; anything else is the bridge's failure.
-    if (error instanceof McpError) {
-      const message = error.message.replace(/^MCP error -?\d+: /, '');
-      return {
-        error: { code: error.code, message, ...(error.data !== undefined ? { data: error.data } : {}) },
-      };
-    }
-    throw new ProtocolError(
-      McpBindingErrorCode.backendFailed,
-      error instanceof Error ? error.message : String(error),
-    );
-  }
-}
-
-/** `server/discover` answered from the session-style handshake the bridge did with the server. */
-function discovery(client: Client, server: McpServer): Params {
-  const instructions = client.getInstructions();
-  return {
-    supportedVersions: [MCP_OVER_ACP_PROTOCOL_VERSION],
-    capabilities: client.getServerCapabilities() ?? {},
-    serverInfo: client.getServerVersion() ?? { name: server.name, version: '' },
-    ...(instructions ? { instructions } : {}),
-  };
-}
-
-/** The inner params as a session-style server expects them: without the binding's `_meta` keys. */
-function withoutBindingMeta(params: Params): Params {
-  const meta = { ...((params._meta ?? {}) as Params) };
-  for (const key of Object.values(MCP_REQUEST_META)) delete meta[key];
-  const { _meta: _ignored, ...rest } = params;
-  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
 }

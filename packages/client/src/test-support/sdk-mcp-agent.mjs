@@ -3,7 +3,8 @@
 // `node sdk-mcp-agent.mjs [no-acp]`: without `no-acp` it advertises mcpCapabilities.acp. Each prompt
 // is a JSON list of calls `{ server, method, params }` (`server`: a declared name, or an unknown
 // serverId); the answer is one JSON text: the mcpServers it was given and every call's outcome
-// (with the request's MCP notifications, if any).
+// (with the request's MCP notifications, if any). A call with `cancelOnNote: true` is cancelled
+// when its first notification arrives.
 import { Readable, Writable } from 'node:stream';
 import { McpOverAcpCaller, agent, ndJsonStream } from '@agentclientprotocol/sdk/unstable';
 
@@ -32,15 +33,17 @@ const app = agent({ name: 'sdk-mcp-agent' })
       const declared = servers.find((s) => s.name === call.server && s.type === 'acp');
       try {
         const notes = [];
-        const onNotification = (note) => notes.push({ method: note.method, params: note.params });
+        const cancel = new globalThis.AbortController();
+        const onNotification = (note) => {
+          notes.push({ method: note.method, params: note.params });
+          if (call.cancelOnNote) cancel.abort();
+        };
         const outcome = await caller.request(
           client,
           declared?.serverId ?? call.server,
           call.method,
           call.params,
-          {
-            onNotification,
-          },
+          { onNotification, signal: cancel.signal },
         );
         outcomes.push(notes.length > 0 ? { ...outcome, notes } : outcome);
       } catch (error) {
