@@ -10,13 +10,20 @@
  * and wakes three processes more. A hop through the chain may cost 1.5× a direct one: one proxy
  * ≤ 6× the direct round trip, three proxies (8 hops) ≤ 12×. A stream is pipelined, so the hops
  * overlap: one proxy keeps ≥ 0.6× the direct rate, three ≥ 0.3×.
+ *
+ * Each connection first streams once unmeasured: a process's first ~20,000 frames run mostly
+ * before the JIT has compiled the routing code (3-4× the CPU of later ones), and a chain has two
+ * to four more processes to warm up than the floor; that one-off cost is printed apart (`cold`),
+ * not counted as the per-hop cost. Beside each rate, the CPU all processes of the path spent per
+ * update (`/proc/PID/task/N/schedstat`, the client included), which the load does not inflate.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JsonRpcConnection } from '../packages/protocol/dist/index.js';
 import { spawnPeer } from '../packages/protocol/dist/node/index.js';
-import { alternate, ratioRow, reportVerdicts } from './lib/verdict.mjs';
+import { alternate, ratioRow, reportVerdicts, stats } from './lib/verdict.mjs';
 
 const quick = process.argv.includes('--quick');
 const runsAt = process.argv.indexOf('--runs');
@@ -24,6 +31,27 @@ const runs = Number(runsAt >= 0 ? process.argv[runsAt + 1] : quick ? 3 : 5);
 const ECHOES = quick ? 200 : 500;
 const STREAM = { count: quick ? 5000 : 20000, size: 200 };
 const file = (name) => join(dirname(fileURLToPath(import.meta.url)), 'chain', name);
+
+/** CPU time (ns) of a process and its descendants, every thread (JIT and GC threads too). */
+function treeCpuNs(pid) {
+  let total = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' '))
+        if (child.trim()) total += treeCpuNs(child.trim());
+    }
+  } catch {
+    // Gone meanwhile: what it spent is lost, as it is for any process that ends.
+  }
+  return total;
+}
+
+/** CPU of this process (the client) in ns. */
+const ownCpuNs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) * 1000;
+};
 
 /** A client connected to the agent directly (proxies 0) or through a conductor with `proxies`. */
 async function connect(proxies) {
@@ -51,15 +79,22 @@ async function measure(proxies) {
   }
   times.sort((a, b) => a - b);
   const rttMs = times[Math.floor(times.length / 2)];
-  const before = updates();
-  const started = performance.now();
-  await connection.request('stream', STREAM);
-  const seconds = (performance.now() - started) / 1000;
-  if (updates() - before !== STREAM.count)
-    throw new Error(`${proxies} proxies: ${updates() - before} updates`);
+  const stream = async () => {
+    const before = updates();
+    const cpuBefore = treeCpuNs(peer.pid) + ownCpuNs();
+    const started = performance.now();
+    await connection.request('stream', STREAM);
+    const seconds = (performance.now() - started) / 1000;
+    if (updates() - before !== STREAM.count)
+      throw new Error(`${proxies} proxies: ${updates() - before} updates`);
+    const cpuUs = (treeCpuNs(peer.pid) + ownCpuNs() - cpuBefore) / 1000 / STREAM.count;
+    return { perSecond: STREAM.count / seconds, cpuUs };
+  };
+  const cold = await stream();
+  const warm = await stream();
   await connection.close();
   await peer.shutdown({ graceMs: 2000 });
-  return { rttMs, perSecond: STREAM.count / seconds };
+  return { rttMs, perSecond: warm.perSecond, cpuUs: warm.cpuUs, cold };
 }
 
 const results = await alternate(
@@ -67,10 +102,33 @@ const results = await alternate(
   { direct: () => measure(0), one: () => measure(1), three: () => measure(3) },
   (name, value, run) =>
     console.log(
-      `run ${run + 1} ${name}: rtt ${value.rttMs.toFixed(3)} ms, ${Math.round(value.perSecond)} updates/s`,
+      `run ${run + 1} ${name}: rtt ${value.rttMs.toFixed(3)} ms, ${Math.round(value.perSecond)} updates/s ` +
+        `(${value.cpuUs.toFixed(1)} µs CPU each); cold ${Math.round(value.cold.perSecond)} updates/s ` +
+        `(${value.cold.cpuUs.toFixed(1)} µs)`,
     ),
 );
 const pick = (name, key) => results[name].map((result) => result[key]);
+/** Informational (no budget): min / median / max of a per-run ratio of `name` to the floor. */
+const ratioLine = (what, name, get) => {
+  const ratios = results[name].map((result, run) => get(result) / get(results.direct[run]));
+  const { min, median, max } = stats(ratios);
+  const medianOf = (key) => stats(results[key].map(get)).median;
+  console.log(
+    `${what}: ${min.toFixed(2)} / ${median.toFixed(2)} / ${max.toFixed(2)} ` +
+      `(medians ${medianOf(name).toFixed(1)} vs direct ${medianOf('direct').toFixed(1)})`,
+  );
+};
+for (const [name, label] of [
+  ['one', '1 proxy'],
+  ['three', '3 proxies'],
+]) {
+  ratioLine(`CPU per update, ${label} / direct (µs)`, name, (result) => result.cpuUs);
+  ratioLine(
+    `cold stream (first run of a connection), ${label} / direct (updates/s)`,
+    name,
+    (result) => result.cold.perSecond,
+  );
+}
 const rtt = (id, name, what, target) =>
   ratioRow({
     id,
