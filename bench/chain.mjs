@@ -11,11 +11,12 @@
  * ≤ 6× the direct round trip, three proxies (8 hops) ≤ 12×. A stream is pipelined, so the hops
  * overlap: one proxy keeps ≥ 0.6× the direct rate, three ≥ 0.3×.
  *
- * Each connection first streams once unmeasured: a process's first ~20,000 frames run mostly
- * before the JIT has compiled the routing code (3-4× the CPU of later ones), and a chain has two
- * to four more processes to warm up than the floor; that one-off cost is printed apart (`cold`),
- * not counted as the per-hop cost. Beside each rate, the CPU all processes of the path spent per
- * update (`/proc/PID/task/N/schedstat`, the client included), which the load does not inflate.
+ * Each connection first runs the round trips and the stream once unmeasured: a process's first
+ * ~20,000 frames run mostly before the JIT has compiled the routing code (3-4× the CPU of later
+ * ones), and a chain has two to four more processes to warm up than the floor; that one-off cost
+ * is printed apart (`cold`), not counted as the per-hop cost. Beside each figure, the CPU all
+ * processes of the path spent per round trip or update (`/proc/PID/task/N/schedstat`, client
+ * included), which the load inflates far less than the times.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -71,30 +72,35 @@ async function connect(proxies) {
 
 async function measure(proxies) {
   const { peer, connection, updates } = await connect(proxies);
-  const times = [];
-  for (let i = 0; i < ECHOES; i++) {
-    const started = performance.now();
-    await connection.request('echo', { i, text: 'hello' });
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  const rttMs = times[Math.floor(times.length / 2)];
+  const cpuNs = () => treeCpuNs(peer.pid) + ownCpuNs();
+  const roundTrips = async () => {
+    const times = [];
+    const cpuBefore = cpuNs();
+    for (let i = 0; i < ECHOES; i++) {
+      const started = performance.now();
+      await connection.request('echo', { i, text: 'hello' });
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return { rttMs: times[Math.floor(times.length / 2)], cpuUs: (cpuNs() - cpuBefore) / 1000 / ECHOES };
+  };
   const stream = async () => {
     const before = updates();
-    const cpuBefore = treeCpuNs(peer.pid) + ownCpuNs();
+    const cpuBefore = cpuNs();
     const started = performance.now();
     await connection.request('stream', STREAM);
     const seconds = (performance.now() - started) / 1000;
     if (updates() - before !== STREAM.count)
       throw new Error(`${proxies} proxies: ${updates() - before} updates`);
-    const cpuUs = (treeCpuNs(peer.pid) + ownCpuNs() - cpuBefore) / 1000 / STREAM.count;
-    return { perSecond: STREAM.count / seconds, cpuUs };
+    return { perSecond: STREAM.count / seconds, cpuUs: (cpuNs() - cpuBefore) / 1000 / STREAM.count };
   };
-  const cold = await stream();
+  // The first pass of each warms the processes up; the second is measured.
+  const cold = { rtt: await roundTrips(), stream: await stream() };
+  const rtt = await roundTrips();
   const warm = await stream();
   await connection.close();
   await peer.shutdown({ graceMs: 2000 });
-  return { rttMs, perSecond: warm.perSecond, cpuUs: warm.cpuUs, cold };
+  return { rttMs: rtt.rttMs, rttCpuUs: rtt.cpuUs, perSecond: warm.perSecond, cpuUs: warm.cpuUs, cold };
 }
 
 const results = await alternate(
@@ -102,9 +108,9 @@ const results = await alternate(
   { direct: () => measure(0), one: () => measure(1), three: () => measure(3) },
   (name, value, run) =>
     console.log(
-      `run ${run + 1} ${name}: rtt ${value.rttMs.toFixed(3)} ms, ${Math.round(value.perSecond)} updates/s ` +
-        `(${value.cpuUs.toFixed(1)} µs CPU each); cold ${Math.round(value.cold.perSecond)} updates/s ` +
-        `(${value.cold.cpuUs.toFixed(1)} µs)`,
+      `run ${run + 1} ${name}: rtt ${value.rttMs.toFixed(3)} ms (${value.rttCpuUs.toFixed(0)} µs CPU), ` +
+        `${Math.round(value.perSecond)} updates/s (${value.cpuUs.toFixed(1)} µs CPU each); cold: rtt ` +
+        `${value.cold.rtt.rttMs.toFixed(3)} ms, ${Math.round(value.cold.stream.perSecond)} updates/s`,
     ),
 );
 const pick = (name, key) => results[name].map((result) => result[key]);
@@ -122,12 +128,10 @@ for (const [name, label] of [
   ['one', '1 proxy'],
   ['three', '3 proxies'],
 ]) {
+  ratioLine(`CPU per round trip, ${label} / direct (µs)`, name, (result) => result.rttCpuUs);
   ratioLine(`CPU per update, ${label} / direct (µs)`, name, (result) => result.cpuUs);
-  ratioLine(
-    `cold stream (first run of a connection), ${label} / direct (updates/s)`,
-    name,
-    (result) => result.cold.perSecond,
-  );
+  ratioLine(`cold round trip, ${label} / direct (ms)`, name, (result) => result.cold.rtt.rttMs);
+  ratioLine(`cold stream, ${label} / direct (updates/s)`, name, (result) => result.cold.stream.perSecond);
 }
 const rtt = (id, name, what, target) =>
   ratioRow({
