@@ -173,10 +173,16 @@ export class Conductor {
       // Plain on both sides: a notification goes on as it came.
       if (frame.idText === undefined && !(fromIndex === 0 && frame.method === 'initialize'))
         return target.send(text, from);
-      return this.forward(from, frame.idText, target, methodJson(frame.method), params);
+      return this.forward(from, frame.idText, target, frame.methodText ?? methodJson(frame.method), params);
     }
     // Towards a proxy, from its successor: wrapped.
-    forwardText(from, frame.idText, target, SUCCESSOR_JSON, envelopeText(methodJson(frame.method), params));
+    forwardText(
+      from,
+      frame.idText,
+      target,
+      SUCCESSOR_JSON,
+      envelopeText(frame.methodText ?? methodJson(frame.method), params),
+    );
   }
 
   /** Sends a message on to `target`; `initialize` becomes `proxy/initialize` for a proxy. */

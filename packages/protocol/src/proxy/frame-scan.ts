@@ -19,6 +19,8 @@ export interface ScannedFrame {
   readonly text: string;
   /** The method, decoded; absent for a response. */
   readonly method: string | undefined;
+  /** The method as written (JSON text, quotes included): what a frame built from this one carries. */
+  readonly methodText: string | undefined;
   /** The id as written (`7`, `"a"`), absent when the frame has none. */
   readonly idText: string | undefined;
   readonly params: Span | undefined;
@@ -28,7 +30,10 @@ export interface ScannedFrame {
   readonly jsonrpcText: string | undefined;
   /** Keys other than jsonrpc/id/method/params/result/error (e.g. `_meta` of an envelope). */
   readonly otherKeys: boolean;
-  /** `params` read the same way when it is an object (what a `proxy/successor` envelope carries). */
+  /**
+   * `params` read the same way when it is an object and the frame may be an envelope (its method
+   * is `proxy/successor` or comes after `params`); {@link innerFrame} reads it in any case.
+   */
   readonly inner: ScannedFrame | undefined;
   /** It has a `method` that is not a string. */
   readonly badMethod: boolean;
@@ -45,6 +50,11 @@ const CLOSE_BRACKET = 93;
 const COLON = 58;
 const COMMA = 44;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/** The method whose params are read as a message too (the envelope of proxy chains). */
+const ENVELOPE_METHOD = 'proxy/successor';
+/** The keys routing reads; any other key is only skipped. */
+type RoutingKey = 'method' | 'id' | 'jsonrpc' | 'params' | 'result' | 'error';
+const ROUTING_KEYS: readonly RoutingKey[] = ['method', 'id', 'jsonrpc', 'params', 'result', 'error'];
 /** The closers a nested value still expects (reused: a scan never runs inside another). */
 const closers: number[] = [];
 
@@ -110,10 +120,26 @@ function skipValue(text: string, at: number): number {
   return -1;
 }
 
-/** The key between `start` (its opening quote) and `end` (past its closing one), decoded. */
-function keyAt(text: string, start: number, end: number): string {
+/** The string between `start` (its opening quote) and `end` (past its closing one), decoded. */
+function stringAt(text: string, start: number, end: number): string {
   const raw = text.slice(start + 1, end - 1);
   return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
+}
+
+/**
+ * The routing key between `start` and `end` (quotes included), or undefined for any other key.
+ * Compared where it stands: no string is made for a key (a frame has a dozen) unless it is escaped.
+ */
+function routingKeyAt(text: string, start: number, end: number): RoutingKey | undefined {
+  const length = end - start - 2;
+  for (const key of ROUTING_KEYS) if (key.length === length && text.startsWith(key, start + 1)) return key;
+  for (let i = start + 1; i < end - 1; i++) {
+    if (text.charCodeAt(i) !== BACKSLASH) continue;
+    // Escaped (`"meth\u006fd"`): rare; compared decoded, as JSON.parse would read it.
+    const key = stringAt(text, start, end);
+    return ROUTING_KEYS.find((routing) => routing === key);
+  }
+  return undefined;
 }
 
 /**
@@ -133,6 +159,7 @@ function emptyFields(text: string): Fields {
   return {
     text,
     method: undefined,
+    methodText: undefined,
     idText: undefined,
     params: undefined,
     result: undefined,
@@ -153,12 +180,17 @@ function scanObject(text: string, at: number, fields: Fields, nested: boolean): 
     if (text.charCodeAt(i) !== QUOTE) return -1;
     const keyEnd = skipString(text, i);
     if (keyEnd < 0) return -1;
-    const key = keyAt(text, i, keyEnd);
+    const key = routingKeyAt(text, i, keyEnd);
     i = skipSpace(text, keyEnd);
     if (text.charCodeAt(i) !== COLON) return -1;
     const start = skipSpace(text, i + 1);
     let end: number;
-    if (nested && key === 'params' && text.charCodeAt(start) === OPEN_BRACE) {
+    if (
+      nested &&
+      key === 'params' &&
+      text.charCodeAt(start) === OPEN_BRACE &&
+      (fields.method === undefined || fields.method === ENVELOPE_METHOD)
+    ) {
       const inner = emptyFields(text);
       end = scanObject(text, start, inner, false);
       fields.inner = inner;
@@ -166,7 +198,8 @@ function scanObject(text: string, at: number, fields: Fields, nested: boolean): 
       end = skipValue(text, start);
     }
     if (end < 0) return -1;
-    note(fields, key, text, start, end);
+    if (key === undefined) fields.otherKeys = true;
+    else note(fields, key, text, start, end);
     i = skipSpace(text, end);
     const code = text.charCodeAt(i);
     if (code === CLOSE_BRACE) return i + 1;
@@ -175,12 +208,21 @@ function scanObject(text: string, at: number, fields: Fields, nested: boolean): 
   }
 }
 
-function note(fields: Fields, key: string, text: string, start: number, end: number): void {
+function note(fields: Fields, key: RoutingKey, text: string, start: number, end: number): void {
   switch (key) {
     case 'method':
       // Not a string: a frame is then turned down; inside params it is just data.
-      if (text.charCodeAt(start) === QUOTE) fields.method = keyAt(text, start, end);
-      else fields.badMethod = true;
+      if (text.charCodeAt(start) === QUOTE) {
+        const method = stringAt(text, start, end);
+        // As written when it has no escapes (the common case), else written plainly: one spelling
+        // per method, which the conductor compares.
+        fields.methodText = method.length === end - start - 2 ? text.slice(start, end) : methodJson(method);
+        fields.method = method;
+        fields.badMethod = false;
+      } else {
+        fields.methodText = fields.method = undefined;
+        fields.badMethod = true;
+      }
       return;
     case 'id':
       fields.idText = text.slice(start, end);
@@ -192,10 +234,19 @@ function note(fields: Fields, key: string, text: string, start: number, end: num
     case 'result':
     case 'error':
       fields[key] = { start, end };
-      return;
-    default:
-      fields.otherKeys = true;
   }
+}
+
+/**
+ * `params` of `frame` read as a message (what a `proxy/successor` envelope carries); undefined
+ * when it is not an object. The scan read it already when the frame could be an envelope.
+ */
+export function innerFrame(frame: ScannedFrame): ScannedFrame | undefined {
+  if (frame.inner) return frame.inner;
+  const span = frame.params;
+  if (!span || frame.text.charCodeAt(span.start) !== OPEN_BRACE) return undefined;
+  const inner = emptyFields(frame.text);
+  return scanObject(frame.text, span.start, inner, false) === span.end ? inner : undefined;
 }
 
 /** The text of a span. */

@@ -83,7 +83,7 @@ export function passThroughChannel(channel: ByteChannel, options: PassThroughOpt
       frame.idText,
       hop,
       SUCCESSOR_JSON,
-      envelopeText(methodJson(frame.method), paramsText(frame)),
+      envelopeText(frame.methodText ?? methodJson(frame.method), paramsText(frame)),
     );
   };
 

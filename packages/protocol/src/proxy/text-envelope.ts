@@ -4,7 +4,7 @@
  */
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { PROXY_METHODS } from './envelope.js';
-import { methodJson, paramsAllowed, paramsText, type ScannedFrame } from './frame-scan.js';
+import { innerFrame, paramsAllowed, paramsText, type ScannedFrame } from './frame-scan.js';
 
 /** A message inside an envelope, as JSON texts. */
 export interface MessageText {
@@ -19,13 +19,13 @@ export function envelopeText(method: string, params: string | undefined): string
 
 /** Opens a `proxy/successor` envelope as text; -32602 as `unwrapSuccessor` says it. */
 export function openEnvelope(frame: ScannedFrame): MessageText | ProtocolError {
-  const inner = frame.inner;
+  const inner = innerFrame(frame);
   const bad = (reason: string) =>
     ProtocolError.invalidParams({ method: PROXY_METHODS.proxy_successor, reason });
-  if (!inner || inner.method === undefined || inner.badMethod)
+  if (!inner || inner.methodText === undefined || inner.badMethod)
     return bad('params must be an object with a string "method"');
   if (inner.params && !paramsAllowed(inner)) return bad('the wrapped "params" must be an object or an array');
-  return { methodJson: methodJson(inner.method), params: paramsText(inner) };
+  return { methodJson: inner.methodText, params: paramsText(inner) };
 }
 
 /** The key of a request id in the maps: its canonical JSON (`1.0` and `1` are the same id). */
