@@ -57,6 +57,17 @@ export class LongLineParser {
   /** A long value could not be decoded: the rest of the line is kept as it came. */
   private declined = false;
 
+  /**
+   * Characters of the line kept as they came (the rest of the line, the current string while it
+   * is short, an undecodable value): what must stay small for the pieces to go. Decoded values
+   * are not counted.
+   */
+  get keptChars(): number {
+    let chars = this.currentLength + (this.value?.keptChars ?? 0);
+    for (const part of this.rest) if (typeof part === 'string') chars += part.length;
+    return chars;
+  }
+
   /** Takes the next piece of the line; the parser keeps no reference to it beyond its values. */
   push(text: string): void {
     /** Start of the part of `text` not yet given to the rest of the line or to a string. */
@@ -168,6 +179,7 @@ export class LongLineParser {
       this.value = new ValueDecoder();
       for (const kept of this.current) this.value.push(kept);
       this.current = [];
+      this.currentLength = 0;
     }
   }
 
@@ -240,6 +252,13 @@ class ValueDecoder {
   private carry = '';
   /** Set once a part could not be decoded: the raw text from that part on. */
   private undecoded: string[] | undefined;
+
+  /** Characters kept as they came: a cut escape, or everything from an undecodable part on. */
+  get keptChars(): number {
+    let chars = this.carry.length;
+    for (const part of this.undecoded ?? []) chars += part.length;
+    return chars;
+  }
 
   push(part: string): void {
     if (this.undecoded) {

@@ -47,6 +47,17 @@ export class PartialLine {
     private readonly keepText: boolean,
   ) {}
 
+  /**
+   * Characters of the line this holds as they were read (its pieces, and what the parser keeps of
+   * them), not counting what the parser decoded: with `keepText` off, it stays near the line's
+   * short rest once the parser has started.
+   */
+  get keptChars(): number {
+    let chars = this.parser?.keptChars ?? 0;
+    for (const piece of this.pieces) chars += piece.length;
+    return chars;
+  }
+
   /** Adds a read to the line: decoded at once, so that its bytes can go. */
   push(piece: Uint8Array): void {
     if (piece.length === 0) return;
