@@ -15,15 +15,15 @@ const CHARS = MIB * 1024 * 1024;
 /** Goal of issue 17. */
 const GOAL = 3;
 /**
- * What the test holds `acp run` to while the goal is not met (docs/performance.md, "Large
- * messages"): the code before the framing, writer and checkpoint changes measured 6.9x at 16 MiB
- * here and 9.5x at 60 MiB in bench/large-message.mjs; after them, 4.9-6.3x and 4.5-4.7x; with the
- * transcript line written around the text (no serialised copy of it), 3.6x and 3.7x. The rest is
- * the protocol client's own (its decoded line and `JSON.parse`'s copy). The figure scatters with
- * the collector's timing: 3.6x to 5.3x in runs of the same code on 2026-11-28 (a CI run at 4.81x),
- * so the bound sits above that scatter and below the 6.3x of the code without those changes.
+ * What the test holds `acp run` to while the figure at this size scatters above the goal
+ * (docs/performance.md, "Large messages"). At 60 MiB (bench/large-message.mjs) the goal is met
+ * for this text since a long line's read pieces are let go as it is parsed (2.9x; 3.6x before);
+ * at 16 MiB the collector's timing weighs more: 4.14, 4.58 and 4.72x in three runs on
+ * 2026-11-28 (load 7.5-8), against 4.76, 5.22 and 5.43x with the pieces kept to the end of the
+ * frame as before (the client's trace taking the exact text), and 3.6-5.3x in earlier runs of the
+ * code before that. The bound sits above the new scatter and below most of the old.
  */
-const BOUND = 5.75;
+const BOUND = 5;
 
 /** `acp run` (from source, transcript on) with the relay agent running `steps`; its peak RSS. */
 async function peakOf(steps: unknown[], expectedChars: number): Promise<number> {
