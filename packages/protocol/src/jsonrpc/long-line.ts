@@ -32,8 +32,10 @@ export type LongLineResult =
 /**
  * Parses one long line from the pieces it arrives in: {@link push} each piece in order, then
  * {@link end}. It keeps the short rest of the line and the long values, never the pieces
- * themselves; {@link text} rebuilds the line for a line it declined (the long values it had
- * decoded spelt as `JSON.stringify` spells them: the same JSON, not always the same bytes).
+ * themselves (a slice refers to the piece it was cut from: the rest's slices keep the few pieces
+ * the rest lies in, a value without escapes keeps its own until it is joined at its end);
+ * {@link text} rebuilds the line for a line it declined (the long values it had decoded spelt as
+ * `JSON.stringify` spells them: the same JSON, not always the same bytes).
  *
  * @example
  * const parser = new LongLineParser();
