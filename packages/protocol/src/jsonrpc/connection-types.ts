@@ -11,7 +11,9 @@ export interface JsonRpcConnectionOptions {
    * Traces an inbound line of 1 MiB or more that was parsed as it arrived, in place of `trace`:
    * with its value, length and outline, not its text. `trace` alone gets every line's exact text, which
    * holds a long line's read pieces in memory until its frame is handled; with this hook (or no
-   * trace at all) each piece is let go once parsed (docs/performance.md, "Large messages").
+   * trace at all) each piece is let go once parsed (docs/performance.md, "Large messages"). A
+   * long line that cannot be parsed that way then reaches `trace` as text rebuilt from what was
+   * parsed of it (the same JSON, escapes perhaps spelt differently).
    */
   traceParsedLine?: (direction: 'in', line: ParsedLine) => void;
   /** Largest inbound message in bytes (default 64 MiB); a bigger one closes the connection. */
