@@ -65,4 +65,20 @@ describe('a long inbound line', () => {
     expect(peer.lines[0]).toBe(`{"jsonrpc":"2.0","id":${id},"result":${TEXT.length}}`);
     await connection.close();
   });
+
+  it('answers a long line it cannot parse with -32700, as a short one, and stays usable', async () => {
+    const { connection, peer } = connectToRawPeer({});
+    connection.onRequest('echo', (params) => params);
+    connection.start();
+    // A malformed escape after 2 MB of text with escapes: found after the pieces before it went.
+    const line = `{"jsonrpc":"2.0","method":"big","params":{"text":${JSON.stringify(TEXT).slice(0, -1)}\\x"}}`;
+    for (let at = 0; at < line.length; at += 65_536) peer.sendRaw(line.slice(at, at + 65_536));
+    peer.sendRaw('\n');
+    const replies = await peer.exchange({ jsonrpc: '2.0', id: 1, method: 'echo', params: ['ok'] });
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } },
+      { jsonrpc: '2.0', id: 1, result: ['ok'] },
+    ]);
+    await connection.close();
+  });
 });
