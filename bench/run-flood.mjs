@@ -23,32 +23,44 @@ import { AGENT, acpRun, measured } from './lib/acp-run.mjs';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const SELF = fileURLToPath(import.meta.url);
 
-/** The bare protocol client in a process of its own. */
-function bare(n, size) {
-  return measured([process.execPath, SELF, '--bare', String(n), String(size)]);
+/**
+ * The bare protocol client in a process of its own; `flags`: `lines` (the agent's text in lines
+ * of 80), `trace` (a trace hook on the connection, which then gets every line's exact text).
+ */
+function bare(n, size, flags = []) {
+  return measured([process.execPath, SELF, '--bare', String(n), String(size), ...flags]);
 }
 
 // ---- child modes ----
 
-async function bareClient(n, size) {
+async function bareClient(n, size, flags) {
   const { ClientSideConnection, PROTOCOL_VERSION } = await import('@acp-kit/protocol');
   const { spawnPeer } = await import('@acp-kit/protocol/node');
   const peer = spawnPeer(process.execPath, [AGENT, 'await']);
   let received = 0;
   let chars = 0;
-  const conn = new ClientSideConnection(peer.channel, {
-    sessionUpdate: (params) => {
-      received++;
-      chars += params.update.content.text.length;
+  let traced = 0;
+  // Reads only the length (a long line's text is a concatenation of its pieces: no copy).
+  const trace = flags.includes('trace') ? (_direction, text) => (traced += text.length) : undefined;
+  const conn = new ClientSideConnection(
+    peer.channel,
+    {
+      sessionUpdate: (params) => {
+        received++;
+        chars += params.update.content.text.length;
+      },
+      requestPermission: () => ({ outcome: { outcome: 'cancelled' } }),
     },
-    requestPermission: () => ({ outcome: { outcome: 'cancelled' } }),
-  }).start();
+    { trace },
+  ).start();
   await conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
   const { sessionId } = await conn.newSession({ cwd: tmpdir(), mcpServers: [] });
-  await conn.promptSession({ sessionId, prompt: [{ type: 'text', text: `flood ${n} ${size}` }] });
+  const lines = flags.includes('lines') ? ' lines' : '';
+  await conn.promptSession({ sessionId, prompt: [{ type: 'text', text: `flood ${n} ${size}${lines}` }] });
   await peer.shutdown();
   if (received !== n || chars !== n * size)
     throw new Error(`bare client got ${received} updates, ${chars} chars`);
+  if (trace && traced < n * size) throw new Error(`the trace saw ${traced} characters`);
 }
 
 /** `n` requests of `size` bytes to a peer that never reads its stdin; prints what happened. */
@@ -84,7 +96,7 @@ async function outbound(n, size) {
 // ---- main ----
 
 if (process.argv[2] === '--bare') {
-  await bareClient(Number(process.argv[3]), Number(process.argv[4]));
+  await bareClient(Number(process.argv[3]), Number(process.argv[4]), process.argv.slice(5));
 } else if (process.argv[2] === '--outbound') {
   await outbound(Number(process.argv[3]), Number(process.argv[4]));
 } else {

@@ -15,18 +15,22 @@ const CHARS = MIB * 1024 * 1024;
 /** Goal of issue 17. */
 const GOAL = 3;
 /**
- * What the test holds `acp run` to while the goal is not met (docs/performance.md, "Large
- * messages"): the code before the framing, writer and checkpoint changes measured 6.9x at 16 MiB
- * here and 9.5x at 60 MiB in bench/large-message.mjs; after them, 4.9-6.3x and 4.5-4.7x; with the
- * transcript line written around the text (no serialised copy of it), 3.6x and 3.7x. The rest is
- * the protocol client's own (its decoded line and `JSON.parse`'s copy). The figure scatters with
- * the collector's timing: 3.6x to 5.3x in runs of the same code on 2026-11-28 (a CI run at 4.81x),
- * so the bound sits above that scatter and below the 6.3x of the code without those changes.
+ * What the test holds `acp run` to while the figure at this size scatters above the goal
+ * (docs/performance.md, "Large messages"). At 60 MiB (bench/large-message.mjs) the goal is met
+ * for this text since a long line's read pieces are let go as it is parsed (2.9x; 3.6x before);
+ * here at full size 2.85x. At 16 MiB the collector's timing weighs more: 3.06, 4.14, 4.58 and
+ * 4.72x in four runs on 2026-11-28 (load 7-8), against 4.76, 5.22 and 5.43x with the pieces kept
+ * to the end of the frame as before (the client's trace taking the exact text), and 3.6-5.3x in
+ * earlier runs of the code before that. The bound sits above the new scatter and below most of
+ * the old.
  */
-const BOUND = 5.75;
+const BOUND = 5;
 
-/** `acp run` (from source, transcript on) with the relay agent running `steps`; its peak RSS. */
-async function peakOf(steps: unknown[], expectedChars: number): Promise<number> {
+/**
+ * `acp run` (from source, transcript on) with the relay agent running `steps`, which print
+ * `expectedBytes`; its peak RSS.
+ */
+async function peakOf(steps: unknown[], expectedBytes: number): Promise<number> {
   const home = makeHome('a4-large');
   const child = spawnAcp(['run', script(steps), '--', ...relayCommand()], {
     cwd: home.work,
@@ -40,8 +44,7 @@ async function peakOf(steps: unknown[], expectedChars: number): Promise<number> 
     const exit = await exitOf(child, 240_000);
     memory.stop();
     expect(exit.code, stderr.text.slice(-2000)).toBe(0);
-    // Every character arrived (ASCII: one byte each), plus the newline that ends the message.
-    expect(printed).toBe(expectedChars + 1);
+    expect(printed).toBe(expectedBytes);
     return memory.peak;
   } finally {
     child.kill('SIGKILL');
@@ -51,8 +54,11 @@ async function peakOf(steps: unknown[], expectedChars: number): Promise<number> 
 
 describe('A4 one large message within the limit', () => {
   it(`acp run, one ${MIB} MiB update: peak RSS over a short turn's is bounded, in messages`, async () => {
-    const idle = await peakOf([{ text: 'ok' }], 2);
-    const large = await peakOf([{ bigText: CHARS }], CHARS);
+    // Every character arrived (ASCII: one byte each), plus the newline acp run ends a message
+    // with when its text does not end with one (the relay's text is lines of 80 characters: at
+    // 60 MiB its last line is whole).
+    const idle = await peakOf([{ text: 'ok' }], 3);
+    const large = await peakOf([{ bigText: CHARS }], CHARS + (CHARS % 80 === 0 ? 0 : 1));
     const ratio = Math.round(((large - idle) / CHARS) * 100) / 100;
     atMost(
       {

@@ -10,6 +10,7 @@ import {
   type AgentCapabilities,
   type ClientSideConnection,
   type FrameDirection,
+  type ParsedLine,
   type Implementation,
   type ListSessionsRequest,
   type ListSessionsResponse,
@@ -559,6 +560,13 @@ export class AgentConnection implements SessionLink {
                 noise.inspect(text, parsed);
               }
               router.frame(direction, text, parsed);
+            },
+            // A long line's text is not needed here (the trace cuts long strings, the noise check
+            // looks at the start of a line that is no object): its pieces go as it is parsed.
+            traceParsedLine: (direction: 'in', line: ParsedLine) => {
+              this.stall.traffic();
+              noise.inspect(line.outline, line.value);
+              router.parsedFrame(direction, line.value);
             },
           },
           request: { timeoutMs: this.timeouts.initializeMs, signal: this.startAbort.signal },

@@ -160,6 +160,11 @@ export class TraceRouter {
       const record = traceFrame(direction, text, parsed);
       routed = { record, line: `${JSON.stringify(record)}\n` };
     }
+    this.deliver(direction, parsed, routed);
+  }
+
+  /** Hands a routed frame to its session's sink (held until it is attached), or to every sink. */
+  private deliver(direction: FrameDirection, parsed: unknown, routed: RoutedFrame): void {
     const sessionId = this.route(direction, parsed);
     if (sessionId) {
       const sink = this.sinks.get(sessionId);
@@ -172,6 +177,15 @@ export class TraceRouter {
       return;
     }
     for (const sink of this.sinks.values()) sink.frame(routed.record, routed.line, routed.pieces);
+  }
+
+  /**
+   * Records a frame known only by its value (a long line the engine parsed as it arrived and did
+   * not keep as text): its record is the redacted value, long strings cut as for any frame.
+   */
+  parsedFrame(direction: FrameDirection, parsed: unknown): void {
+    const record = traceFrame(direction, '', parsed);
+    this.deliver(direction, parsed, { record, line: `${JSON.stringify(record)}\n` });
   }
 
   /**

@@ -285,4 +285,32 @@ describe('traces', () => {
       ['in', 'not json at all'],
     ]);
   });
+
+  it('records a frame known only by its value (a long line parsed without its text) like any frame', async () => {
+    const store = new TranscriptStore(dir);
+    await (await store.create(meta('s-p'))).close();
+    const router = new TraceRouter();
+    const writer = await TraceWriter.open(store.sessionDir('s-p'));
+    router.attach('A', writer);
+    const text = `${'x'.repeat(79)}\n`.repeat(1000);
+    router.parsedFrame('in', {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'A', update: { content: { type: 'text', text }, token: 'sk-secret' } },
+    });
+    router.parsedFrame('in', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'B' } });
+    await writer.close();
+    const lines = (await readFile(join(dir, 's-p', 'trace.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const record = JSON.parse(lines[0] as string) as {
+      dir: string;
+      frame: { params: { update: { content: { text: string }; token: string } } };
+    };
+    expect(record.dir).toBe('in');
+    // Cut as the trace cuts every long string; the credential field redacted.
+    expect(record.frame.params.update.content.text).toBe(
+      `${text.slice(0, 16 * 1024)}…[${text.length} characters]`,
+    );
+    expect(record.frame.params.update.token).toBe(REDACTED);
+  });
 });

@@ -1,11 +1,21 @@
 /** The public types of {@link JsonRpcConnection}'s API: options, handler signatures, contexts. */
+import type { ParsedLine } from './partial-line.js';
 import type { FrameTrace, Logger, RequestId } from './types.js';
 
 export interface JsonRpcConnectionOptions {
   /** Diagnostics sink; off by default. Never receives frame contents (only lengths, ids, methods). */
   logger?: Logger;
-  /** Called with every frame in and out, as text. */
+  /** Called with every frame in and out, as text (see `traceParsedLine`). */
   trace?: FrameTrace;
+  /**
+   * Traces an inbound line of 1 MiB or more that was parsed as it arrived, in place of `trace`:
+   * with its value, length and outline, not its text. `trace` alone gets every line's exact text, which
+   * holds a long line's read pieces in memory until its frame is handled; with this hook (or no
+   * trace at all) each piece is let go once parsed (docs/performance.md, "Large messages"). A
+   * long line that cannot be parsed that way then reaches `trace` as text rebuilt from what was
+   * parsed of it (the same JSON, escapes perhaps spelt differently).
+   */
+  traceParsedLine?: (direction: 'in', line: ParsedLine) => void;
   /** Largest inbound message in bytes (default 64 MiB); a bigger one closes the connection. */
   maxMessageBytes?: number;
   /** Accept LSP-style `Content-Length` framing when the peer starts with it, and answer in kind (default false). */

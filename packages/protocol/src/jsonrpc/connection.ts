@@ -18,7 +18,13 @@ import {
   type CloseDetails,
 } from './errors.js';
 import { outboundFull, RequestSlots } from './flow-control.js';
-import { FrameDecoder, encodeFrame, utf8ByteLength, type FrameDecoderSink } from './framing.js';
+import {
+  FrameDecoder,
+  encodeFrame,
+  utf8ByteLength,
+  type FrameDecoderSink,
+  type ParsedLine,
+} from './framing.js';
 import { exactIdText, needsExactText } from './exact-id.js';
 import { IdTable } from './id-table.js';
 import { InboundQueue } from './inbound-queue.js';
@@ -91,6 +97,7 @@ export class JsonRpcConnection {
   private readonly channel: ByteChannel;
   private readonly logger: Logger | undefined;
   private readonly trace: FrameTrace | undefined;
+  private readonly traceParsedLine: JsonRpcConnectionOptions['traceParsedLine'];
   private readonly peerName: string;
   private readonly requestTimeoutMs: number | undefined;
   private readonly maxOutboundBytes: number;
@@ -133,6 +140,7 @@ export class JsonRpcConnection {
     this.channel = channel;
     this.logger = options.logger;
     this.trace = options.trace;
+    this.traceParsedLine = options.traceParsedLine;
     this.peerName = options.peerName ?? 'peer';
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.answerParseErrors = options.answerParseErrors;
@@ -145,6 +153,7 @@ export class JsonRpcConnection {
     });
     const decoderSink: FrameDecoderSink = {
       frame: (text, parsed) => this.onFrame(text, parsed),
+      parsedLine: (line) => this.onParsedLine(line),
       fatal: (error) => {
         this.log('error', 'inbound message too large, closing the connection', { ...error.details });
         this.terminate(error, false);
@@ -153,7 +162,8 @@ export class JsonRpcConnection {
     this.decoder = new FrameDecoder(decoderSink, {
       maxMessageBytes: options.maxMessageBytes,
       detectContentLength: options.detectContentLength,
-      parseLongLines: true,
+      // A long line's text is kept only for a trace that wants it: else its pieces go as parsed.
+      parseLongLines: this.trace && !this.traceParsedLine ? 'text' : 'value',
     });
     this.queue = new InboundQueue<InboundItem>((item) => this.dispatch(item), {
       highWater: options.maxQueuedInbound ?? DEFAULT_MAX_QUEUED_INBOUND,
@@ -310,6 +320,19 @@ export class JsonRpcConnection {
       return;
     }
     if (this.trace) this.trace('in', text, message);
+    this.onMessage(message, text, text.length);
+  }
+
+  /** A long line parsed as it arrived, without its text (`parseLongLines: 'value'`). */
+  private onParsedLine(line: ParsedLine): void {
+    if (this.closeReason) return;
+    this.traceParsedLine?.('in', line);
+    // The outline has every member but the long string values as written (a big id's digits).
+    this.onMessage(line.value, line.outline, line.length);
+  }
+
+  /** A parsed inbound message; `text`: its line (or outline), `size`: the line's length. */
+  private onMessage(message: unknown, text: string, size: number): void {
     if (typeof message !== 'object' || message === null) {
       this.replyError(null, invalidRequest('a message must be a JSON object'));
       return;
@@ -322,13 +345,13 @@ export class JsonRpcConnection {
     const method = frame.method;
     if (typeof method !== 'string' || frame.id !== undefined) this.readHadOther = true;
     if (typeof method === 'string') {
-      if (frame.id === undefined) this.onNotificationFrame(frame, method, text.length);
-      else this.onRequestFrame(frame, method, text);
+      if (frame.id === undefined) this.onNotificationFrame(frame, method, size);
+      else this.onRequestFrame(frame, method, text, size);
     } else if (method !== undefined) {
       this.replyError(isRequestId(frame.id) ? frame.id : null, invalidRequest('method must be a string'));
     } else if (frame.id !== undefined || 'result' in frame || 'error' in frame) {
       // Response-shaped frames are never answered, so two peers cannot ping-pong errors.
-      this.queue.push(frame, text.length);
+      this.queue.push(frame, size);
     } else {
       this.replyError(null, invalidRequest('not a request, notification or response'));
     }
@@ -343,7 +366,7 @@ export class JsonRpcConnection {
     this.queue.push(frame, size);
   }
 
-  private onRequestFrame(frame: Record<string, unknown>, method: string, text: string): void {
+  private onRequestFrame(frame: Record<string, unknown>, method: string, text: string, size: number): void {
     const id = frame.id;
     // A number the parse rounded: answered with the digits the peer wrote (its key here stays
     // the rounded number, which is also what a `$/cancel_request` for it parses to).
@@ -364,7 +387,7 @@ export class JsonRpcConnection {
     }
     const request = new InboundRequest(requestId, method, frame.params, idText);
     this.inFlight.set(requestId, request);
-    this.queue.push(request, text.length);
+    this.queue.push(request, size);
   }
 
   private onCancelRequest(params: unknown): void {

@@ -6,7 +6,20 @@
  * Runtime-neutral: no Node APIs.
  */
 import { AcpKitError } from './errors.js';
-import { LONG_LINE_CHARS, parseLongLine } from './long-line.js';
+import {
+  concat,
+  findHeaderEnd,
+  isWhitespace,
+  latin1,
+  lowerAscii,
+  parseContentLength,
+} from './frame-bytes.js';
+import { utf8ByteLength } from './frame-encoding.js';
+import { PartialLine, type CompletedLine, type ParsedLine } from './partial-line.js';
+
+export { encodeFrame, utf8ByteLength } from './frame-encoding.js';
+
+export type { ParsedLine } from './partial-line.js';
 
 /** Default largest inbound message: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -17,11 +30,16 @@ export type FramingMode = 'ndjson' | 'content-length';
 /** Receives what a {@link FrameDecoder} finds in the stream. */
 export interface FrameDecoderSink {
   /**
-   * One complete frame (JSON text), in stream order. With `parseLongLines`, a long line may come
-   * already parsed (`parsed.value`); `text` is then the line as a concatenation of the pieces it
-   * was read in (reading its characters makes V8 join them: only for what is rare).
+   * One complete frame (JSON text), in stream order. With `parseLongLines: 'text'`, a long line
+   * may come already parsed (`parsed.value`); `text` is then the line as a concatenation of the
+   * pieces it was read in (reading its characters makes V8 join them: only for what is rare).
    */
   frame(text: string, parsed?: { value: unknown }): void;
+  /**
+   * With `parseLongLines: 'value'`: a long line parsed as it arrived, in stream order with the
+   * frames, without its text (its pieces were let go as they were parsed).
+   */
+  parsedLine?(line: ParsedLine): void;
   /** A fatal framing error (today only `MESSAGE_TOO_LARGE`); the decoder ignores input afterwards. */
   fatal(error: AcpKitError): void;
 }
@@ -38,10 +56,15 @@ export interface FrameDecoderOptions {
    */
   decodeUtf8?: (bytes: Uint8Array) => string;
   /**
-   * Parse a line of at least 1 MiB that spanned reads from its pieces (long-line.ts: one copy of
-   * a long text fewer) and hand the value to `sink.frame` with the text (default false).
+   * Parse a line of at least 1 MiB that spans reads as it arrives (long-line.ts: its pieces are
+   * never joined, its long string values never copied out of a joined line); default off.
+   * `'text'` (or true): the value goes to `sink.frame` with the line's text, which holds every
+   * piece until the frame is handled. `'value'`: to `sink.parsedLine` without it, each piece let
+   * go once parsed (only the decoded values stay). A line this path cannot parse goes to
+   * `sink.frame` as text either way (with `'value'`, its long values as the parser decoded them,
+   * spelt again: the same JSON).
    */
-  parseLongLines?: boolean;
+  parseLongLines?: boolean | 'text' | 'value';
 }
 
 const NEWLINE = 10;
@@ -77,21 +100,17 @@ export class FrameDecoder {
   private readonly maxBytes: number;
   private readonly detect: boolean;
   private readonly decode: (bytes: Uint8Array) => string;
-  private readonly parseLong: boolean;
+  private readonly parseLong: 'text' | 'value' | undefined;
   private stage = Stage.Bom;
   private currentMode: FramingMode | undefined;
   /** Bytes held back while the BOM / framing detection is undecided (a few bytes at most). */
   private head: Uint8Array | undefined;
   /** Pieces of the current header/body (Content-Length). */
   private parts: Uint8Array[] = [];
-  /** Bytes of the current incomplete line (NDJSON) or header/body (Content-Length). */
+  /** Bytes of the current header/body (Content-Length). */
   private partBytes = 0;
-  /** NDJSON: the current incomplete line, decoded read by read. */
-  private lineText: string[] = [];
-  /** NDJSON: the last byte of the current incomplete line (a CR may end it). */
-  private lineLastByte = -1;
-  /** NDJSON: decodes an incomplete line piece by piece (a character may straddle two reads). */
-  private readonly lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  /** NDJSON: the current incomplete line. */
+  private readonly line: PartialLine;
   /** Content-Length mode: body length being collected, or -1 while reading headers. */
   private bodyLength = -1;
 
@@ -99,7 +118,11 @@ export class FrameDecoder {
     this.sink = sink;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.detect = options.detectContentLength ?? false;
-    this.parseLong = options.parseLongLines ?? false;
+    const long = options.parseLongLines;
+    this.parseLong = long === true ? 'text' : long === false ? undefined : long;
+    if (this.parseLong === 'value' && !sink.parsedLine)
+      throw new TypeError("parseLongLines: 'value' needs a sink with parsedLine");
+    this.line = new PartialLine(this.parseLong !== undefined, this.parseLong !== 'value');
     if (options.decodeUtf8) {
       this.decode = options.decodeUtf8;
     } else {
@@ -141,11 +164,11 @@ export class FrameDecoder {
       this.currentMode = 'ndjson';
       if (held) this.feedLines(held);
     }
-    if (this.currentMode === 'ndjson' && this.partBytes > 0 && this.stage === Stage.Running) {
-      this.emitLine(this.takeLine(new Uint8Array(0)));
+    if (this.currentMode === 'ndjson' && this.line.bytes > 0 && this.stage === Stage.Running) {
+      this.emitCompleted(this.line.take(new Uint8Array(0)));
     }
     this.parts = [];
-    this.lineText = [];
+    this.line.clear();
     this.partBytes = 0;
   }
 
@@ -195,7 +218,7 @@ export class FrameDecoder {
 
   private feedLines(chunk: Uint8Array): void {
     const length = chunk.length;
-    if (this.partBytes === 0 && length > 0 && chunk[length - 1] === NEWLINE) {
+    if (this.line.bytes === 0 && length > 0 && chunk[length - 1] === NEWLINE) {
       // The usual read: whole lines. One decode of the chunk, then the lines are found in the
       // string; no byte search, no subarray.
       this.emitRun(this.decode(chunk), length - 1 > this.maxBytes);
@@ -207,16 +230,14 @@ export class FrameDecoder {
       return;
     }
     let start = 0;
-    if (this.partBytes > 0) {
-      // Finish the line that began in earlier chunks: join its pieces of text once.
-      const total = this.partBytes + first;
-      const lastByte = first > 0 ? (chunk[first - 1] as number) : this.lineLastByte;
+    if (this.line.bytes > 0) {
+      // Finish the line that began in earlier chunks.
+      const total = this.line.bytes + first;
+      const lastByte = first > 0 ? (chunk[first - 1] as number) : this.line.lastByte;
       // The size of a line leaves out its line ending, CR included.
       const size = lastByte === CARRIAGE_RETURN ? total - 1 : total;
       if (size > this.maxBytes) return this.fail(size);
-      if (this.parseLong && total >= LONG_LINE_CHARS)
-        this.emitLong(this.takePieces(chunk.subarray(0, first)));
-      else this.emitLine(this.takeLine(chunk.subarray(0, first)));
+      this.emitCompleted(this.line.take(chunk.subarray(0, first)));
       if (this.stage === Stage.Failed) return;
       start = first + 1;
     }
@@ -332,53 +353,26 @@ export class FrameDecoder {
     return offset + end.next - previous;
   }
 
-  /** Adds a read to the incomplete line: decoded at once, so that its bytes can go. */
+  /** Adds a read to the incomplete line. */
   private pushLinePart(piece: Uint8Array): void {
     if (piece.length === 0) return;
-    this.partBytes += piece.length;
+    const bytes = this.line.bytes + piece.length;
     // Fail as soon as the partial line is too big, instead of buffering it whole first; one byte
     // over the limit may still be the CR of a CRLF ending.
     if (
-      this.partBytes > this.maxBytes + 1 ||
-      (this.partBytes === this.maxBytes + 1 && piece[piece.length - 1] !== CARRIAGE_RETURN)
+      bytes > this.maxBytes + 1 ||
+      (bytes === this.maxBytes + 1 && piece[piece.length - 1] !== CARRIAGE_RETURN)
     )
-      return this.fail(this.partBytes);
-    this.lineLastByte = piece[piece.length - 1] as number;
-    const text = this.lineDecoder.decode(piece, { stream: true });
-    if (text.length > 0) this.lineText.push(text);
+      return this.fail(bytes);
+    this.line.push(piece);
   }
 
-  /** The incomplete line ended by `rest` (its last bytes, possibly none), as one string. */
-  private takeLine(rest: Uint8Array): string {
-    const pieces = this.takePieces(rest);
-    return pieces.length === 1 ? (pieces[0] as string) : pieces.join('');
-  }
-
-  /** The incomplete line ended by `rest`, as the pieces of text it was decoded in. */
-  private takePieces(rest: Uint8Array): string[] {
-    const last = this.lineDecoder.decode(rest);
-    const pieces = this.lineText;
-    this.lineText = [];
-    this.partBytes = 0;
-    this.lineLastByte = -1;
-    if (last.length > 0) pieces.push(last);
-    return pieces;
-  }
-
-  /** {@link emitLine} for a long line in pieces: parsed from them when it can be (long-line.ts). */
-  private emitLong(pieces: string[]): void {
-    const last = pieces[pieces.length - 1];
-    if (last !== undefined && last.charCodeAt(last.length - 1) === CARRIAGE_RETURN) {
-      if (last.length > 1) pieces[pieces.length - 1] = last.slice(0, -1);
-      else pieces.pop();
+  private emitCompleted(line: CompletedLine): void {
+    if (line.kind === 'text') this.emitLine(line.text);
+    else if (line.kind === 'parsed') {
+      if (line.text !== undefined) this.sink.frame(line.text, { value: line.line.value });
+      else this.sink.parsedLine?.(line.line);
     }
-    if (pieces.every((piece) => piece.trim() === '')) return;
-    const parsed = parseLongLine(pieces);
-    if (!parsed) return this.sink.frame(pieces.join(''));
-    // A concatenation refers to the pieces: no copy unless its characters are read.
-    let text = '';
-    for (const piece of pieces) text += piece;
-    this.sink.frame(text, parsed);
   }
 
   private takeParts(total = this.partBytes): Uint8Array {
@@ -391,7 +385,7 @@ export class FrameDecoder {
   private fail(size: number): void {
     this.stage = Stage.Failed;
     this.parts = [];
-    this.lineText = [];
+    this.line.clear();
     this.partBytes = 0;
     this.head = undefined;
     this.sink.fatal(
@@ -402,91 +396,4 @@ export class FrameDecoder {
       ),
     );
   }
-}
-
-/**
- * Wraps one JSON text for the wire in the given framing.
- *
- * @example
- * channel.write(encodeFrame(JSON.stringify(message), 'ndjson'));
- */
-export function encodeFrame(json: string, mode: FramingMode = 'ndjson'): string {
-  if (mode === 'ndjson') return json + '\n';
-  return `Content-Length: ${utf8ByteLength(json)}\r\n\r\n${json}`;
-}
-
-/**
- * Number of bytes `text` takes in UTF-8 (lone surrogates count as U+FFFD, 3 bytes).
- *
- * @example
- * utf8ByteLength('é€😀'); // 9
- */
-export function utf8ByteLength(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) {
-      bytes += 1;
-    } else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        // A pair: 2 units, 4 bytes.
-        bytes += 2;
-        i++;
-      } else {
-        bytes += 2;
-      }
-    } else {
-      bytes += 2;
-    }
-  }
-  return bytes;
-}
-
-function concat(parts: readonly Uint8Array[], total?: number): Uint8Array {
-  const size = total ?? parts.reduce((sum, part) => sum + part.length, 0);
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
-function isWhitespace(byte: number): boolean {
-  return byte === 32 || byte === 10 || byte === 13 || byte === 9;
-}
-
-function lowerAscii(byte: number): number {
-  return byte >= 65 && byte <= 90 ? byte + 32 : byte;
-}
-
-/** Finds the blank line ending a header block (`\r\n\r\n` or `\n\n`), searching from `from`. */
-function findHeaderEnd(bytes: Uint8Array, from: number): { start: number; next: number } | -1 {
-  let i = bytes.indexOf(NEWLINE, from);
-  while (i !== -1) {
-    if (bytes[i + 1] === NEWLINE) return { start: i, next: i + 2 };
-    if (bytes[i + 1] === CARRIAGE_RETURN && bytes[i + 2] === NEWLINE) return { start: i, next: i + 3 };
-    i = bytes.indexOf(NEWLINE, i + 1);
-  }
-  return -1;
-}
-
-function latin1(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return text;
-}
-
-function parseContentLength(header: string): number | undefined {
-  for (const line of header.split('\n')) {
-    const colon = line.indexOf(':');
-    if (colon === -1) continue;
-    if (line.slice(0, colon).trim().toLowerCase() !== 'content-length') continue;
-    const value = line.slice(colon + 1).trim();
-    return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
-  }
-  return undefined;
 }

@@ -23,7 +23,7 @@ export type {
   FrameTrace,
 } from './types.js';
 export { DEFAULT_MAX_MESSAGE_BYTES, FrameDecoder, encodeFrame, utf8ByteLength } from './framing.js';
-export type { FramingMode, FrameDecoderSink, FrameDecoderOptions } from './framing.js';
+export type { FramingMode, FrameDecoderSink, FrameDecoderOptions, ParsedLine } from './framing.js';
 export { CANCEL_REQUEST_METHOD, JsonRpcConnection } from './connection.js';
 export type {
   JsonRpcConnectionOptions,
