@@ -528,6 +528,8 @@ export class AgentConnection implements SessionLink {
             orphanUpdates: (id, updates) => this.sessions.hold(id, updates),
             onUpdates: (sessionId, updates) => this.events.emit('agentUpdate', { sessionId, updates }),
             backpressure: () => this.pushback.wait(this.sessions.values()),
+            host: this.host,
+            agentId: this.agent.id,
           },
         },
         {
