@@ -45,7 +45,7 @@ describe('AgentConnection against a scripted agent process', () => {
     const init = JSON.parse(await readFile(record, 'utf8'));
     // One initialize for both versions: a v1 agent reads its own fields and answers 1.
     expect(init.protocolVersion).toBe(2);
-    expect(init.capabilities).toEqual({ auth: { terminal: {} } });
+    expect(init.capabilities).toEqual({ auth: { terminal: {} }, elicitation: { form: {} } });
     expect(init.info.name).toBe('acp-kit');
     expect(init.clientCapabilities).toEqual({
       fs: { readTextFile: true, writeTextFile: true },
@@ -61,6 +61,7 @@ describe('AgentConnection against a scripted agent process', () => {
     await setup({ recordInit: headless });
     const bare = JSON.parse(await readFile(headless, 'utf8'));
     expect(bare.clientCapabilities.elicitation).toBeUndefined();
+    expect(bare.capabilities).toEqual({ auth: { terminal: {} } });
   });
 
   it('runs a turn: updates sent right after session/new are kept, messages grouped, transcript written', async () => {

@@ -61,8 +61,11 @@ export async function shakeHands(
     {
       ...options.connection,
       info: options.info,
-      // v2 has no fs or terminals on the client; forms are not served in v2 yet.
-      capabilities: terminalAuth ? { auth: { terminal: {} } } : {},
+      // v2 has no fs or terminals on the client; forms as in v1 (only when the host shows them).
+      capabilities: {
+        ...(terminalAuth ? { auth: { terminal: {} } } : {}),
+        ...(options.forms === false ? {} : { elicitation: { form: {} } }),
+      },
       clientCapabilities: clientCapabilities(options),
       ...(options.protocolVersion ? { protocolVersion: options.protocolVersion } : {}),
       request: options.request,

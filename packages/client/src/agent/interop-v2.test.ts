@@ -10,6 +10,7 @@ import type { AgentEntry } from '../catalog/types.js';
 import { PermissionPolicy } from '../permissions/policy.js';
 import { agentText, waitForState } from '../test-support/harness.js';
 import { AgentConnection } from './agent-connection.js';
+import type { ClientHost, ElicitationOrigin } from './host.js';
 
 const SDK_AGENT = fileURLToPath(
   new URL('../../../protocol/test/interop/fixtures/sdk-v2-agent.mjs', import.meta.url),
@@ -30,11 +31,16 @@ function sdkAgent(mode: 'v2' | 'router' | 'router-v1'): AgentEntry {
   };
 }
 
-async function start(mode: 'v2' | 'router' | 'router-v1', protocolVersion?: 1 | 2): Promise<AgentConnection> {
+async function start(
+  mode: 'v2' | 'router' | 'router-v1',
+  protocolVersion?: 1 | 2,
+  host?: ClientHost,
+): Promise<AgentConnection> {
   const connection = await AgentConnection.start({
     agent: sdkAgent(mode),
     policy: new PermissionPolicy({ mode: 'all' }),
     ...(protocolVersion ? { protocolVersion } : {}),
+    ...(host ? { host } : {}),
   });
   cleanups.push(() => connection.close(200));
   return connection;
@@ -106,5 +112,44 @@ describe('the client engine ↔ agents on the official SDK (child processes)', (
   it('forcing v2 on a v1-only agent fails at the handshake with a clear error', async () => {
     const failure = await start('router-v1', 2).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'UNSUPPORTED_PROTOCOL_VERSION' });
+  });
+});
+
+/** The `initialize` params the agent received (each fixture echoes them in `_meta.seen`). */
+function seenByAgent(connection: AgentConnection): { capabilities?: unknown } {
+  const answer = connection.connection.initializeResponse as { _meta?: { seen?: object } } | undefined;
+  return answer?._meta?.seen ?? {};
+}
+
+describe('forms (elicitation/create) from an agent on the SDK experimental v2 API', () => {
+  it('reach the host with the session that asks, and its answer reaches the agent, as in v1', async () => {
+    const asked: { message: string; origin: ElicitationOrigin }[] = [];
+    const connection = await start('v2', undefined, {
+      elicit: async (request, _signal, origin) => {
+        asked.push({ message: request.message, origin });
+        return { action: 'accept', content: { branch: 'main' } };
+      },
+    });
+    expect(seenByAgent(connection).capabilities).toMatchObject({ elicitation: { form: {} } });
+    const session = await connection.newSession({ cwd: process.cwd() });
+    expect((await session.prompt('form')).stopReason).toBe('end_turn');
+    expect(asked).toEqual([
+      { message: 'Which branch?', origin: { agentId: connection.agent.id, localId: session.localId } },
+    ]);
+    expect(agentText(session.state)).toContain('form: accept {"branch":"main"}');
+    expect(session.state.items).toContainEqual(
+      expect.objectContaining({ kind: 'info', text: 'Which branch? → accept' }),
+    );
+  });
+
+  it('headless (acp run): forms are not advertised, and one asked anyway is declined and recorded', async () => {
+    const connection = await start('v2');
+    expect(seenByAgent(connection).capabilities).not.toHaveProperty('elicitation');
+    const session = await connection.newSession({ cwd: process.cwd() });
+    expect((await session.prompt('form')).stopReason).toBe('end_turn');
+    expect(agentText(session.state)).toContain('form: decline');
+    expect(session.state.items).toContainEqual(
+      expect.objectContaining({ kind: 'info', text: 'Which branch? → decline' }),
+    );
   });
 });

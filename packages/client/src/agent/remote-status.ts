@@ -15,6 +15,11 @@ export interface RemoteStatus {
   resumes: number;
 }
 
+/** The status of a remote agent being connected to (again: the resumes so far are kept). */
+export function connectingAgain(agent: { command: string }, previous?: RemoteStatus): RemoteStatus {
+  return { url: agent.command, profile: undefined, state: 'connecting', resumes: previous?.resumes ?? 0 };
+}
+
 /** The status after `event`. */
 export function nextRemoteStatus(status: RemoteStatus, event: RemoteEvent): RemoteStatus {
   const next: RemoteStatus = { ...status, profile: event.profile };

@@ -104,6 +104,11 @@ export type AgentUpdateKind =
       output?: string;
       exitStatus?: TerminalExit;
       capabilities?: { cancel?: boolean };
+      /**
+       * The agent reports this terminal's end itself (ACP v2's final `terminal_update`), so it can
+       * outlive its tool call; without it (v1's `_meta` channel) a terminal ends with its call.
+       */
+      reportsExit?: boolean;
     }
   /** Output of a terminal, as text (a face decodes bytes). */
   | { kind: 'terminal_output'; terminalId: string; toolCallId?: string; data: string }

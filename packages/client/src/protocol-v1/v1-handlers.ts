@@ -4,7 +4,7 @@
  * errors.
  */
 import { ProtocolError, type ClientHandlers, type SessionNotification } from '@acp-kit/protocol';
-import type { ClientHost } from '../agent/host.js';
+import { answerElicitation, completeElicitation, type ElicitationDeps } from '../agent/elicitation.js';
 import { ClientError } from '../errors.js';
 import type { FsService } from '../fs/fs-service.js';
 import type { AgentUpdate } from '../model/agent-update.js';
@@ -13,8 +13,7 @@ import type { ClientSession } from '../session/client-session.js';
 import type { TerminalService } from '../terminal/terminal-service.js';
 
 /** What the handlers need from the connection. */
-export interface HandlerDeps {
-  session(sessionId: string): ClientSession | undefined;
+export interface HandlerDeps extends ElicitationDeps {
   /** Updates for a session not registered yet (its `session/new` answer is on its way). */
   orphanUpdates(sessionId: string, updates: AgentUpdate[]): void;
   /** Sees every `session/update` received, as received, before it is routed. */
@@ -25,9 +24,6 @@ export interface HandlerDeps {
   backpressure?(): Promise<void> | undefined;
   fs: FsService;
   terminals: TerminalService;
-  host: ClientHost;
-  /** The catalog id of the agent on this connection. */
-  agentId: string;
 }
 
 /** Maps a local failure to the error the agent gets. */
@@ -91,32 +87,7 @@ export function createClientHandlers(deps: HandlerDeps): ClientHandlers {
       served(() => (require(params.sessionId), deps.terminals.waitForExit(params, ctx.signal))),
     killTerminal: (params) => served(() => (require(params.sessionId), deps.terminals.kill(params))),
     releaseTerminal: (params) => served(() => (require(params.sessionId), deps.terminals.release(params))),
-    async createElicitation(params, ctx) {
-      const sessionId = (params as { sessionId?: unknown }).sessionId;
-      const session = typeof sessionId === 'string' ? deps.session(sessionId) : undefined;
-      let answer = { action: 'decline' } as Awaited<
-        ReturnType<NonNullable<ClientHandlers['createElicitation']>>
-      >;
-      if (params.mode === 'form' && deps.host.elicit) {
-        try {
-          answer = await deps.host.elicit(params, ctx.signal, {
-            agentId: deps.agentId,
-            ...(session ? { localId: session.localId } : {}),
-          });
-        } catch {
-          answer = { action: 'cancel' };
-        }
-      }
-      session?.store.dispatch({
-        type: 'elicitation',
-        at: Date.now(),
-        message: params.message.slice(0, 500),
-        action: answer.action,
-      });
-      return answer;
-    },
-    completeElicitation(params) {
-      deps.host.elicitationComplete?.(params);
-    },
+    createElicitation: (params, ctx) => answerElicitation(deps, params, ctx.signal),
+    completeElicitation: (params) => completeElicitation(deps, params),
   };
 }

@@ -28,7 +28,13 @@ describe('V2UpdateTranslator', () => {
     );
     expect(exit).toEqual([
       { kind: 'terminal_output', terminalId: 'U', data: '\ufffd' },
-      { kind: 'terminal', terminalId: 'U', owner: 'agent', exitStatus: { exitCode: 1, signal: null } },
+      {
+        kind: 'terminal',
+        terminalId: 'U',
+        owner: 'agent',
+        reportsExit: true,
+        exitStatus: { exitCode: 1, signal: null },
+      },
     ]);
   });
 
@@ -51,6 +57,7 @@ describe('V2UpdateTranslator', () => {
         kind: 'terminal',
         terminalId: 'T',
         owner: 'agent',
+        reportsExit: true,
         command: 'npm start',
         cwd: '/w',
         output: 'all so far\n',

@@ -93,6 +93,8 @@ export class V2UpdateTranslator {
           kind: 'terminal',
           terminalId: update.terminalId,
           owner: 'agent',
+          // v2 ends every terminal with a final `terminal_update` (its exit status).
+          reportsExit: true,
         };
         if (typeof update.command === 'string') terminal.command = update.command;
         if (typeof update.cwd === 'string') terminal.cwd = update.cwd;

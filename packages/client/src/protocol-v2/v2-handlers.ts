@@ -1,21 +1,21 @@
 /**
  * The v2 face, agent → client: `session/update`s through one {@link V2UpdateTranslator} per agent
  * session into the session's store (a foreground state also settles the waiting turn), and
- * permission questions through the session's broker. v2 has no `fs/*` or `terminal/*` requests:
- * the agent's terminals arrive as updates.
+ * permission questions through the session's broker, forms (`elicitation/create`) as in v1. v2 has
+ * no `fs/*` or `terminal/*` requests: the agent's terminals arrive as updates.
  */
 import type { ClientHandlers } from '@acp-kit/protocol/v2';
+import { answerElicitation, completeElicitation, type ElicitationDeps } from '../agent/elicitation.js';
 import type { AgentUpdate } from '../model/agent-update.js';
 import { requireSession } from '../protocol-v1/v1-handlers.js';
-import type { ClientSession } from '../session/client-session.js';
 import { newId } from '../util/ids.js';
 import { V2UpdateTranslator } from './from-v2-update.js';
+import { fromV2Elicitation, toV2ElicitationAnswer } from './v2-elicitation.js';
 import { fromV2Permission } from './v2-permission.js';
 import type { V2Turns } from './v2-turns.js';
 
 /** What the v2 handlers need from the connection. */
-export interface V2HandlerDeps {
-  session(sessionId: string): ClientSession | undefined;
+export interface V2HandlerDeps extends ElicitationDeps {
   /** Updates for a session not registered yet (its `session/new` answer is on its way). */
   orphanUpdates(sessionId: string, updates: AgentUpdate[]): void;
   /** Sees every update, translated, before it is routed. */
@@ -79,5 +79,8 @@ export function createV2Handlers(deps: V2HandlerDeps, translators: V2Translators
       if (upsert) await session.handleUpdate(translators.for(params.sessionId).update(upsert));
       return session.requestPermission(question, ctx.signal);
     },
+    createElicitation: async (params, ctx) =>
+      toV2ElicitationAnswer(await answerElicitation(deps, fromV2Elicitation(params), ctx.signal)),
+    completeElicitation: (params) => completeElicitation(deps, params),
   };
 }

@@ -125,6 +125,8 @@ export interface TerminalView {
   released?: boolean;
   /** What the client may do to this terminal alone (`cancel`: stop it). */
   capabilities?: { cancel?: boolean };
+  /** The agent reports this terminal's end itself (ACP v2): it does not end with its tool call. */
+  reportsExit?: boolean;
   toolCallId?: string;
   /**
    * Of an agent's terminal: the item key of the tool call it was reported for (see

@@ -49,7 +49,7 @@ describe('shutdown', () => {
       expect(hurried).toBe(slow);
       const details = await hurried;
       expect(details).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
-      expect(details.stderrTail.startsWith('stdin closed\n')).toBe(true);
+      expect(details.stderrTail?.startsWith('stdin closed\n')).toBe(true);
       // SIGTERM was still sent before SIGKILL: no step is skipped, only the waiting.
       const sent = kill.mock.calls.filter(([pid, signal]) => pid === -(peer.pid as number) && signal !== 0);
       expect(sent.map(([, signal]) => signal)).toEqual(['SIGTERM', 'SIGKILL']);

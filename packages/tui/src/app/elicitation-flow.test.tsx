@@ -3,6 +3,7 @@
  * sends `elicitation/create`, the engine asks the controller, the form is filled in by keyboard,
  * and the agent reports the answer it got.
  */
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApp, waitFrame, type AppFlow } from '../test-support/app-flow.js';
 import { KEYS, expectSafeFrame, flat, type Rendered } from '../test-support/ink.js';
@@ -22,9 +23,18 @@ async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void
   }
 }
 
-/** The app with the scripted agent opened by the controller (no picker). */
-async function start(): Promise<AppFlow> {
-  app = await startApp({ picker: false });
+/** An agent on the official SDK's experimental v2 API (the protocol interop suite's). */
+const SDK_V2_AGENT = {
+  command: process.execPath,
+  args: [
+    fileURLToPath(new URL('../../../protocol/test/interop/fixtures/sdk-v2-agent.mjs', import.meta.url)),
+    'v2',
+  ],
+};
+
+/** The app with the scripted agent (or `agent` in its place) opened by the controller (no picker). */
+async function start(agent?: Readonly<Record<string, unknown>>): Promise<AppFlow> {
+  app = await startApp({ picker: false, ...(agent ? { agent } : {}) });
   const entry = app.controller.client.catalog.get('scenario');
   if (!entry) throw new Error('the scenario agent is not in the catalog');
   app.controller.openAgent(entry);
@@ -111,6 +121,23 @@ describe('form elicitation through the engine', () => {
     from = r.stdout.frames.length;
     expect(controller.cancel()).toBe('cancelled');
     await waitFrame(r, 'The deploy tool needs a few details. → cancel', { from });
+    expect(controller.store.getSnapshot().elicitations).toEqual([]);
+  }, 30_000);
+
+  it('shows the same form for a v2 agent, and the agent gets the answer', async () => {
+    const { r, controller } = await start(SDK_V2_AGENT);
+    expect(controller.active?.connection?.protocolVersion).toBe(2);
+    const from = r.stdout.frames.length;
+    await r.type('form');
+    await r.press(KEYS.enter);
+    const form = await waitFrame(r, /Input requested by sdk-v2-interop-agent.*Which branch\?.*Esc decline/, {
+      from,
+    });
+    expect(form).toContain('⚑ 1 form waiting');
+    await r.type('main');
+    await r.press(KEYS.ctrl('s'));
+    const told = await waitFrame(r, 'form: accept {"branch":"main"}');
+    expect(told).toContain('Which branch? → accept');
     expect(controller.store.getSnapshot().elicitations).toEqual([]);
   }, 30_000);
 });

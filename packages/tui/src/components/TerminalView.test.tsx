@@ -1,8 +1,15 @@
+import {
+  initialSessionState,
+  reduceSessionEvents,
+  V2UpdateTranslator,
+  type SessionEvent,
+} from '@acp-kit/client';
+import type { SessionUpdate as V2SessionUpdate } from '@acp-kit/protocol/v2';
 import { describe, expect, it } from 'vitest';
 import { renderInk, expectSafeFrame, flat } from '../test-support/ink.js';
 import { FixedClock } from '../clock/ClockContext.js';
 import { ESCAPE_CORPUS } from '../sanitize/corpus.js';
-import { terminalSnapshot, type TerminalSnapshot } from '../view-model/tool-call.js';
+import { terminalRuns, terminalSnapshot, type TerminalSnapshot } from '../view-model/tool-call.js';
 import { TerminalView } from './TerminalView.js';
 
 const base: TerminalSnapshot = {
@@ -19,10 +26,30 @@ describe('TerminalView', () => {
     expect(flat(v2.frame())).toContain('goes on in the background');
     const v1 = renderInk(<TerminalView terminal={{ ...base, byAgent: true }} callStatus="completed" />);
     expect(flat(v1.frame())).toContain('ended without an exit status');
-    // Which is which: a v2 terminal's updates carry its capabilities.
+    // Which is which: the v2 face marks the terminals whose end the agent reports.
     const engine = { terminalId: 'T', origin: 'agent' as const, output: '', truncated: false };
-    expect(terminalSnapshot({ ...engine, capabilities: { cancel: false } }).byAgent).toBeUndefined();
+    expect(terminalSnapshot({ ...engine, reportsExit: true }).byAgent).toBeUndefined();
     expect(terminalSnapshot(engine).byAgent).toBe(true);
+  });
+
+  it('a v2 terminal reported without capabilities still outlives its call (the v2 face says so, not a missing field)', () => {
+    const t = new V2UpdateTranslator();
+    const wire = [
+      { sessionUpdate: 'tool_call_update', toolCallId: 'c', title: 'Serve', status: 'in_progress' },
+      { sessionUpdate: 'terminal_update', terminalId: 'T', toolCallId: 'c', command: 'npm start' },
+      { sessionUpdate: 'tool_call_update', toolCallId: 'c', status: 'completed' },
+    ];
+    const events = wire.flatMap((u) =>
+      t
+        .update(u as unknown as V2SessionUpdate)
+        .map((update): SessionEvent => ({ type: 'update', at: 1, update })),
+    );
+    const state = reduceSessionEvents(initialSessionState('s', '/w'), events);
+    const view = state.terminals.T;
+    expect(view).toMatchObject({ origin: 'agent', reportsExit: true });
+    const snapshot = terminalSnapshot(view as NonNullable<typeof view>);
+    expect(snapshot.byAgent).toBeUndefined();
+    expect(terminalRuns(snapshot, 'completed')).toBe(true);
   });
 
   it('shows the full command line, output, and a spinner while running', () => {

@@ -86,9 +86,9 @@ export function terminalSnapshot(view: TerminalView): TerminalSnapshot {
     truncated: view.truncated,
     ...(view.exitStatus ? { exit: view.exitStatus } : {}),
     ...(view.released ? { released: true } : {}),
-    // A terminal the agent reports through `_meta` (v1 adapters) may never say it exited; an ACP
-    // v2 terminal (its updates carry its capabilities) always does, even long after its call.
-    ...(view.origin === 'agent' && view.capabilities === undefined ? { byAgent: true } : {}),
+    // A terminal the agent reports through `_meta` (v1 adapters) may never say it exited; one whose
+    // end the agent reports (ACP v2, see `reportsExit`) always does, even long after its call.
+    ...(view.origin === 'agent' && view.reportsExit !== true ? { byAgent: true } : {}),
   };
 }
 

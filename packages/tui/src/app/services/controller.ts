@@ -10,11 +10,9 @@ import {
   describeError,
   type AgentEntry,
   type AuthOption,
-  type ClientPaths,
   type ClientSession,
   type DetectedAgent,
   type EarlyAgent,
-  type LaunchSpec,
   type PermissionAnswer,
   type PermissionRule,
   type PromptPart,
@@ -25,46 +23,19 @@ import { loadSettings, settingsPath, updateSettings, type SettingsPatch } from '
 import type { TuiSettings } from '../settings/settings.js';
 import { startingMessage } from '../components/tab-label.js';
 import type { AppStore } from '../state/app-store.js';
-import { cancelTarget } from './cancel-target.js';
-import { ElicitationQueue, elicitationTab, type ElicitationTabCandidate } from './elicitation-queue.js';
-import type { TuiMetrics } from './metrics.js';
+import { stopOne } from './cancel-target.js';
+import { ElicitationQueue, elicitationTab } from './elicitation-queue.js';
 import { PermissionQueue } from './permission-queue.js';
-import { TabRuntime, type TabSource, type TerminalHandover } from './tab-runtime.js';
+import type { ControllerOptions, ResumableSession } from './controller-options.js';
+import { agentSessions, findStoredSession } from './stored-sessions.js';
+import { TabRegistry, type TabSessionRule } from './tab-registry.js';
+import { TabRuntime, type TabSource } from './tab-runtime.js';
 import { TranscriptActions } from './transcript-actions.js';
 import { WriteReviewService, type ReviewOutcome } from './write-review.js';
 
-/** A rule remembered for the session of an open tab. */
-export interface TabSessionRule {
-  readonly tabId: string;
-  readonly localId: string;
-  readonly rule: PermissionRule;
-}
+export type { TabSessionRule } from './tab-registry.js';
 
-/** A session the user can reopen with `acp --resume`. */
-export interface ResumableSession {
-  readonly localId: string;
-  readonly title?: string;
-}
-
-/** Options of {@link Controller.create}. */
-export interface ControllerOptions {
-  readonly store: AppStore;
-  readonly paths: ClientPaths;
-  readonly cwd: string;
-  readonly env?: NodeJS.ProcessEnv;
-  /** How to run `acp` itself (for the `demo` and `acp-kit` catalog entries). */
-  readonly self?: LaunchSpec;
-  readonly handover: TerminalHandover;
-  /** Writes control sequences to the terminal outside Ink's frame (OSC 52 copies). */
-  readonly writeTerminal?: (data: string) => void;
-  readonly now?: () => number;
-  /** Benchmark measurements (milestones of opening sessions). */
-  readonly metrics?: TuiMetrics;
-  /** The catalog's agents with their installed state, found before the UI was loaded (`acp`'s picker). */
-  readonly startAgents?: readonly DetectedAgent[];
-  /** Speak this ACP version only with every agent (`--protocol 1|2`). */
-  readonly protocolVersion?: 1 | 2;
-}
+export type { ControllerOptions, ResumableSession } from './controller-options.js';
 
 /**
  * @example
@@ -77,7 +48,7 @@ export class Controller {
   readonly reviews: WriteReviewService;
   /** Copying and opening in the editor, for the transcript browser. */
   readonly transcript: TranscriptActions;
-  private readonly tabs = new Map<string, TabRuntime>();
+  private readonly tabs = new TabRegistry();
   private counter = 0;
   private client_: AcpClient | undefined;
   private exitResolve: ((code: number) => void) | undefined;
@@ -91,13 +62,18 @@ export class Controller {
   private constructor(private readonly options: ControllerOptions) {
     this.now = options.now ?? Date.now;
     this.startAgents = options.startAgents;
-    this.permissions = new PermissionQueue(options.store, (localId) => this.tabOfSession(localId));
+    this.permissions = new PermissionQueue(options.store, (localId) => this.tabs.tabOfSession(localId));
     this.elicitations = new ElicitationQueue(options.store, (request, origin) =>
-      elicitationTab(request, this.elicitationCandidates(), this.store.getSnapshot().activeTabId, origin),
+      elicitationTab(
+        request,
+        this.tabs.elicitationCandidates(),
+        this.store.getSnapshot().activeTabId,
+        origin,
+      ),
     );
     this.reviews = new WriteReviewService({
       store: options.store,
-      tabFor: (localId) => this.tabOfSession(localId),
+      tabFor: (localId) => this.tabs.tabOfSession(localId),
     });
     this.exited = new Promise((resolveExit) => (this.exitResolve = resolveExit));
     this.transcript = new TranscriptActions({
@@ -213,27 +189,9 @@ export class Controller {
 
   /** Reopens a stored session in a new tab, with its agent (or `agent` instead). */
   async openStored(id: string, agent?: AgentEntry): Promise<void> {
-    let meta: Awaited<ReturnType<typeof this.client.transcripts.find>>;
-    try {
-      meta = await this.client.transcripts.find(id);
-    } catch (error) {
-      // A prefix of several sessions (or an unreadable store): said, never thrown at the UI.
-      this.flash(describeError(error), 'error');
-      return;
-    }
-    if (!meta) {
-      this.flash(`No stored session matches ${id}`, 'error');
-      return;
-    }
-    const entry = agent ?? (meta.agentId ? this.client.catalog.get(meta.agentId) : undefined);
-    if (!entry) {
-      this.flash(
-        `The agent of session ${meta.localId} (${meta.agentId ?? 'unknown'}) is not in the catalog`,
-        'error',
-      );
-      return;
-    }
-    this.openAgent(entry, { kind: 'stored', id: meta.localId }, meta.cwd);
+    const found = await findStoredSession(this.client, id, agent);
+    if ('problem' in found) this.flash(found.problem, 'error');
+    else this.openAgent(found.agent, { kind: 'stored', id: found.meta.localId }, found.meta.cwd);
   }
 
   switchTab(delta: number): void {
@@ -289,19 +247,7 @@ export class Controller {
    * goes on. Says so when there is none.
    */
   async cancelCall(): Promise<void> {
-    const session = this.active?.session;
-    const target = session ? cancelTarget(session.state) : undefined;
-    if (!session || !target) {
-      this.flash('Nothing running can be stopped alone (an ACP v2 agent says which calls can)', 'info');
-      return;
-    }
-    this.flash(`Stopping ${target.label}`, 'info');
-    try {
-      if (target.kind === 'tool_call') await session.cancelToolCall(target.id);
-      else await session.cancelTerminal(target.id);
-    } catch (error) {
-      this.flash(describeError(error), 'error');
-    }
+    await stopOne(this.active?.session, (text, severity) => this.flash(text, severity));
   }
 
   async kill(tabId: string): Promise<void> {
@@ -362,18 +308,8 @@ export class Controller {
   }
 
   /** The sessions the active tab's agent lists (`session/list`), when it can. */
-  async listAgentSessions(): Promise<{ agent: AgentEntry; sessions: SessionInfo[] } | undefined> {
-    const runtime = this.active;
-    const connection = runtime?.connection;
-    if (!runtime || !connection?.running || !runtime.info?.capabilities?.list) return undefined;
-    const sessions: SessionInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await connection.listSessions({ cwd: runtime.cwd, ...(cursor ? { cursor } : {}) });
-      sessions.push(...page.sessions);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor && sessions.length < 500);
-    return { agent: runtime.agent, sessions };
+  listAgentSessions(): Promise<{ agent: AgentEntry; sessions: SessionInfo[] } | undefined> {
+    return agentSessions(this.active);
   }
 
   /** Deletes one of the active agent's own sessions (`session/delete`). */
@@ -388,7 +324,7 @@ export class Controller {
 
   /** The tab showing a stored session, if one does. */
   tabOfStored(localId: string): string | undefined {
-    return this.tabOfSession(localId);
+    return this.tabs.tabOfSession(localId);
   }
 
   /** Deletes a stored session (and the agent's copy when `remote` and the agent can). */
@@ -413,11 +349,7 @@ export class Controller {
 
   /** Rules remembered for the sessions of the open tabs ("for this session" answers), in tab order. */
   get sessionRules(): readonly TabSessionRule[] {
-    return this.store.getSnapshot().tabs.flatMap((tab) => {
-      const session = this.tabs.get(tab.id)?.session;
-      if (!session) return [];
-      return session.sessionRules.map((rule) => ({ tabId: tab.id, localId: session.localId, rule }));
-    });
+    return this.tabs.sessionRules(this.store.getSnapshot().tabs);
   }
 
   /** Forgets a rule of the session with `localId`. */
@@ -427,10 +359,7 @@ export class Controller {
 
   /** The session with this local id, among the open tabs. */
   sessionOf(localId: string | undefined): ClientSession | undefined {
-    if (localId === undefined) return undefined;
-    for (const runtime of this.tabs.values())
-      if (runtime.session?.localId === localId) return runtime.session;
-    return undefined;
+    return this.tabs.sessionOf(localId);
   }
 
   async updateSettings(patch: SettingsPatch): Promise<void> {
@@ -497,21 +426,5 @@ export class Controller {
     } catch (error) {
       this.flash(describeError(error), 'error');
     }
-  }
-
-  private elicitationCandidates(): ElicitationTabCandidate[] {
-    return [...this.tabs.values()].map((runtime) => ({
-      id: runtime.id,
-      agentId: runtime.agent.id,
-      localId: runtime.session?.localId,
-      agentSessionId: runtime.session?.agentSessionId,
-      connected: runtime.connection?.running === true,
-      running: runtime.session?.state.status === 'running',
-    }));
-  }
-
-  private tabOfSession(localId: string): string | undefined {
-    for (const [id, runtime] of this.tabs) if (runtime.session?.localId === localId) return id;
-    return undefined;
   }
 }
