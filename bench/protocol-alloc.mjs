@@ -254,7 +254,8 @@ if (opts.base !== undefined) {
     ...(await import(pathToFileURL(join(dist, 'node/index.js')).href)),
   };
 }
-const IMPLS = Object.keys(libs);
+// `--only IMPL`: that implementation alone in the process (no other code shares its call sites).
+const IMPLS = Object.keys(libs).filter((impl) => opts.only === undefined || impl === opts.only);
 const make = opts.side === 'agent' ? agentSide : clientSide;
 const sides = {};
 for (const impl of IMPLS) sides[impl] = await make(libs[impl]);
@@ -267,7 +268,6 @@ const cpu = Object.fromEntries(IMPLS.map((impl) => [impl, []]));
 for (let round = 0; round < opts.rounds; round++) {
   const order = round % 2 === 0 ? IMPLS : [...IMPLS].reverse();
   for (const impl of order) {
-    if (opts.only !== undefined && impl !== opts.only) continue;
     const block = await measureBlock(sides[impl], opts.calls);
     if (block.bytes !== undefined) bytes[impl].push(block.bytes);
     cpu[impl].push(block.cpuUs);
