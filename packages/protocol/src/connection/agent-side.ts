@@ -141,7 +141,7 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** Asks the user for permission. A `cancelled` outcome means: do not run the tool. */
-  async requestPermission(
+  requestPermission(
     params: T.RequestPermissionRequest,
     options?: RequestOptions,
   ): Promise<T.RequestPermissionResponse> {
@@ -149,18 +149,12 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** Reads a text file through the client (sees unsaved editor buffers). Needs `fs.readTextFile`. */
-  async readTextFile(
-    params: T.ReadTextFileRequest,
-    options?: RequestOptions,
-  ): Promise<T.ReadTextFileResponse> {
+  readTextFile(params: T.ReadTextFileRequest, options?: RequestOptions): Promise<T.ReadTextFileResponse> {
     return this.call('fs/read_text_file', params, options);
   }
 
   /** Writes a text file through the client. Needs `fs.writeTextFile`. */
-  async writeTextFile(
-    params: T.WriteTextFileRequest,
-    options?: RequestOptions,
-  ): Promise<T.WriteTextFileResponse> {
+  writeTextFile(params: T.WriteTextFileRequest, options?: RequestOptions): Promise<T.WriteTextFileResponse> {
     return this.call('fs/write_text_file', params, options);
   }
 
@@ -177,7 +171,7 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** `terminal/output`. Needs `terminal`. */
-  async terminalOutput(
+  terminalOutput(
     params: T.TerminalOutputRequest,
     options?: RequestOptions,
   ): Promise<T.TerminalOutputResponse> {
@@ -185,7 +179,7 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** `terminal/wait_for_exit`. Needs `terminal`. */
-  async waitForTerminalExit(
+  waitForTerminalExit(
     params: T.WaitForTerminalExitRequest,
     options?: RequestOptions,
   ): Promise<T.WaitForTerminalExitResponse> {
@@ -193,15 +187,12 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** `terminal/kill`: stops the command, keeps the terminal. Needs `terminal`. */
-  async killTerminal(
-    params: T.KillTerminalRequest,
-    options?: RequestOptions,
-  ): Promise<T.KillTerminalResponse> {
+  killTerminal(params: T.KillTerminalRequest, options?: RequestOptions): Promise<T.KillTerminalResponse> {
     return this.call('terminal/kill', params, options);
   }
 
   /** `terminal/release`: kills the command if running and frees the terminal. Needs `terminal`. */
-  async releaseTerminal(
+  releaseTerminal(
     params: T.ReleaseTerminalRequest,
     options?: RequestOptions,
   ): Promise<T.ReleaseTerminalResponse> {
@@ -209,7 +200,7 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** Asks the user for structured input. Needs `elicitation.form` or `elicitation.url`. */
-  async createElicitation(
+  createElicitation(
     params: T.CreateElicitationRequest,
     options?: RequestOptions,
   ): Promise<T.CreateElicitationResponse> {
@@ -217,7 +208,7 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** Tells the client a URL-mode elicitation finished. */
-  async completeElicitation(params: T.CompleteElicitationNotification): Promise<void> {
+  completeElicitation(params: T.CompleteElicitationNotification): Promise<void> {
     return this.send('elicitation/complete', params);
   }
 }

@@ -141,68 +141,53 @@ export class ClientSideConnection extends TypedConnection {
     return res;
   }
 
-  async authenticate(
-    params: T.AuthenticateRequest,
-    options?: RequestOptions,
-  ): Promise<T.AuthenticateResponse> {
+  authenticate(params: T.AuthenticateRequest, options?: RequestOptions): Promise<T.AuthenticateResponse> {
     return this.call('authenticate', params, options);
   }
 
   /** Needs `auth.logout`. */
-  async logout(params: T.LogoutRequest, options?: RequestOptions): Promise<T.LogoutResponse> {
+  logout(params: T.LogoutRequest, options?: RequestOptions): Promise<T.LogoutResponse> {
     return this.call('logout', params, options);
   }
 
   /** HTTP/SSE MCP servers and additional directories need the matching capabilities. */
-  async newSession(params: T.NewSessionRequest, options?: RequestOptions): Promise<T.NewSessionResponse> {
+  newSession(params: T.NewSessionRequest, options?: RequestOptions): Promise<T.NewSessionResponse> {
     return this.call('session/new', params, options);
   }
 
   /** Needs `loadSession`. The agent replays the history as `session/update`s before answering. */
-  async loadSession(params: T.LoadSessionRequest, options?: RequestOptions): Promise<T.LoadSessionResponse> {
+  loadSession(params: T.LoadSessionRequest, options?: RequestOptions): Promise<T.LoadSessionResponse> {
     return this.call('session/load', params, options);
   }
 
   /** Needs `sessionCapabilities.list`. */
-  async listSessions(
-    params: T.ListSessionsRequest,
-    options?: RequestOptions,
-  ): Promise<T.ListSessionsResponse> {
+  listSessions(params: T.ListSessionsRequest, options?: RequestOptions): Promise<T.ListSessionsResponse> {
     return this.call('session/list', params, options);
   }
 
   /** Needs `sessionCapabilities.resume`. No history is replayed. */
-  async resumeSession(
-    params: T.ResumeSessionRequest,
-    options?: RequestOptions,
-  ): Promise<T.ResumeSessionResponse> {
+  resumeSession(params: T.ResumeSessionRequest, options?: RequestOptions): Promise<T.ResumeSessionResponse> {
     return this.call('session/resume', params, options);
   }
 
   /** Needs `sessionCapabilities.close`. */
-  async closeSession(
-    params: T.CloseSessionRequest,
-    options?: RequestOptions,
-  ): Promise<T.CloseSessionResponse> {
+  closeSession(params: T.CloseSessionRequest, options?: RequestOptions): Promise<T.CloseSessionResponse> {
     return this.call('session/close', params, options);
   }
 
   /** Needs `sessionCapabilities.delete`. */
-  async deleteSession(
-    params: T.DeleteSessionRequest,
-    options?: RequestOptions,
-  ): Promise<T.DeleteSessionResponse> {
+  deleteSession(params: T.DeleteSessionRequest, options?: RequestOptions): Promise<T.DeleteSessionResponse> {
     return this.call('session/delete', params, options);
   }
 
-  async setSessionMode(
+  setSessionMode(
     params: T.SetSessionModeRequest,
     options?: RequestOptions,
   ): Promise<T.SetSessionModeResponse> {
     return this.call('session/set_mode', params, options);
   }
 
-  async setSessionConfigOption(
+  setSessionConfigOption(
     params: T.SetSessionConfigOptionRequest,
     options?: RequestOptions,
   ): Promise<T.SetSessionConfigOptionResponse> {
@@ -210,12 +195,12 @@ export class ClientSideConnection extends TypedConnection {
   }
 
   /** `session/prompt`. Images, audio and embedded resources need the matching prompt capabilities. */
-  async promptSession(params: T.PromptRequest, options?: RequestOptions): Promise<T.PromptResponse> {
+  promptSession(params: T.PromptRequest, options?: RequestOptions): Promise<T.PromptResponse> {
     return this.call('session/prompt', params, options);
   }
 
   /** `session/cancel`: the agent answers the pending prompt with `stopReason: "cancelled"`. */
-  async cancelSession(params: T.CancelNotification): Promise<void> {
+  cancelSession(params: T.CancelNotification): Promise<void> {
     return this.send('session/cancel', params);
   }
 }

@@ -3,6 +3,7 @@
  * and received by the other over an in-memory byte pair, with outgoing validation on.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { deferred } from '../jsonrpc/test-support/raw-peer.js';
 import { createChannelPair } from '../transport/memory.js';
 import { AGENT_METHODS, CLIENT_METHODS, METHOD_TABLE } from '../schema/methods.gen.js';
 import type * as T from '../schema/types.gen.js';
@@ -448,6 +449,35 @@ describe('capabilities', () => {
     await expect(client.initialize({ protocolVersion: 1 })).rejects.toMatchObject({
       code: 'UNSUPPORTED_PROTOCOL_VERSION',
     });
+  });
+});
+
+describe("a request handler's context", () => {
+  it('names the request and aborts its signal when the client gives up', async () => {
+    const started = deferred<{ requestId: unknown; signal: AbortSignal }>();
+    const { client } = connect(
+      {
+        setSessionMode: (_params, ctx) => {
+          started.resolve({ requestId: ctx.requestId, signal: ctx.signal });
+          return new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({})));
+        },
+      },
+      {},
+    );
+    await client.initialize(requests.initialize!.params as T.InitializeRequest);
+    const controller = new AbortController();
+    const call = client.setSessionMode({ sessionId, modeId: 'code' }, { signal: controller.signal });
+    const ctx = await started.promise;
+    // initialize was request 1.
+    expect(ctx.requestId).toBe(2);
+    expect(ctx.signal.aborted).toBe(false);
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ code: 'REQUEST_ABORTED' });
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) resolve();
+      else ctx.signal.addEventListener('abort', () => resolve());
+    });
+    expect(ctx.signal.reason).toMatchObject({ code: -32800 });
   });
 });
 

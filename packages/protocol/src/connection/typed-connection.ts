@@ -11,6 +11,7 @@ import {
 } from '../jsonrpc/connection.js';
 import type { RequestContext } from '../jsonrpc/connection-types.js';
 import { AcpKitError, ProtocolError } from '../jsonrpc/errors.js';
+import { InboundRequest } from '../jsonrpc/inbound-request.js';
 import type { RequestId } from '../jsonrpc/types.js';
 import { METHOD_TABLE, type MethodInfo } from '../schema/methods.gen.js';
 import { METHOD_TABLE as UNSTABLE_METHOD_TABLE } from '../schema/unstable/methods.gen.js';
@@ -99,6 +100,8 @@ export abstract class TypedConnection {
   private readonly requestHandlers = new Map<string, RawHandler>();
   private readonly notificationHandlers = new Map<string, (params: unknown) => unknown>();
   private readonly parseContext = new ParseContext();
+  /** Per method we call: what turns its result into the validated one (see {@link call}). */
+  private readonly resultParsers = new Map<string, (result: unknown) => unknown>();
 
   /**
    * @param transport a channel (a new engine is made over it), or an engine already reading, whose
@@ -279,10 +282,7 @@ export abstract class TypedConnection {
     ctx: RequestContext,
   ): unknown {
     const parsed = parse ? this.parseWith(parse, method, 'params', params) : params;
-    const result = (handler as (p: unknown, c: HandlerContext) => unknown)(
-      parsed,
-      new RequestHandlerContext(ctx),
-    );
+    const result = (handler as (p: unknown, c: HandlerContext) => unknown)(parsed, handlerContext(ctx));
     if (!this.options.validateOutgoing) return result;
     return Promise.resolve(result).then((value) => {
       this.checkOutgoing(method, value, 'result');
@@ -332,9 +332,17 @@ export abstract class TypedConnection {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.rpc
-      .request(method, params, options)
-      .then((result) => this.parseIncoming(method, 'result', result) as R);
+    return this.rpc.request(method, params, options, this.resultParser(method)) as Promise<R>;
+  }
+
+  /** The engine applies it to the result before settling: no `.then` (promise, turn) per call. */
+  private resultParser(method: string): (result: unknown) => unknown {
+    let parse = this.resultParsers.get(method);
+    if (parse === undefined) {
+      parse = (result) => this.parseIncoming(method, 'result', result);
+      this.resultParsers.set(method, parse);
+    }
+    return parse;
   }
 
   /** Sends a notification of the schema once the peer's capabilities allow it. */
@@ -370,7 +378,7 @@ export abstract class TypedConnection {
   /** Handles an extension request (`_`-prefixed method). */
   onExtRequest(method: ExtensionMethod, handler: (params: unknown, ctx: HandlerContext) => unknown): void {
     assertExtension(method);
-    this.onRawRequest(method, (params, ctx) => handler(params, new RequestHandlerContext(ctx)));
+    this.onRawRequest(method, (params, ctx) => handler(params, handlerContext(ctx)));
   }
 
   /** Handles an extension notification (`_`-prefixed method). */
@@ -424,9 +432,16 @@ export abstract class TypedConnection {
 }
 
 /**
- * A request handler's context. The engine creates a request's AbortSignal on first use (~5 µs):
- * the getter keeps it lazy. A class, not an object literal with a getter: that would build a
- * closure and an accessor for every request.
+ * A request handler's context: the engine's own record of the request when it is one (it has
+ * `requestId` and a lazy `signal`: no object per request), else a wrapper.
+ */
+function handlerContext(ctx: RequestContext): HandlerContext {
+  return ctx instanceof InboundRequest ? ctx : new RequestHandlerContext(ctx);
+}
+
+/**
+ * The context of a request that came from elsewhere than the engine. The engine creates a
+ * request's AbortSignal on first use (~5 µs): the getter keeps it lazy.
  */
 class RequestHandlerContext implements HandlerContext {
   constructor(private readonly request: RequestContext) {}

@@ -236,6 +236,27 @@ describe('responses to our requests', () => {
     await expect(answer({ jsonrpc: '2.0', result: 'r', error: null })).resolves.toBe('r');
   });
 
+  it('resolves with what parseResult makes of the result, rejects with what it throws', async () => {
+    const { connection, peer } = setup();
+    const parse = (result: unknown) => {
+      if (typeof result !== 'number') throw new AcpKitError('INVALID_RESPONSE', 'not a number');
+      return { doubled: result * 2 };
+    };
+    const good = connection.request('work', { n: 1 }, {}, parse);
+    const bad = connection.request('work', { n: 2 }, undefined, parse);
+    const first = await peer.nextFrame();
+    const second = await peer.nextFrame();
+    peer.send({ jsonrpc: '2.0', id: first.id, result: 21 });
+    peer.send({ jsonrpc: '2.0', id: second.id, result: 'x' });
+    await expect(good).resolves.toEqual({ doubled: 42 });
+    await expect(bad).rejects.toMatchObject({ code: 'INVALID_RESPONSE', message: 'not a number' });
+    // An error answer never reaches the parse.
+    const failed = connection.request('work', { n: 3 }, {}, parse);
+    const third = await peer.nextFrame();
+    peer.send({ jsonrpc: '2.0', id: third.id, error: { code: -32002, message: 'Not found' } });
+    await expect(failed).rejects.toMatchObject({ code: -32002 });
+  });
+
   it('matches ids exactly: an id echoed as a string settles nothing', async () => {
     const { connection, peer } = setup();
     const pending = connection.request('work', { n: 1 });

@@ -44,7 +44,7 @@ import {
   isRequestId,
   loggableId,
   isThenable,
-  readResponse,
+  responseError,
 } from './wire.js';
 
 export type {
@@ -229,14 +229,21 @@ export class JsonRpcConnection {
   /**
    * Sends a request and resolves with the peer's result. Rejects with a `ProtocolError` when the
    * peer answers with an error, or an `AcpKitError` (`REQUEST_ABORTED`, `REQUEST_TIMEOUT`,
-   * `PEER_EXITED`, `CONNECTION_CLOSED`, `INVALID_RESPONSE`, `INVALID_ARGUMENT`).
+   * `PEER_EXITED`, `CONNECTION_CLOSED`, `INVALID_RESPONSE`, `INVALID_ARGUMENT`). `parseResult`, if
+   * given, turns the result into what the promise resolves with (what it throws, it rejects with):
+   * cheaper than a `.then` of the caller, one promise and one turn fewer.
    */
-  request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
+  request(
+    method: string,
+    params?: unknown,
+    options?: RequestOptions,
+    parseResult?: (result: unknown) => unknown,
+  ): Promise<unknown> {
     if (this.closeReason) return Promise.reject(this.closeReason);
     // The peer can no longer answer.
     if (this.inputEnded) return Promise.reject(this.inputEnded);
     if (typeof method !== 'string') return Promise.reject(badMethod());
-    const { signal } = options;
+    const signal = options?.signal;
     // Nothing was sent yet, so there is nothing to cancel on the peer.
     if (signal?.aborted) return Promise.reject(abortedError(method, undefined, signal.reason));
     const id = this.nextId++;
@@ -248,9 +255,9 @@ export class JsonRpcConnection {
     }
     const full = this.outboundFull(frame, method);
     if (full) return Promise.reject(full);
-    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    const timeoutMs = options?.timeoutMs ?? this.requestTimeoutMs;
     return new Promise((resolve, reject) => {
-      this.pending.add(id, method, resolve, reject, { signal, timeoutMs });
+      this.pending.add(id, method, resolve, reject, signal, timeoutMs, parseResult);
       this.writeFrame(frame);
     });
   }
@@ -540,9 +547,10 @@ export class JsonRpcConnection {
     // Ids match exactly: "2" is not 2 (JSON-RPC: the response id is the request's id).
     const entry = this.pending.take(id);
     if (entry) {
-      const outcome = readResponse(frame, entry.method);
-      if (outcome.ok) entry.resolve(outcome.result);
-      else entry.reject(outcome.error);
+      const error = responseError(frame, entry.method);
+      if (error) entry.reject(error);
+      else if (entry.parse) settleParsed(entry, entry.parse, frame.result);
+      else entry.resolve(frame.result);
     } else if (id === null && typeof frame.error === 'object' && frame.error !== null) {
       const code = (frame.error as { code?: unknown }).code;
       this.log('warn', 'peer reported an error about an unidentified message', { code });
@@ -668,4 +676,16 @@ export class JsonRpcConnection {
   private log(level: LogLevel, message: string, fields?: Record<string, unknown>): void {
     if (this.logger) this.logger.log(level, message, fields);
   }
+}
+
+/** Resolves a request with its parsed result, or rejects it with what the parse threw. */
+function settleParsed(entry: PendingRequest, parse: (result: unknown) => unknown, result: unknown): void {
+  let value: unknown;
+  try {
+    value = parse(result);
+  } catch (error) {
+    entry.reject(error as Error);
+    return;
+  }
+  entry.resolve(value);
 }

@@ -2,7 +2,11 @@
 import type { RequestContext } from './connection-types.js';
 import type { RequestId } from './types.js';
 
-/** An inbound request from its arrival until it is answered; also the handler's context. */
+/**
+ * An inbound request from its arrival until it is answered; also the handler's context, the
+ * engine's ({@link RequestContext}) and the typed layer's (`requestId`, `signal`), so that a
+ * request costs no second context object.
+ */
 export class InboundRequest implements RequestContext {
   private controller: AbortController | undefined;
   /** Its handler is running (counted against the engine's concurrency bound). */
@@ -15,6 +19,11 @@ export class InboundRequest implements RequestContext {
     /** The id as the peer wrote it when `id` is a rounded number (exact-id.ts); echoed in the answer. */
     readonly idText?: string,
   ) {}
+
+  /** The id, under the name the typed layer's handler context gives it. */
+  get requestId(): RequestId {
+    return this.id;
+  }
 
   // Created on first use: most handlers never look at their signal.
   get signal(): AbortSignal {

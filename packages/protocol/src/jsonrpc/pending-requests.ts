@@ -11,6 +11,8 @@ export interface PendingRequest {
   readonly method: string;
   resolve(value: unknown): void;
   reject(error: Error): void;
+  /** Applied to the result before `resolve` (what it throws rejects instead); see `request()`. */
+  readonly parse: ((result: unknown) => unknown) | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
@@ -24,7 +26,7 @@ export type GiveUp = (request: PendingRequest) => void;
  *
  * @example
  * const table = new PendingRequests((request) => sendCancel(request.id));
- * const answer = new Promise((resolve, reject) => table.add(1, 'session/new', resolve, reject, {}));
+ * const answer = new Promise((resolve, reject) => table.add(1, 'session/new', resolve, reject, undefined, undefined));
  * table.take(1)?.resolve({ sessionId: 's1' });
  */
 export class PendingRequests {
@@ -49,18 +51,20 @@ export class PendingRequests {
     method: string,
     resolve: (value: unknown) => void,
     reject: (error: Error) => void,
-    options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined },
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+    parse?: (result: unknown) => unknown,
   ): void {
     const entry: PendingRequest = {
       id,
       method,
       resolve,
       reject,
+      parse,
       timer: undefined,
       signal: undefined,
       onAbort: undefined,
     };
-    const { signal, timeoutMs } = options;
     if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
       entry.timer = setTimeout(() => {
         if (this.take(id) !== entry) return;

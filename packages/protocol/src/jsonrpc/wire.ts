@@ -77,33 +77,32 @@ export function encodeError(id: RequestId | null, error: ProtocolError, idText?:
 }
 
 /**
- * Reads a response envelope for a pending request: the result, or the error to reject with.
+ * Checks a response envelope for a pending request: undefined when it carries a result (read it
+ * from `message.result`), else the error to reject with. Nothing is allocated for a result.
  * `error: null` is read as absent (some JSON-RPC 1.0-style peers send it next to `result`).
  */
-export function readResponse(
-  message: Record<string, unknown>,
-  method: string,
-): { ok: true; result: unknown } | { ok: false; error: Error } {
-  const invalid = (reason: string) =>
-    ({
-      ok: false,
-      error: new AcpKitError('INVALID_RESPONSE', `invalid response to ${method}: ${reason}`, {
-        method,
-        id: message.id,
-      }),
-    }) as const;
-  if (message.jsonrpc !== '2.0') return invalid('jsonrpc must be "2.0"');
+export function responseError(message: Record<string, unknown>, method: string): Error | undefined {
+  if (message.jsonrpc !== '2.0') return invalidResponse(message, method, 'jsonrpc must be "2.0"');
   const hasResult = 'result' in message;
   const hasError = message.error !== undefined && message.error !== null;
-  if (hasResult && hasError) return invalid('it has both result and error');
-  if (hasResult) return { ok: true, result: message.result };
-  if (!hasError) return invalid('it has neither result nor error');
+  if (hasResult && hasError) return invalidResponse(message, method, 'it has both result and error');
+  if (hasResult) return undefined;
+  if (!hasError) return invalidResponse(message, method, 'it has neither result nor error');
   const error = message.error;
-  if (typeof error !== 'object' || error === null || Array.isArray(error)) return invalid('malformed error');
+  if (typeof error !== 'object' || error === null || Array.isArray(error))
+    return invalidResponse(message, method, 'malformed error');
   const { code, message: text, data } = error as Record<string, unknown>;
-  if (typeof code !== 'number' || !Number.isInteger(code)) return invalid('error code is not an integer');
+  if (typeof code !== 'number' || !Number.isInteger(code))
+    return invalidResponse(message, method, 'error code is not an integer');
   const usableText = typeof text === 'string' ? text : `peer error ${code}`;
-  return { ok: false, error: new ProtocolError(code, usableText, data) };
+  return new ProtocolError(code, usableText, data);
+}
+
+function invalidResponse(message: Record<string, unknown>, method: string, reason: string): AcpKitError {
+  return new AcpKitError('INVALID_RESPONSE', `invalid response to ${method}: ${reason}`, {
+    method,
+    id: message.id,
+  });
 }
 
 /** The `-32600` sent for an envelope that is not a valid request. */

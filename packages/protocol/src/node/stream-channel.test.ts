@@ -88,6 +88,36 @@ describe('nodeStreamChannel', () => {
     expect(writes[0]?.split('\n')).toHaveLength(101);
   });
 
+  it('writes the first frame after a read at once (a lone answer), and gathers the rest of the tick', async () => {
+    const readable = new PassThrough();
+    const { writable, writes } = recordingWritable();
+    const channel = nodeStreamChannel(readable, writable);
+    const seen: string[][] = [];
+    const read = deferred<void>();
+    channel.start({
+      data: () => {
+        channel.write('{"id":1,"result":{}}\n');
+        seen.push([...writes]);
+        channel.write('{"method":"a"}\n');
+        channel.write('{"method":"b"}\n');
+        seen.push([...writes]);
+        read.resolve();
+      },
+      end: () => {},
+    });
+    readable.write('{"id":1,"method":"x"}\n');
+    await read.promise;
+    // The answer reached the writable inside the read's own handling, before any tick.
+    expect(seen).toEqual([['{"id":1,"result":{}}\n'], ['{"id":1,"result":{}}\n']]);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(writes).toEqual(['{"id":1,"result":{}}\n', '{"method":"a"}\n{"method":"b"}\n']);
+    // Without a read in between, a write waits for the tick again.
+    channel.write('{"method":"c"}\n');
+    expect(writes).toHaveLength(2);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(writes).toHaveLength(3);
+  });
+
   it('returns false past the high-water mark and resolves drain once the writable caught up', async () => {
     const { writable, stall } = recordingWritable({ highWaterMark: 1024 });
     stall.on = true;

@@ -29,6 +29,8 @@ const MIN_BATCH_CHARS = 64 * 1024;
 /**
  * Node streams as a channel. Writes made in one tick are coalesced into one string and written on
  * the next tick (or once 64 KiB are pending): thousands of small frames become a few large writes.
+ * The first write after a read goes out at once: in a round trip it is the lone answer, and
+ * deferring it would only add a tick.
  * This beats `cork`/`uncork`, whose per-chunk `writev` bookkeeping measured ~1.7x slower. `write()`
  * returns false once pending + buffered text reaches max(64 KiB, the writable's high-water mark),
  * and `drain()` resolves when it is back under it. Stream errors are never
@@ -48,6 +50,11 @@ export class NodeStreamChannel implements ByteChannel {
   private pendingText = '';
   private pendingLength = 0;
   private flushScheduled = false;
+  /**
+   * Input arrived since our last write: the next write is most likely a lone answer to it, and
+   * goes out at once rather than on the next tick (what a round trip would wait and pay for).
+   */
+  private readSinceWrite = false;
   /** The last write() returned false: drain() waits. */
   private needDrain = false;
   private readonly highWaterMark: number;
@@ -107,6 +114,21 @@ export class NodeStreamChannel implements ByteChannel {
       this.writeDead = true;
       return true;
     }
+    if (this.readSinceWrite && this.pendingLength === 0) {
+      // Only the first write after a read: later ones in the same tick are gathered as before.
+      this.readSinceWrite = false;
+      if (this.writable.write(text) && this.needDrain) this.onDrain();
+    } else {
+      this.queue(text);
+    }
+    if (this.pendingLength + this.writable.writableLength < this.highWaterMark) return true;
+    this.needDrain = true;
+    return false;
+  }
+
+  /** Adds `text` to the batch written on the next tick (or at once past the high-water mark). */
+  private queue(text: string): void {
+    this.readSinceWrite = false;
     this.pendingText += text;
     this.pendingLength += text.length;
     if (this.pendingLength >= this.highWaterMark) {
@@ -115,9 +137,6 @@ export class NodeStreamChannel implements ByteChannel {
       this.flushScheduled = true;
       process.nextTick(this.flush);
     }
-    if (this.pendingLength + this.writable.writableLength < this.highWaterMark) return true;
-    this.needDrain = true;
-    return false;
   }
 
   drain(): Promise<void> {
@@ -198,6 +217,7 @@ export class NodeStreamChannel implements ByteChannel {
 
   private readonly onData = (chunk: Uint8Array | string): void => {
     if (this.ended) return;
+    this.readSinceWrite = true;
     // A readable with an encoding set delivers strings; the sink wants bytes.
     this.sink?.data(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
   };

@@ -187,7 +187,7 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** Asks the user for permission. A `cancelled` outcome means: do not run the tool. */
-  async requestPermission(
+  requestPermission(
     params: T.RequestPermissionRequest,
     options?: RequestOptions,
   ): Promise<T.RequestPermissionResponse> {
@@ -195,7 +195,7 @@ export class AgentSideConnection extends TypedConnection {
   }
 
   /** Asks the user for structured input. Needs `capabilities.elicitation.form` or `.url`. */
-  async createElicitation(
+  createElicitation(
     params: T.CreateElicitationRequest,
     options?: RequestOptions,
   ): Promise<T.CreateElicitationResponse> {

@@ -120,51 +120,39 @@ export class ClientSideConnection extends TypedConnection {
   }
 
   /** `auth/login`. Needs a non-empty `authMethods`. */
-  async login(params: T.LoginAuthRequest, options?: RequestOptions): Promise<T.LoginAuthResponse> {
+  login(params: T.LoginAuthRequest, options?: RequestOptions): Promise<T.LoginAuthResponse> {
     return this.call('auth/login', params, options);
   }
 
   /** `auth/logout`. Needs a non-empty `authMethods`. */
-  async logout(params: T.LogoutAuthRequest, options?: RequestOptions): Promise<T.LogoutAuthResponse> {
+  logout(params: T.LogoutAuthRequest, options?: RequestOptions): Promise<T.LogoutAuthResponse> {
     return this.call('auth/logout', params, options);
   }
 
   /** MCP servers (stdio too, in v2) and additional directories need the matching capabilities. */
-  async newSession(params: T.NewSessionRequest, options?: RequestOptions): Promise<T.NewSessionResponse> {
+  newSession(params: T.NewSessionRequest, options?: RequestOptions): Promise<T.NewSessionResponse> {
     return this.call('session/new', params, options);
   }
 
-  async listSessions(
-    params: T.ListSessionsRequest,
-    options?: RequestOptions,
-  ): Promise<T.ListSessionsResponse> {
+  listSessions(params: T.ListSessionsRequest, options?: RequestOptions): Promise<T.ListSessionsResponse> {
     return this.call('session/list', params, options);
   }
 
   /** With `replayFrom`, the agent replays the retained history as `session/update`s. */
-  async resumeSession(
-    params: T.ResumeSessionRequest,
-    options?: RequestOptions,
-  ): Promise<T.ResumeSessionResponse> {
+  resumeSession(params: T.ResumeSessionRequest, options?: RequestOptions): Promise<T.ResumeSessionResponse> {
     return this.call('session/resume', params, options);
   }
 
-  async closeSession(
-    params: T.CloseSessionRequest,
-    options?: RequestOptions,
-  ): Promise<T.CloseSessionResponse> {
+  closeSession(params: T.CloseSessionRequest, options?: RequestOptions): Promise<T.CloseSessionResponse> {
     return this.call('session/close', params, options);
   }
 
   /** Needs `capabilities.session.delete`. */
-  async deleteSession(
-    params: T.DeleteSessionRequest,
-    options?: RequestOptions,
-  ): Promise<T.DeleteSessionResponse> {
+  deleteSession(params: T.DeleteSessionRequest, options?: RequestOptions): Promise<T.DeleteSessionResponse> {
     return this.call('session/delete', params, options);
   }
 
-  async setSessionConfigOption(
+  setSessionConfigOption(
     params: T.SetSessionConfigOptionRequest,
     options?: RequestOptions,
   ): Promise<T.SetSessionConfigOptionResponse> {
@@ -176,7 +164,7 @@ export class ClientSideConnection extends TypedConnection {
    * goes on in `session/update`s and ends with a `state_update` to `idle`. Images, audio and
    * embedded resources need the matching `capabilities.session.prompt`.
    */
-  async promptSession(params: T.PromptRequest, options?: RequestOptions): Promise<T.PromptResponse> {
+  promptSession(params: T.PromptRequest, options?: RequestOptions): Promise<T.PromptResponse> {
     return this.call('session/prompt', params, options);
   }
 
@@ -186,7 +174,7 @@ export class ClientSideConnection extends TypedConnection {
   }
 
   /** `tool_call/cancel`: only for a tool call whose latest update advertises `capabilities.cancel`. */
-  async cancelToolCall(
+  cancelToolCall(
     params: T.CancelToolCallRequest,
     options?: RequestOptions,
   ): Promise<T.CancelToolCallResponse> {
@@ -194,7 +182,7 @@ export class ClientSideConnection extends TypedConnection {
   }
 
   /** `terminal/cancel`: only for a terminal whose latest update advertises `capabilities.cancel`. */
-  async cancelTerminal(
+  cancelTerminal(
     params: T.CancelTerminalRequest,
     options?: RequestOptions,
   ): Promise<T.CancelTerminalResponse> {
