@@ -132,7 +132,7 @@ describe('acp run --format json: one schema for both protocol versions', () => {
     );
     expect(lines.map((line) => line.update)).toEqual([
       { kind: 'foreground', state: 'running' },
-      { kind: 'terminal', terminalId: 'x', owner: 'agent', command: 'ls', cwd: '/work' },
+      { kind: 'terminal', terminalId: 'x', owner: 'agent', reportsExit: true, command: 'ls', cwd: '/work' },
       { kind: 'terminal_output', terminalId: 'x', data: 'héllo' },
     ]);
   });
