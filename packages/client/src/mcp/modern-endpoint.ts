@@ -21,8 +21,8 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { ProtocolError } from '@acp-kit/protocol';
-import { McpBindingErrorCode, type McpOutcome } from '@acp-kit/protocol/unstable';
-import type { MessageMcpRequest } from '@acp-kit/protocol/unstable';
+import { McpBindingErrorCode, type McpOutcome, type MessageMcpRequest } from '@acp-kit/protocol/unstable';
+import { isRecord } from '../util/json-file.js';
 
 /** Longest a bridged request may run without progress (the agent cancels earlier if it wants). */
 const REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
@@ -38,7 +38,7 @@ const ANY_RESULT: StandardSchemaV1<unknown, Result> = {
     version: 1,
     vendor: 'acp-kit',
     validate: (value) =>
-      isObject(value) ? { value: value as Result } : { issues: [{ message: 'result is not an object' }] },
+      isRecord(value) ? { value: value as Result } : { issues: [{ message: 'result is not an object' }] },
   },
 };
 
@@ -114,7 +114,7 @@ function forward(
   params: Params | undefined,
   ctx: ServerContext,
 ): Promise<Result> {
-  const token = isObject(params?._meta) ? params._meta.progressToken : undefined;
+  const token = isRecord(params?._meta) ? params._meta.progressToken : undefined;
   return local.request({ method, ...(params ? { params } : {}) }, ANY_RESULT, {
     signal: ctx.mcpReq.signal,
     timeout: REQUEST_TIMEOUT_MS,
@@ -182,8 +182,4 @@ class OneRequestTransport implements Transport {
     this.onclose?.();
     return Promise.resolve();
   }
-}
-
-function isObject(value: unknown): value is Params {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
