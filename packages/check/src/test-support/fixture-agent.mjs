@@ -19,10 +19,12 @@ let turns = 0; // v1 turns on this connection: defects of "the turn" hit the fir
 const sessions = new Map(); // id -> { cwd, history: update[], cancelled, turn }
 const waiting = new Map(); // our request id -> resolve
 
-function request(method, params, id = `fixture-${nextRequest++}`) {
+/** Sends a request, and `then` (frames) in the same write, and waits for its answer. */
+function request(method, params, id = `fixture-${nextRequest++}`, then = []) {
   return new Promise((resolve) => {
     waiting.set(JSON.stringify(id), resolve);
-    send({ id, method, params });
+    const frames = [{ id, method, params }, ...then];
+    process.stdout.write(frames.map((frame) => `${JSON.stringify({ jsonrpc: '2.0', ...frame })}\n`).join(''));
   });
 }
 
@@ -88,10 +90,16 @@ async function v1Turn(id, sessionId, prompt) {
     ],
   };
   const permissionId = `fixture-${nextRequest++}`;
-  const answer = request('session/request_permission', asking, permissionId);
-  // A second request under the id of the one still pending.
-  if (!first && defect === 'reuse-request-id')
-    send({ id: permissionId, method: '_fixture/ping', params: {} });
+  // A second request under the id of the one still pending. Both frames go out in one write:
+  // in two, a loaded machine may let the client answer the first before it reads the second,
+  // and then the id is no longer pending when it comes again.
+  const reuse = !first && defect === 'reuse-request-id';
+  const answer = request(
+    'session/request_permission',
+    asking,
+    permissionId,
+    reuse ? [{ id: permissionId, method: '_fixture/ping', params: {} }] : [],
+  );
   const outcome = (await answer).result?.outcome;
   const allowed = outcome?.outcome === 'selected' && outcome.optionId === 'allow';
   if (!allowed && defect !== 'run-after-cancelled-permission') {
