@@ -123,7 +123,10 @@ export async function start(
   saveCodeCache: SaveCodeCache = () => undefined,
   dist: string = __dirname,
 ): Promise<void> {
+  const listening = process.stdout.listeners('error');
   const base = processIo({ exitOnBrokenPipe: true });
+  // Its end on a broken pipe, which dist/cli.js's io installs again when the program goes there.
+  const brokenPipe = process.stdout.listeners('error').filter((listener) => !listening.includes(listener));
   const stderr = heldOutput(base.stderr);
   // The process's io with stderr held; its getters (stdin, made on first use) stay getters.
   const io = Object.create(base, { stderr: { value: stderr, enumerable: true } }) as CliIo;
@@ -137,6 +140,7 @@ export async function start(
   } catch (error) {
     if (!isHandOver(error)) throw error;
     stderr.drop();
+    for (const listener of brokenPipe) process.stdout.off('error', listener as (error: Error) => void);
     saveCodeCache();
     optimiseLikeTheUi();
     await importModule(pathToFileURL(join(dist, 'cli.js')).href);
