@@ -127,8 +127,14 @@ describe('the acp bundle', () => {
         ) ||
         input === 'packages/tui/src/first-frame/early-start.ts');
     expect(inputs.filter(notHere)).toEqual([]);
-    // What it loads after the drawing is the ES module entry after-frame.ts, a chunk of the bundle.
-    expect(chunkOf(metafile, AFTER_FRAME_ENTRY)).toBe('packages/cli/dist/after-frame.js');
+    // What it loads after the drawing is the ES module entry after-frame.ts, which starts the agent
+    // with the client's launch code before it loads anything of the UI's.
+    const afterFrame = chunkOf(metafile, AFTER_FRAME_ENTRY);
+    expect(afterFrame).toBe('packages/cli/dist/after-frame.js');
+    const beforeAgent = [...inputsOf(metafile, staticClosure(metafile, [afterFrame]))];
+    expect(beforeAgent.filter((input) => input.startsWith('packages/tui/'))).toEqual([
+      'packages/tui/src/first-frame/early-start.ts',
+    ]);
   });
 
   it('loads the remote transport (ws, HTTP server and client) only for acp serve and remote agents', () => {

@@ -5,10 +5,11 @@
  * what it does before the UI is loaded is on screen sooner (first-frame/early-start.ts).
  */
 import type { LaunchSpec } from '@acp-kit/client';
-import { drawEarly, type EarlyDrawing } from './first-frame/early-draw.js';
-import { startDrawnAgent } from './first-frame/early-start.js';
+import { drawEarly } from './first-frame/early-draw.js';
+import { startDrawnAgent, type EarlyStart } from './first-frame/early-start.js';
 
 export { drawEarly, type EarlyDrawing } from './first-frame/early-draw.js';
+export type { EarlyStart } from './first-frame/early-start.js';
 
 /** What the UI is asked to open: `acp`'s root options, already parsed. */
 export interface TuiArguments {
@@ -75,20 +76,19 @@ export async function tuiMain(args: TuiArguments, io: TuiMainIo = {}): Promise<n
   }
   const env = io.env ?? process.env;
   const drawing = await drawEarly(args, { env, stdin, stdout, ...(io.self ? { self: io.self } : {}) });
-  return tuiAfterDrawing(args, drawing, io);
+  return runStartedTui(args, await startDrawnAgent(drawing), io);
 }
 
 /**
- * The rest of {@link tuiMain} once its first frame is drawn (`drawEarly`, which the installed
- * `acp` runs from its CommonJS start): starts the drawing's agent, then loads and runs the UI,
- * which replaces the drawing.
+ * The rest of {@link tuiMain} once its first frame is drawn and its agent started (what the
+ * installed `acp` does from its CommonJS start, then `@acp-kit/tui/early-start`): loads and runs
+ * the UI, which replaces the drawing.
  */
-export async function tuiAfterDrawing(
+export async function runStartedTui(
   args: TuiArguments,
-  drawing: EarlyDrawing,
+  early: EarlyStart,
   io: TuiMainIo = {},
 ): Promise<number> {
-  const early = await startDrawnAgent(drawing);
   const { runTui } = await import('./app/run-tui.js');
   return runTui({
     ...args,

@@ -1,13 +1,14 @@
 /**
  * What `acp --agent NAME` and `acp` do before the terminal UI is loaded: draw its first frame
  * (early-draw.ts) and start the agent, whose own start then runs in another process while the UI
- * loads. The UI replaces the drawing with its first frame in one write, its connection takes the
+ * loads (`@acp-kit/tui/early-start`: this module needs only the client's launch code, so that the
+ * agent starts before the UI's modules are read). The UI replaces the drawing with its first frame in one write, its connection takes the
  * agent's process (see `startEarlyAgent`), and its picker shows the agents found while drawing.
  */
 import { startEarlyAgent, type DetectedAgent, type EarlyAgent } from '@acp-kit/client/launch';
-import { drawEarly, type EarlyArguments, type EarlyDrawing, type EarlyIo } from './early-draw.js';
+import type { EarlyDrawing } from './early-draw.js';
 
-export { hintKeys, type EarlyArguments, type EarlyDrawing, type EarlyIo } from './early-draw.js';
+export type { EarlyArguments, EarlyDrawing, EarlyIo } from './early-draw.js';
 
 /** What was done before the UI was loaded, for the UI to take over. */
 export interface EarlyStart {
@@ -33,14 +34,6 @@ export async function startDrawnAgent(drawing: EarlyDrawing): Promise<EarlyStart
     ...(drawing.agents ? { agents: drawing.agents } : {}),
     takeOver: drawing.takeOver,
   };
-}
-
-/**
- * Draws the first frame of `acp` or `acp --agent NAME` and starts that agent (see `drawEarly`,
- * {@link startDrawnAgent}); does nothing for other starts, which the UI draws itself.
- */
-export async function startEarly(args: EarlyArguments, io: EarlyIo): Promise<EarlyStart> {
-  return startDrawnAgent(await drawEarly(args, io));
 }
 
 /**
