@@ -20,7 +20,7 @@ import {
   packagesOf,
   staticClosure,
 } from './bundle-graph.ts';
-import { bundleOptions, ENTRY, ROOT } from './bundle.ts';
+import { AFTER_FRAME_ENTRY, bundleOptions, ENTRY, quickBundleOptions, ROOT, START_ENTRY } from './bundle.ts';
 import { patchInk } from './ink-frame-patch.ts';
 import { bundledPackages, thirdPartyLicenses } from './third-party-licenses.ts';
 
@@ -105,6 +105,36 @@ describe('the acp bundle', () => {
       (metafile.outputs[chunk]?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path),
     );
     expect(later).toContain(chunkOf(metafile, UI));
+  });
+
+  it("draws the first frame from start.cjs, which holds the drawing and the parser, not the agent's process, React, Ink or the engine", async () => {
+    const quick = (await build({ ...quickBundleOptions(), write: false })).metafile as Metafile;
+    const start = Object.values(quick.outputs).find((output) => output.entryPoint === START_ENTRY);
+    const inputs = Object.keys(start?.inputs ?? {});
+    expect(inputs).toContain('packages/tui/src/first-frame/early-draw.ts');
+    expect(inputs).toContain('packages/cli/src/main.ts');
+    // The error classes and the agents' environment rules are in (the catalog's); nothing that
+    // starts or talks to an agent is.
+    const kept = new Set([
+      'packages/protocol/src/jsonrpc/errors.ts',
+      'packages/client/src/process/agent-env.ts',
+    ]);
+    const notHere = (input: string): boolean =>
+      !kept.has(input) &&
+      (/node_modules\/(react|react-reconciler|ink|yoga-layout|marked|highlight\.js|diff|zod)\//.test(input) ||
+        /^packages\/(protocol|client|tui)\/src\/(schema|jsonrpc|connection|node|session|agent|process|app\/services)\//.test(
+          input,
+        ) ||
+        input === 'packages/tui/src/first-frame/early-start.ts');
+    expect(inputs.filter(notHere)).toEqual([]);
+    // What it loads after the drawing is the ES module entry after-frame.ts, which starts the agent
+    // with the client's launch code before it loads anything of the UI's.
+    const afterFrame = chunkOf(metafile, AFTER_FRAME_ENTRY);
+    expect(afterFrame).toBe('packages/cli/dist/after-frame.js');
+    const beforeAgent = [...inputsOf(metafile, staticClosure(metafile, [afterFrame]))];
+    expect(beforeAgent.filter((input) => input.startsWith('packages/tui/'))).toEqual([
+      'packages/tui/src/first-frame/early-start.ts',
+    ]);
   });
 
   it('loads the remote transport (ws, HTTP server and client) only for acp serve and remote agents', () => {

@@ -151,19 +151,21 @@ export const commanderLazyChildProcess: Plugin = {
 };
 
 /**
- * The commands main.ts imports when they run: `--version` and `--help` run none, so the quick build
- * bundles none (importing one there throws). Its own import of main.ts is bundled.
+ * The modules main.ts imports when it needs them (commands, the error report, the UI): `--version`
+ * and `--help` run none, so the CommonJS builds bundle none. Importing one throws an error with the
+ * code `ACP_NOT_BUNDLED`, on which dist/start.cjs has the ES module entry run the program instead
+ * (packages/cli/src/start.ts). quick.ts's own import of main.ts is bundled.
  */
-const noCommands: Plugin = {
-  name: 'no-commands',
+const notBundled: Plugin = {
+  name: 'not-bundled',
   setup(builder) {
     builder.onResolve({ filter: /.*/ }, (args) =>
       args.kind === 'dynamic-import' && !args.importer.endsWith('quick.ts')
-        ? { path: args.path, namespace: 'not-in-quick' }
+        ? { path: args.path, namespace: 'not-bundled' }
         : undefined,
     );
-    builder.onLoad({ filter: /.*/, namespace: 'not-in-quick' }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of dist/quick.cjs (acp --version and --help)`)});\n`,
+    builder.onLoad({ filter: /.*/, namespace: 'not-bundled' }, (args) => ({
+      contents: `throw Object.assign(new Error(${JSON.stringify(`${args.path} is not part of acp's CommonJS start (dist/quick.cjs, dist/start.cjs)`)}), { code: 'ACP_NOT_BUNDLED' });\n`,
       loader: 'js',
     }));
   },
@@ -171,16 +173,21 @@ const noCommands: Plugin = {
 
 /** The entry of `acp --version` and `acp --help` (bin/acp.cjs requires its build, dist/quick.cjs). */
 export const QUICK_ENTRY = 'packages/cli/src/quick.ts';
+/** The entry of `acp` with options only, the UI's start (bin/acp.cjs requires its build, dist/start.cjs). */
+export const START_ENTRY = 'packages/cli/src/start.ts';
+/** The ES module rest of the UI's start, which dist/start.cjs imports after the first frame. */
+export const AFTER_FRAME_ENTRY = 'packages/cli/src/after-frame.ts';
 
 /**
- * `acp --version` and `acp --help` as one CommonJS file: the same program (main.ts), which Node
- * loads without starting its ES module loader (packages/cli/src/quick.ts says why).
+ * `acp --version` and `acp --help` as one CommonJS file, and the UI's start until its first frame as
+ * another: the same program (main.ts), which Node loads without starting its ES module loader
+ * (packages/cli/src/quick.ts and start.ts say why).
  */
 export function quickBundleOptions(options: { outdir?: string; minify?: boolean } = {}): BuildOptions {
   const minify = options.minify ?? true;
   return {
     absWorkingDir: ROOT,
-    entryPoints: { quick: QUICK_ENTRY },
+    entryPoints: { quick: QUICK_ENTRY, start: START_ENTRY },
     outdir: options.outdir ?? join(BUNDLE_PACKAGE_DIR, 'dist'),
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -190,7 +197,7 @@ export function quickBundleOptions(options: { outdir?: string; minify?: boolean 
     conditions: ['@acp-kit/source'],
     define: { 'import.meta.url': '__acpModuleUrl', 'import.meta.resolve': 'undefined' },
     banner: { js: "const __acpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [noCommands, commanderLazyChildProcess],
+    plugins: [notBundled, commanderLazyChildProcess],
     minifySyntax: minify,
     minifyWhitespace: minify,
     legalComments: 'none',
@@ -204,7 +211,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
   const minify = options.minify ?? true;
   return {
     absWorkingDir: ROOT,
-    entryPoints: { cli: ENTRY },
+    entryPoints: { cli: ENTRY, 'after-frame': AFTER_FRAME_ENTRY },
     outdir: options.outdir ?? join(BUNDLE_PACKAGE_DIR, 'dist'),
     // Chunks sit next to cli.js: `new URL('../package.json', import.meta.url)` (the agent's
     // version) then still finds the package's manifest, as it does from src/ and dist/.

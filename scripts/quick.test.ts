@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../packages/cli/src/io.ts';
-import { main } from '../packages/cli/src/main.ts';
 import { commanderLazyChildProcess, quickBundleOptions, ROOT } from './bundle.ts';
+import { inProcessProgram } from './in-process-program.ts';
 
 let pkg: string;
 const cache = (): string => join(pkg, 'dist', `quick.cjs.${process.version}-${process.arch}.v8-cache`);
@@ -34,22 +33,7 @@ function acp(args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = [
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
-/** The program itself, in this process. */
-async function program(args: string[], env: NodeJS.ProcessEnv = {}) {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    readStdin: async () => '',
-    env,
-    cwd: '/',
-    self: { command: process.execPath, args: ['acp'] },
-    onSignal: () => () => undefined,
-  };
-  const code = await main(['node', 'acp', ...args], io);
-  return { code, out, err };
-}
+const program = inProcessProgram;
 
 describe('acp --version and acp --help', () => {
   it('print what the program prints, warnings included', async () => {

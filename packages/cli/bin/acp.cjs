@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The `acp` command. dist/ holds the esbuild bundle (scripts/bundle.ts; `npm run build` in a clone).
 // Plain CommonJS that any Node runs, so an old Node gets a clear message instead of a syntax error,
-// and so that `acp --version` and `acp --help` start no ES module loader (dist/quick.cjs).
+// and so that `acp --version` and `acp --help` (dist/quick.cjs) and the terminal UI until its first
+// frame is drawn (dist/start.cjs) start no ES module loader.
 'use strict';
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
@@ -50,9 +51,14 @@ function requireCached(file) {
   script
     .runInThisContext()
     .call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
+  let saveCodeCache = () => undefined;
   if (cachedData === undefined || script.cachedDataRejected) {
-    // After the run: the cache then holds the functions it compiled, too.
-    process.once('exit', () => {
+    let saved = false;
+    // After the run (the cache then holds the functions it compiled, too), or when the file asks:
+    // before it changes V8's flags, which V8 would then find changed and reject the cache for.
+    saveCodeCache = () => {
+      if (saved) return;
+      saved = true;
       try {
         const temporary = `${cacheFile}.${process.pid}`;
         writeFileSync(temporary, script.createCachedData());
@@ -60,8 +66,15 @@ function requireCached(file) {
       } catch {
         // A read-only installation: no cache.
       }
-    });
+    };
+    process.once('exit', saveCodeCache);
   }
+  return { exports: module.exports, saveCodeCache };
+}
+
+/** Runs a CommonJS file of dist/, with the code cache (or Node's own compile cache, when it has one). */
+function requireDist(file, nodeCache) {
+  return nodeCache ? { exports: require(file), saveCodeCache: () => undefined } : requireCached(file);
 }
 
 const args = process.argv.slice(2);
@@ -71,11 +84,28 @@ const nodeCache = Module.enableCompileCache?.();
 if (args.length === 1 && ['--version', '-V', '--help', '-h'].includes(args[0])) {
   const file = join(__dirname, '../dist/quick.cjs');
   try {
-    if (nodeCache) require(file);
-    else requireCached(file);
+    requireDist(file, nodeCache);
   } catch (error) {
     if (!missing(error, file)) throw error;
   }
+} else if (args.length === 0 || args[0].startsWith('-')) {
+  // No command word first: the terminal UI, most likely (`acp`, `acp --agent NAME`, `acp -- CMD`).
+  // start.cjs runs the argument parser and draws the UI's first frame; for anything else the
+  // parser decides (a command after options, an error, help) it runs dist/cli.js instead.
+  const file = join(__dirname, '../dist/start.cjs');
+  let loaded;
+  try {
+    loaded = requireDist(file, nodeCache);
+  } catch (error) {
+    if (!missing(error, file)) throw error;
+  }
+  // import() of this file: code run through vm.Script has none of its own.
+  loaded?.exports
+    .start((url) => import(url), loaded.saveCodeCache)
+    .catch((error) => {
+      process.exitCode = 1;
+      throw error;
+    });
 } else {
   // Optimise only what runs 8x as long as V8's default asks (its "interrupt budget"). The UI runs a
   // little code per frame for a long time: with the default, V8's optimising compiler took each

@@ -1,5 +1,6 @@
 /**
- * The process entry of `acp` (run by bin/acp.cjs; `acp --version` and `--help` run quick.ts instead).
+ * The process entry of `acp` (run by bin/acp.cjs; `acp --version` and `--help` run quick.ts instead,
+ * and starts without a command word first run start.ts, which comes here for what is not the UI).
  */
 import { processIo } from './io.js';
 import { main } from './main.js';

@@ -5,7 +5,11 @@
  * what it does before the UI is loaded is on screen sooner (first-frame/early-start.ts).
  */
 import type { LaunchSpec } from '@acp-kit/client';
-import { startEarly } from './first-frame/early-start.js';
+import { drawEarly } from './first-frame/early-draw.js';
+import { startDrawnAgent, type EarlyStart } from './first-frame/early-start.js';
+
+export { drawEarly, type EarlyDrawing } from './first-frame/early-draw.js';
+export type { EarlyStart } from './first-frame/early-start.js';
 
 /** What the UI is asked to open: `acp`'s root options, already parsed. */
 export interface TuiArguments {
@@ -71,15 +75,28 @@ export async function tuiMain(args: TuiArguments, io: TuiMainIo = {}): Promise<n
     return 2;
   }
   const env = io.env ?? process.env;
-  const early = await startEarly(args, { env, stdin, stdout, ...(io.self ? { self: io.self } : {}) });
+  const drawing = await drawEarly(args, { env, stdin, stdout, ...(io.self ? { self: io.self } : {}) });
+  return runStartedTui(args, await startDrawnAgent(drawing), io);
+}
+
+/**
+ * The rest of {@link tuiMain} once its first frame is drawn and its agent started (what the
+ * installed `acp` does from its CommonJS start, then `@acp-kit/tui/early-start`): loads and runs
+ * the UI, which replaces the drawing.
+ */
+export async function runStartedTui(
+  args: TuiArguments,
+  early: EarlyStart,
+  io: TuiMainIo = {},
+): Promise<number> {
   const { runTui } = await import('./app/run-tui.js');
   return runTui({
     ...args,
     early,
     ...(io.self ? { self: io.self } : {}),
     ...(io.env ? { env: io.env } : {}),
-    stdin,
-    stdout,
-    stderr,
+    stdin: io.stdin ?? process.stdin,
+    stdout: io.stdout ?? process.stdout,
+    stderr: io.stderr ?? process.stderr,
   });
 }

@@ -1,11 +1,18 @@
 /**
  * Small JSON files written atomically (temp file + rename), read leniently.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ClientError } from '../errors.js';
 import { appendTexts } from './append-texts.js';
+
+/**
+ * A random name part for a temp file. node:crypto is loaded here, on the first write, not at import:
+ * reading this file is part of the UI's first frame, and loading crypto costs several milliseconds.
+ */
+function randomHex(): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
+}
 
 /** Reads and parses a JSON file; `undefined` when it does not exist. Throws CONFIG_INVALID when it is not JSON. */
 export async function readJsonFile(path: string): Promise<unknown> {
@@ -37,7 +44,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, `.${basename(path)}.${randomHex()}.tmp`);
   const handle = await open(temp, 'wx', mode);
   try {
     await appendTexts(handle, typeof text === 'string' ? [text] : text);

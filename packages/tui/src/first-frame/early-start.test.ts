@@ -11,7 +11,8 @@ import { readScreen } from '../../../../scripts/ansi-svg.ts';
 import { batchedStdout } from '../app/services/batched-stdout.js';
 import { makeScenarioDirs, scenarioEnv, type HarnessDirs } from '../e2e/tmux-harness.js';
 import { darkTheme } from '../theme/theme.js';
-import { startEarly, takeOverPrefix, type EarlyStart } from './early-start.js';
+import { drawEarly, type EarlyArguments, type EarlyIo } from './early-draw.js';
+import { startDrawnAgent, takeOverPrefix, type EarlyStart } from './early-start.js';
 import { sessionChrome } from './session-chrome.js';
 
 const CLEAR = '\x1b[2J\x1b[3J\x1b[H';
@@ -95,6 +96,10 @@ describe('the UI taking over the early drawing', () => {
     expect(takeOverPrefix({ lines: 7, columns: 80 }, 100, CLEAR)).toBe(CLEAR);
   });
 });
+
+/** The early start as the UI runs it: the drawing, then its agent. */
+const startEarly = async (args: EarlyArguments, io: EarlyIo): Promise<EarlyStart> =>
+  startDrawnAgent(await drawEarly(args, io));
 
 describe('startEarly', () => {
   let dirs: HarnessDirs;

@@ -1,41 +1,14 @@
 /**
- * What `acp --agent NAME` and `acp` do before the terminal UI is loaded (most of the UI's start
- * is compiling and running its modules): read the settings and the catalog, draw the screen the
- * UI's first frame will draw (session-chrome.ts, picker-chrome.ts), and start the agent, whose own
- * start then runs in another process while the UI loads. The UI replaces the drawing with its
- * first frame in one write, its connection takes the agent's process (see `startEarlyAgent`), and
- * its picker shows the agents found here.
+ * What `acp --agent NAME` and `acp` do before the terminal UI is loaded: draw its first frame
+ * (early-draw.ts) and start the agent, whose own start then runs in another process while the UI
+ * loads (`@acp-kit/tui/early-start`: this module needs only the client's launch code, so that the
+ * agent starts before the UI's modules are read). The UI replaces the drawing with its first frame in one write, its connection takes the
+ * agent's process (see `startEarlyAgent`), and its picker shows the agents found while drawing.
  */
-import { resolve } from 'node:path';
-import {
-  AgentCatalog,
-  resolveClientPaths,
-  sharedPassEnv,
-  startEarlyAgent,
-  type DetectedAgent,
-  type EarlyAgent,
-  type LaunchSpec,
-} from '@acp-kit/client/launch';
-import { orderAgents } from '../app/components/agent-items.js';
-import type { HintKeys } from '../app/components/key-hints.js';
-import { loadSettings, settingsPath } from '../app/settings/settings-file.js';
-import { resolveKeyBindings, type KeyAction } from '../keys/key-bindings.js';
-import { formatKeySpec } from '../keys/key-spec.js';
-import { resolveTheme } from '../theme/theme.js';
-import { pickerChrome } from './picker-chrome.js';
-import { sessionChrome } from './session-chrome.js';
+import { startEarlyAgent, type DetectedAgent, type EarlyAgent } from '@acp-kit/client/launch';
+import type { EarlyDrawing } from './early-draw.js';
 
-const HIDE_CURSOR = '\x1b[?25l';
-const SHOW_CURSOR = '\x1b[?25h';
-
-/** What the UI is asked to open (`acp`'s root options). */
-export interface EarlyArguments {
-  readonly agent?: string;
-  readonly cwd?: string;
-  readonly resume?: string;
-  readonly command?: readonly string[];
-  readonly url?: string;
-}
+export type { EarlyArguments, EarlyDrawing, EarlyIo } from './early-draw.js';
 
 /** What was done before the UI was loaded, for the UI to take over. */
 export interface EarlyStart {
@@ -49,88 +22,17 @@ export interface EarlyStart {
   takeOver(): void;
 }
 
-/** Where the early start draws and what it runs with. */
-export interface EarlyIo {
-  readonly env: NodeJS.ProcessEnv;
-  readonly stdin: NodeJS.ReadStream;
-  readonly stdout: NodeJS.WriteStream;
-  /** How to run `acp` itself (the `demo` and `acp-kit` catalog agents). */
-  readonly self?: LaunchSpec;
-}
-
-const NOTHING: EarlyStart = { takeOver: () => undefined };
-
-/** The labels of the keys the hint line names, from the settings' key bindings. */
-export function hintKeys(keys: Readonly<Record<string, string | readonly string[]>>): HintKeys {
-  const bindings = resolveKeyBindings(keys).bindings;
-  const label = (action: KeyAction): string => {
-    const first = bindings[action][0];
-    return first === undefined ? '' : formatKeySpec(first);
-  };
-  return {
-    menu: label('app.menu'),
-    cancel: label('app.cancel'),
-    restart: label('app.restart'),
-    newTab: label('app.newTab'),
-  };
-}
-
 /**
- * Draws the first frame of `acp` (the agent picker, with the catalog's agents found) or of
- * `acp --agent NAME` (the session screen, the agent started); does nothing for other starts
- * (`--resume`, `--url`, a command), which the UI draws itself.
+ * Starts the agent the drawing was made for (`--agent NAME`), if any: what the UI then takes over.
+ * An agent that cannot start (not installed, ...) is left to the UI's own start, which reports it.
  */
-export async function startEarly(args: EarlyArguments, io: EarlyIo): Promise<EarlyStart> {
-  if (args.url !== undefined || args.command || args.resume !== undefined) return NOTHING;
-  const paths = resolveClientPaths(io.env);
-  const [{ settings }, catalog] = await Promise.all([
-    loadSettings(settingsPath(paths.configDir)),
-    AgentCatalog.load({ agentsFile: paths.agentsFile, env: io.env, ...(io.self ? { self: io.self } : {}) }),
-  ]);
-  const entry = args.agent !== undefined ? catalog.get(args.agent) : undefined;
-  // An unknown agent opens the picker with a message: the UI draws that.
-  if (args.agent !== undefined && !entry) return NOTHING;
-  const look = {
-    columns: io.stdout.columns || 80,
-    rows: io.stdout.rows || 24,
-    theme: resolveTheme(settings.theme, io.env),
-    keys: hintKeys(settings.keys),
-  };
-  const agents = entry ? undefined : orderAgents(await catalog.detectAll());
-  const lines = entry
-    ? sessionChrome({ ...look, agentName: entry.name, now: Date.now() })
-    : pickerChrome({
-        ...look,
-        agents: agents ?? [],
-        defaultAgent: catalog.defaultAgent,
-        problems: catalog.problems,
-      });
-  let drawn: EarlyStart['drawn'];
-  let takenOver = false;
-  if (lines) {
-    io.stdout.write(`${HIDE_CURSOR}${lines.join('\n')}\n`);
-    drawn = { lines: lines.length, columns: look.columns };
-    // Until the UI takes over: the cursor comes back if it never does, and keys typed meanwhile
-    // wait for the UI instead of being echoed over the drawing.
-    process.once('exit', () => {
-      if (!takenOver) io.stdout.write(SHOW_CURSOR);
-    });
-    io.stdin.setRawMode?.(true);
-  }
-  let agent: EarlyAgent | undefined;
-  if (entry && entry.url === undefined) {
-    agent = await startEarlyAgent({
-      spec: entry,
-      cwd: resolve(args.cwd ?? process.cwd()),
-      env: io.env,
-      passEnv: sharedPassEnv(catalog.passEnv, io.env),
-    }).catch(() => undefined); // not installed, cannot start: the UI's own start reports it
-  }
+export async function startDrawnAgent(drawing: EarlyDrawing): Promise<EarlyStart> {
+  const agent = drawing.launch ? await startEarlyAgent(drawing.launch).catch(() => undefined) : undefined;
   return {
-    ...(drawn ? { drawn } : {}),
+    ...(drawing.drawn ? { drawn: drawing.drawn } : {}),
     ...(agent ? { agent } : {}),
-    ...(agents ? { agents } : {}),
-    takeOver: () => void (takenOver = true),
+    ...(drawing.agents ? { agents: drawing.agents } : {}),
+    takeOver: drawing.takeOver,
   };
 }
 

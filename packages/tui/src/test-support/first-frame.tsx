@@ -13,7 +13,7 @@ import { loadSettings, settingsPath } from '../app/settings/settings-file.js';
 import { AppStore } from '../app/state/app-store.js';
 import type { HarnessDirs } from '../e2e/tmux-harness.js';
 import type { HintKeys } from '../app/components/key-hints.js';
-import { hintKeys } from '../first-frame/early-start.js';
+import { hintKeys } from '../first-frame/early-draw.js';
 import { resolveTheme, type Theme } from '../theme/theme.js';
 
 /** A stdout of a given size that keeps Ink's last frame (Ink in debug mode writes each frame whole). */

@@ -2,11 +2,18 @@
  * Reading and updating `tui.json`. Updates patch the document the user wrote (unknown fields and
  * MCP servers are kept as they are) and replace the file atomically.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { WriteReviewMode } from '@acp-kit/client';
 import { parseSettings, type ParsedSettings } from './settings.js';
+
+/**
+ * A random name part for a temp file. node:crypto is loaded here, on the first write, not at import:
+ * reading this file is part of the UI's first frame, and loading crypto costs several milliseconds.
+ */
+function randomHex(): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex');
+}
 
 /** Name of the settings file in the config dir. */
 export const SETTINGS_FILE_NAME = 'tui.json';
@@ -80,7 +87,7 @@ export async function updateSettings(path: string, patch: SettingsPatch): Promis
     base.keys = keys;
   }
   await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${path}.${randomHex()}.tmp`;
   try {
     await writeFile(temp, `${JSON.stringify(base, null, 2)}\n`, { mode: 0o600 });
     await rename(temp, path);

@@ -1,0 +1,148 @@
+/**
+ * The start of `acp` when its arguments may open the terminal UI (none, or options first: bin/acp.cjs
+ * sends those here): the same program (main.ts) built as one CommonJS file, dist/start.cjs, that
+ * bin/acp.cjs runs with V8's code cache kept beside it. For the UI it draws the first frame
+ * (`drawEarly`: settings, catalog, the screen) before any ES module is loaded, then loads the
+ * UI's ES module entry (after-frame.ts, in the bundle's chunks), which starts the agent and takes
+ * the drawing over. Everything else (a command, an error to report, line mode) needs modules this
+ * file does not hold (scripts/bundle.ts makes importing one throw `ACP_NOT_BUNDLED`): the whole
+ * program is then run again by the ES module entry (dist/cli.js), so the argument parser decides,
+ * and what it would have written on stderr here is dropped, as the run there writes it.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { drawEarly, terminalProblem, type EarlyDrawing, type TuiArguments } from '@acp-kit/tui/entry';
+import type { AfterFrame } from './after-frame.js';
+import { processIo, type CliIo, type Output } from './io.js';
+import { isDumbTerminal, main, type TerminalUi } from './main.js';
+
+/** How this file imports an ES module: bin/acp.cjs's own `import()` (a `vm.Script` has none). */
+export type ImportModule = (url: string) => Promise<unknown>;
+
+/**
+ * Writes V8's code cache of this file now, if bin/acp.cjs is to write one: called before V8's flags
+ * change ({@link optimiseLikeTheUi}), since V8 rejects a cache made under other flags.
+ */
+export type SaveCodeCache = () => void;
+
+/** What scripts/bundle.ts makes an import of a module outside this file throw. */
+export const NOT_BUNDLED = 'ACP_NOT_BUNDLED';
+
+/** Thrown to have the ES module entry run the program instead (see {@link NOT_BUNDLED}). */
+function handOver(why: string): Error {
+  return Object.assign(new Error(`acp: ${why} is not part of dist/start.cjs`), { code: NOT_BUNDLED });
+}
+
+const isHandOver = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === NOT_BUNDLED;
+
+/** stderr, held until this file is sure to run the program to its end (see {@link start}). */
+function heldOutput(target: Output): Output & { release(): void; drop(): void } {
+  let held: string[] | undefined = [];
+  return {
+    get isTTY() {
+      return target.isTTY;
+    },
+    get columns() {
+      return target.columns;
+    },
+    write(text: string) {
+      if (held) held.push(text);
+      else return target.write(text);
+      return true;
+    },
+    release() {
+      const texts = held ?? [];
+      held = undefined;
+      for (const text of texts) target.write(text);
+    },
+    drop() {
+      held = undefined;
+    },
+  };
+}
+
+/**
+ * The UI from here: draws its first frame, then loads the ES module rest. Before the drawing,
+ * what only the ES module entry can do (line mode, the error of a missing terminal) hands over.
+ */
+function terminalUi(
+  dist: string,
+  importModule: ImportModule,
+  saveCodeCache: SaveCodeCache,
+  release: () => void,
+): TerminalUi {
+  return async (args: TuiArguments, io: CliIo) => {
+    if (isDumbTerminal(io.env)) throw handOver('line mode');
+    if (!io.interactive || !io.stdout.isTTY) throw handOver("the missing terminal's error");
+    release();
+    const problem = terminalProblem(io.env, process.stdin, process.stdout);
+    if (problem) {
+      io.stderr.write(problem);
+      return 2;
+    }
+    let drawing: EarlyDrawing | undefined;
+    try {
+      drawing = await drawEarly(args, {
+        env: io.env,
+        stdin: process.stdin,
+        stdout: process.stdout,
+        self: io.self,
+      });
+    } catch {
+      // The UI's own start meets the same problem and reports it (after-frame.ts).
+    }
+    saveCodeCache();
+    optimiseLikeTheUi();
+    const file = join(dist, 'after-frame.js');
+    let afterFrame: AfterFrame;
+    try {
+      ({ afterFrame } = (await importModule(pathToFileURL(file).href)) as { afterFrame: AfterFrame });
+    } catch (error) {
+      // Not handed over: the drawing is on screen. An installation without its chunks.
+      io.stderr.write(`acp: cannot load the terminal UI (${file}): ${(error as Error).message}\n`);
+      return 1;
+    }
+    return afterFrame(args, drawing, io);
+  };
+}
+
+/**
+ * V8's optimising compiler as the UI wants it (bin/acp.cjs says why), set once the frame is drawn:
+ * loading node:v8 costs a few milliseconds, and the drawing runs once.
+ */
+export function optimiseLikeTheUi(): void {
+  process.getBuiltinModule('node:v8').setFlagsFromString('--interrupt-budget=540672');
+}
+
+/**
+ * Runs `acp` with the process's arguments; resolves when the program's end is set as the exit code
+ * (or handed to the ES module entry, which sets it). `dist` is the bundle's directory.
+ */
+export async function start(
+  importModule: ImportModule,
+  saveCodeCache: SaveCodeCache = () => undefined,
+  dist: string = __dirname,
+): Promise<void> {
+  const listening = process.stdout.listeners('error');
+  const base = processIo({ exitOnBrokenPipe: true });
+  // Its end on a broken pipe, which dist/cli.js's io installs again when the program goes there.
+  const brokenPipe = process.stdout.listeners('error').filter((listener) => !listening.includes(listener));
+  const stderr = heldOutput(base.stderr);
+  // The process's io with stderr held; its getters (stdin, made on first use) stay getters.
+  const io = Object.create(base, { stderr: { value: stderr, enumerable: true } }) as CliIo;
+  try {
+    process.exitCode = await main(
+      process.argv,
+      io,
+      terminalUi(dist, importModule, saveCodeCache, () => stderr.release()),
+    );
+    stderr.release();
+  } catch (error) {
+    if (!isHandOver(error)) throw error;
+    stderr.drop();
+    for (const listener of brokenPipe) process.stdout.off('error', listener as (error: Error) => void);
+    saveCodeCache();
+    optimiseLikeTheUi();
+    await importModule(pathToFileURL(join(dist, 'cli.js')).href);
+  }
+}

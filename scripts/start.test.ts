@@ -1,0 +1,141 @@
+/**
+ * `acp` with options only, through bin/acp.cjs and dist/start.cjs (the whole bundle built here into
+ * a temp package): the terminal UI's first frame is drawn by the CommonJS start before any ES
+ * module loads, V8's code cache is used from the second start on, the UI takes the drawing over in
+ * one write; and what the argument parser decides is not the UI goes to the ES module program, with
+ * the output that program gives.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeScenarioDirs, scenarioEnv, TuiHarness } from '../packages/tui/src/e2e/tmux-harness.ts';
+import { ROOT, writeBundle } from './bundle.ts';
+import { inProcessProgram } from './in-process-program.ts';
+
+let pkg: string;
+const cache = (): string => join(pkg, 'dist', `start.cjs.${process.version}-${process.arch}.v8-cache`);
+
+beforeAll(async () => {
+  pkg = mkdtempSync(join(tmpdir(), 'acp-start-'));
+  mkdirSync(join(pkg, 'bin'));
+  copyFileSync(join(ROOT, 'packages/cli/bin/acp.cjs'), join(pkg, 'bin/acp.cjs'));
+  await writeBundle({ outdir: join(pkg, 'dist') });
+}, 120_000);
+afterAll(() => rmSync(pkg, { recursive: true, force: true }));
+
+/** `acp ARGS` through the bin, output through pipes (no terminal). */
+function acp(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(process.execPath, [join(pkg, 'bin/acp.cjs'), ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: pkg, ACP_KIT_CONFIG_DIR: join(pkg, 'config'), ...env },
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+const program = inProcessProgram;
+
+/** Text without escape sequences. */
+const plain = (text: string): string => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''); // eslint-disable-line no-control-regex
+
+/**
+ * A `--require` module that writes the process's loaded modules to `log` when the drawing of the
+ * first frame is written (it starts by hiding the cursor).
+ */
+function recordModulesAtDrawing(log: string): string {
+  const recorder = join(pkg, 'record-at-drawing.cjs');
+  writeFileSync(
+    recorder,
+    `const out = process.stdout;
+const write = out.write;
+let done = false;
+out.write = function (data, ...rest) {
+  if (!done && typeof data === 'string' && data.startsWith('\\x1b[?25l')) {
+    done = true;
+    require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.join('\\n'));
+  }
+  return write.call(this, data, ...rest);
+};
+`,
+  );
+  return recorder;
+}
+
+describe('acp --agent NAME and acp, from the CommonJS start', () => {
+  it('draw the first frame before any ES module (or the agent, crypto, V8 flags) loads; the UI takes it over in one write', async () => {
+    const dirs = makeScenarioDirs();
+    const rawLog = join(dirs.root, 'raw.log');
+    const modulesLog = join(dirs.root, 'modules.log');
+    const h = TuiHarness.launch({
+      program: [process.execPath, '--require', recordModulesAtDrawing(modulesLog), join(pkg, 'bin/acp.cjs')],
+      args: ['--agent', 'scenario'],
+      env: scenarioEnv(dirs),
+      dirs,
+      rawLog,
+    });
+    try {
+      await h.waitFor('Message · / for commands', { timeoutMs: 60_000 });
+      await h.waitFor(/connected │ Scenario/, { timeoutMs: 60_000 });
+      const loaded = readFileSync(modulesLog, 'utf8').split('\n');
+      const notYet =
+        /modules\/esm\/(translators|module_job|resolve|load)$|NativeModule (child_process|crypto|v8)$/;
+      expect(loaded.filter((name) => notYet.test(name))).toEqual([]);
+      // One copy of each line in the whole history: the UI's first write replaced the drawing.
+      const history = h.history();
+      for (const line of [/^ 1 Scenario/m, /Message · \/ for commands/])
+        expect(history.match(new RegExp(line.source, 'gm'))).toHaveLength(1);
+      const raw = readFileSync(rawLog, 'utf8');
+      expect(plain(raw.slice(0, raw.indexOf('\x1b[2K')))).toMatch(/^. Starting Scenario…\r\n/);
+      h.press('C-q');
+      expect(await h.exitStatus()).toBe(0);
+    } finally {
+      h.close();
+      rmSync(dirs.root, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('keep a key typed over the drawing of the picker for the UI', async () => {
+    const dirs = makeScenarioDirs();
+    const h = TuiHarness.launch({
+      program: [process.execPath, join(pkg, 'bin/acp.cjs')],
+      env: scenarioEnv(dirs),
+      dirs,
+    });
+    try {
+      await h.waitFor(/❯ 2 Scenario \[installed\]/, { timeoutMs: 60_000 });
+      h.press('Down');
+      expect(await h.waitFor(/❯ 3 Claude Agent/, { timeoutMs: 60_000 })).toMatch(/^│ {3}2 Scenario/m);
+      expect(h.history().match(/Choose an agent/g)).toHaveLength(1);
+    } finally {
+      h.close();
+      rmSync(dirs.root, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('acp with options only, when the parser decides it is not the UI', () => {
+  it('gives what the ES module program gives, warnings once', async () => {
+    const env = { ACP_KIT_LOG: 'debug' };
+    for (const args of [
+      ['--agent', 'demo'], // no terminal
+      ['--bogus'],
+      ['--cwd', '/tmp', 'run', 'hello'],
+      ['--agent', 'demo', '--help'],
+      ['--protocol', '3'],
+      ['--', 'node', 'agent.js'],
+    ])
+      expect(acp(args, env), args.join(' ')).toEqual(await program(args, env));
+  });
+
+  it("keeps V8's code cache of start.cjs: written after the first start, used (kept as it is) by the next", () => {
+    rmSync(cache(), { force: true });
+    expect(acp(['--agent', 'demo']).code).toBe(2);
+    const written = readFileSync(cache());
+    const { mtimeMs } = statSync(cache());
+    expect(written.length).toBeGreaterThan(1000);
+    expect(acp(['--agent', 'demo']).code).toBe(2);
+    expect(statSync(cache()).mtimeMs).toBe(mtimeMs);
+    expect(readFileSync(cache()).equals(written)).toBe(true);
+  });
+});
