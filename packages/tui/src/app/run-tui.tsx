@@ -109,9 +109,10 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
       patchConsole: false,
       maxFps: 30,
       incrementalRendering: false,
-      ...(metrics
-        ? { onRender: ({ renderTime }: { renderTime: number }) => metrics.frameRendered(renderTime) }
-        : {}),
+      onRender: ({ renderTime }: { renderTime: number }) => {
+        metrics?.frameRendered(renderTime);
+        screen.frameDrawn();
+      },
     });
   const handover: TerminalHandover = {
     async run(work, note = "handing the terminal to the agent's sign-in; acp comes back when it ends.") {
@@ -145,7 +146,7 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     ...(options.early?.agents ? { startAgents: options.early.agents } : {}),
     ...(options.protocol ? { protocolVersion: options.protocol } : {}),
   });
-  const screen = createScreen(controller, () => stdout.columns || 80, metrics);
+  const screen = createScreen(controller, () => stdout.columns || 80, metrics, { framesReported: true });
   // Opened before the first frame, so that it shows the tab (as the early drawing does).
   start(controller, options);
   ink = mount();
