@@ -152,12 +152,13 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   ink = mount();
   options.early?.takeOver();
   const stopResizeWatch = reprintOnResize(stdout, () => store.dispatch({ type: 'reprint' }));
-  void loadHighlighter();
+  const stopPreload = preloadHighlighter(store);
   const stopOnSignals = stopOnLoss(controller, stdin, stdout);
   try {
     return await controller.exited;
   } finally {
     stopOnSignals.off();
+    stopPreload();
     stopResizeWatch();
     ink?.unmount();
     input.suspend();
@@ -170,6 +171,21 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     metrics?.save();
     stopOnSignals.exitSoon();
   }
+}
+
+/**
+ * Loads highlight.js (~0.1 s of compiling and registering languages) once a tab's agent is
+ * connected, before an answer can hold code: not while the UI starts, where it delayed a stored
+ * session's first frame (what is printed or drawn before then loads it itself when it holds code).
+ * Returns the function that stops waiting.
+ */
+function preloadHighlighter(store: AppStore): () => void {
+  const unsubscribe = store.subscribe(() => {
+    if (!store.getSnapshot().tabs.some((tab) => tab.phase === 'ready')) return;
+    unsubscribe();
+    void loadHighlighter();
+  });
+  return unsubscribe;
 }
 
 /**
