@@ -109,9 +109,10 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
       patchConsole: false,
       maxFps: 30,
       incrementalRendering: false,
-      ...(metrics
-        ? { onRender: ({ renderTime }: { renderTime: number }) => metrics.frameRendered(renderTime) }
-        : {}),
+      onRender: ({ renderTime }: { renderTime: number }) => {
+        metrics?.frameRendered(renderTime);
+        screen.frameDrawn();
+      },
     });
   const handover: TerminalHandover = {
     async run(work, note = "handing the terminal to the agent's sign-in; acp comes back when it ends.") {
@@ -145,18 +146,19 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     ...(options.early?.agents ? { startAgents: options.early.agents } : {}),
     ...(options.protocol ? { protocolVersion: options.protocol } : {}),
   });
-  const screen = createScreen(controller, () => stdout.columns || 80, metrics);
+  const screen = createScreen(controller, () => stdout.columns || 80, metrics, { framesReported: true });
   // Opened before the first frame, so that it shows the tab (as the early drawing does).
   start(controller, options);
   ink = mount();
   options.early?.takeOver();
   const stopResizeWatch = reprintOnResize(stdout, () => store.dispatch({ type: 'reprint' }));
-  void loadHighlighter();
+  const stopPreload = preloadHighlighter(store);
   const stopOnSignals = stopOnLoss(controller, stdin, stdout);
   try {
     return await controller.exited;
   } finally {
     stopOnSignals.off();
+    stopPreload();
     stopResizeWatch();
     ink?.unmount();
     input.suspend();
@@ -169,6 +171,21 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
     metrics?.save();
     stopOnSignals.exitSoon();
   }
+}
+
+/**
+ * Loads highlight.js (~0.1 s of compiling and registering languages) once a tab's agent is
+ * connected, before an answer can hold code: not while the UI starts, where it delayed a stored
+ * session's first frame (what is printed or drawn before then loads it itself when it holds code).
+ * Returns the function that stops waiting.
+ */
+function preloadHighlighter(store: AppStore): () => void {
+  const unsubscribe = store.subscribe(() => {
+    if (!store.getSnapshot().tabs.some((tab) => tab.phase === 'ready')) return;
+    unsubscribe();
+    void loadHighlighter();
+  });
+  return unsubscribe;
 }
 
 /**

@@ -22,18 +22,27 @@ export interface Screen {
   readonly printer: TranscriptPrinter;
   /** Ink's stdout writer (from `useStdout().write`), once the UI is mounted; undefined when it unmounts. */
   setWriter(write: ((data: string) => void) | undefined): void;
+  /** Ink drew a frame (its `onRender`); only with `framesReported` (see {@link createScreen}). */
+  frameDrawn(): void;
 }
 
 /**
  * Wires the printer to the controller: each time the app asks for the session to be printed
  * again (tab switch, new session, view option, Ctrl+L), the screen is cleared and the active
- * session printed from its newest items.
+ * session printed from its newest items. With `framesReported`, the caller calls
+ * `frameDrawn` after each of Ink's frames, and a session's history is printed after the first
+ * frame that shows the session (else after a fixed delay).
  *
  * @example
  * const screen = createScreen(controller, () => process.stdout.columns);
  * render(<AppRoot controller={controller} onWriter={screen.setWriter} />);
  */
-export function createScreen(controller: Controller, columns: () => number, metrics?: TuiMetrics): Screen {
+export function createScreen(
+  controller: Controller,
+  columns: () => number,
+  metrics?: TuiMetrics,
+  options: { readonly framesReported?: boolean } = {},
+): Screen {
   const store = controller.store;
   let writer: ((data: string) => void) | undefined;
   const printer = new TranscriptPrinter({
@@ -56,6 +65,7 @@ export function createScreen(controller: Controller, columns: () => number, metr
         ? undefined
         : loadHighlighter().then(() => undefined),
     ...(metrics ? { onBacklogPrinted: () => metrics.mark('history-printed') } : {}),
+    ...(options.framesReported ? { framesReported: true } : {}),
   });
   store.onReprint = () => {
     metrics?.reprinted();
@@ -74,6 +84,7 @@ export function createScreen(controller: Controller, columns: () => number, metr
       writer = write;
       printer.setWriter(write);
     },
+    frameDrawn: () => printer.frameDrawn(),
   };
 }
 

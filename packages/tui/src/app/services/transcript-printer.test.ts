@@ -8,6 +8,7 @@ import {
   BACKLOG_UNITS_PER_PRINT,
   PRINT_INTERVAL_MS,
   SHOW_DELAY_MS,
+  SHOW_FRAME_WAIT_MS,
   TranscriptPrinter,
   UNITS_PER_PRINT,
 } from './transcript-printer.js';
@@ -37,7 +38,12 @@ function turns(from: number, to: number): SessionEvent[] {
 }
 
 /** A session, its view and a printer, all on one hand-driven clock; the printer draws labels. */
-function setup(options: { prepare?: (units: readonly TranscriptUnit[]) => Promise<void> | void } = {}) {
+function setup(
+  options: {
+    prepare?: (units: readonly TranscriptUnit[]) => Promise<void> | void;
+    framesReported?: boolean;
+  } = {},
+) {
   const scheduler = new ManualScheduler();
   let now = 0;
   const store = new SessionStore(initialSessionState('s', '/w'));
@@ -212,6 +218,42 @@ describe('TranscriptPrinter', () => {
         .flatMap((e) => (e.type === 'prompt' ? [(e.prompt[0] as { text: string }).text] : []))
         .flatMap((text) => [text, text.replace('p', 'r')]),
     );
+    printer.dispose();
+    view.dispose();
+  });
+
+  it('told of frames, prints the history right after the first frame that follows show', () => {
+    const { store, view, written, printer, write, advance } = setup({ framesReported: true });
+    store.dispatchMany(turns(1, 2));
+    view.flush();
+    printer.setWriter(write);
+    printer.frameDrawn(); // a frame before the session is shown starts nothing
+    printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
+    // A slow first render of the session: the fixed delay passes without a frame.
+    advance(SHOW_DELAY_MS * 2);
+    expect(written).toEqual([]);
+    printer.frameDrawn();
+    expect(written).toEqual([]); // not inside Ink's render: right after it
+    advance(0);
+    expect(written.flat()).toEqual(['p1', 'r1', 'p2', 'r2']);
+    // Later frames do not print again what was printed.
+    printer.frameDrawn();
+    advance(SHOW_FRAME_WAIT_MS);
+    expect(written.flat()).toEqual(['p1', 'r1', 'p2', 'r2']);
+    printer.dispose();
+    view.dispose();
+  });
+
+  it('told of frames, prints the history after a while when no frame comes', () => {
+    const { store, view, written, printer, write, advance } = setup({ framesReported: true });
+    store.dispatchMany(turns(1, 1));
+    view.flush();
+    printer.setWriter(write);
+    printer.show(view, { historyItems: 100, fullHistory: false, menuKey: 'Ctrl+X' });
+    advance(SHOW_FRAME_WAIT_MS - 1);
+    expect(written).toEqual([]);
+    advance(1);
+    expect(written.flat()).toEqual(['p1', 'r1']);
     printer.dispose();
     view.dispose();
   });

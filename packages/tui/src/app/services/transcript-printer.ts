@@ -23,6 +23,14 @@ export const PRINT_INTERVAL_MS = 50;
  * most 30 a second), so the session's composer and status are drawn, and take keys, first.
  */
 export const SHOW_DELAY_MS = 40;
+/**
+ * The same wait for a printer told of each frame drawn ({@link TranscriptPrinter.frameDrawn}): the
+ * history is printed right after the first frame that follows `show`, or after this long if no
+ * frame comes (nothing on screen changed). A fixed delay was too short when the session's first
+ * render is slow (a long session, a loaded machine): the printing then ran before that frame and
+ * held it back by as long as the history took to print.
+ */
+export const SHOW_FRAME_WAIT_MS = 250;
 
 /** What the printer needs from the application. */
 export interface PrinterDeps {
@@ -37,6 +45,8 @@ export interface PrinterDeps {
   readonly prepare?: (units: readonly TranscriptUnit[]) => Promise<void> | void;
   /** Called once the history shown with a session has been printed (for benchmarks). */
   readonly onBacklogPrinted?: () => void;
+  /** Whether the application calls {@link TranscriptPrinter.frameDrawn} after each frame. */
+  readonly framesReported?: boolean;
   readonly now?: () => number;
   readonly scheduler?: Scheduler;
 }
@@ -76,6 +86,8 @@ export class TranscriptPrinter {
   /** A batch waits for `prepare`: no other printing starts meanwhile (it would print it again). */
   private waiting = false;
   private lastPrint = -Infinity;
+  /** A session was just shown: its history waits for the next frame (see {@link frameDrawn}). */
+  private awaitingFrame = false;
   private generation = 0;
   private readonly now: () => number;
   private readonly scheduler: Scheduler;
@@ -123,7 +135,20 @@ export class TranscriptPrinter {
     this.next = from;
     this.backlogEnd = printed.length;
     this.unsubscribe = view.subscribe(() => this.schedule(this.delay()));
-    this.schedule(SHOW_DELAY_MS);
+    this.awaitingFrame = this.deps.framesReported === true;
+    this.schedule(this.awaitingFrame ? SHOW_FRAME_WAIT_MS : SHOW_DELAY_MS);
+  }
+
+  /**
+   * A frame was drawn (called from Ink's `onRender`, before its output is written): the history of
+   * a session just shown starts printing once that frame is out, so the composer and status come
+   * first and take keys while the history prints.
+   */
+  frameDrawn(): void {
+    if (!this.awaitingFrame) return;
+    this.awaitingFrame = false;
+    this.cancelTimer();
+    this.schedule(0);
   }
 
   /** Stops printing. */
@@ -150,6 +175,7 @@ export class TranscriptPrinter {
   }
 
   private print(): void {
+    this.awaitingFrame = false;
     const view = this.view;
     const write = this.writer;
     if (!view || !write) return;
