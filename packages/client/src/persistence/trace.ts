@@ -16,7 +16,7 @@ import { redactString, redactValue, unchangedInTrace } from './redact.js';
 /** Largest trace file; past it, one marker line and nothing more. */
 export const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
-/** One session's trace file. Lines are written in batches (at most every 100 ms). */
+/** One session's trace file. Lines are written in batches (at most every 500 ms). */
 export class TraceWriter {
   private readonly batch = new LineBatch(() => void this.flush());
   private chain: Promise<void> = Promise.resolve();

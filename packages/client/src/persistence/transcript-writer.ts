@@ -25,7 +25,7 @@ import type { AttachMode } from '../session/events.js';
 import { TRANSCRIPT_VERSION, type SessionMeta } from './transcript-store.js';
 
 /**
- * Appends events to one session's record. Writes are batched (at most every 100 ms, at once past
+ * Appends events to one session's record. Writes are batched (at most every 500 ms, at once past
  * 256 KB, and at the end of each turn) and never interleave. While the session is detached (its
  * agent exited) the file is not held open: each write opens and closes it.
  */

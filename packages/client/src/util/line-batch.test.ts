@@ -26,6 +26,18 @@ describe('LineBatch', () => {
     expect(taken).toHaveLength(1);
   });
 
+  it('by default, takes a streamed answer read every 100 ms in one batch per half second', () => {
+    vi.useFakeTimers();
+    const taken: string[] = [];
+    const batch: LineBatch = new LineBatch(() => taken.push(batch.take().join('')));
+    for (let read = 0; read < 10; read++) {
+      for (let i = 0; i < 25; i++) batch.push(`${read}.${i}\n`);
+      vi.advanceTimersByTime(100);
+    }
+    expect(taken).toHaveLength(2);
+    expect(taken.join('').split('\n')).toHaveLength(251);
+  });
+
   it('hands over at once past the size limit, and take() empties the queue', () => {
     vi.useFakeTimers();
     const taken: string[] = [];

@@ -9,10 +9,26 @@ export interface Scheduler {
   clearTimeout(handle: unknown): void;
 }
 
-/** The global timers. */
+/** A callback for "as soon as the current I/O is handled" (`setTimeout(callback, 0)`). */
+interface Soon {
+  readonly immediate: ReturnType<typeof setImmediate>;
+}
+
+const isSoon = (handle: unknown): handle is Soon =>
+  typeof handle === 'object' && handle !== null && 'immediate' in handle;
+
+/**
+ * The global timers; a wait of 0 runs the callback with `setImmediate`, after the I/O being
+ * handled: Node's `setTimeout(callback, 0)` waits 1 ms, a sleep and a wakeup of the process each
+ * time (a frame of streamed text printed what settled in it a wakeup later).
+ */
 export const realScheduler: Scheduler = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setTimeout: (callback, ms) =>
+    ms <= 0 ? ({ immediate: setImmediate(callback) } satisfies Soon) : setTimeout(callback, ms),
+  clearTimeout: (handle) => {
+    if (isSoon(handle)) clearImmediate(handle.immediate);
+    else clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
 };
 
 /** Default interval: one frame at the 30 frames a second Ink draws at most. */
@@ -32,6 +48,11 @@ export class ManualScheduler implements Scheduler {
 
   clearTimeout(handle: unknown): void {
     if (typeof handle === 'number') this.timers.delete(handle);
+  }
+
+  /** The time of this scheduler's clock (ms since it was made). */
+  get time(): number {
+    return this.now;
   }
 
   /** Number of timers waiting. */

@@ -60,7 +60,8 @@ function setup(
     now += ms;
     scheduler.advance(ms);
   };
-  return { store, view, written, printer, advance, write: (data: string) => written.push(data.split('|')) };
+  const write = (data: string): void => void written.push(data.split('|'));
+  return { store, view, written, printer, advance, scheduler, write };
 }
 
 /** A session of one turn, shown, with its slice printed (or waiting for `prepare`). */
@@ -126,6 +127,23 @@ describe('TranscriptPrinter', () => {
     printer.show(view, { historyItems: 4, fullHistory: true, menuKey: 'Ctrl+X' });
     for (let i = 0; i < 100 && written.flat().length < 1000; i++) advance(SHOW_DELAY_MS);
     expect(written.flat()).toEqual(Array.from({ length: 500 }, (_, i) => [`p${i + 1}`, `r${i + 1}`]).flat());
+    printer.dispose();
+    view.dispose();
+  });
+
+  it('a projection that settled nothing schedules no printing', () => {
+    const { store, view, written, printer, advance, scheduler } = showFirstTurn(() => undefined);
+    expect(written.flat()).toEqual(['p1', 'r1']);
+    store.dispatchMany([prompt('p2', 2), reply('streaming')]);
+    view.flush();
+    advance(PRINT_INTERVAL_MS);
+    expect(written.flat()).toEqual(['p1', 'r1', 'p2']);
+    expect(scheduler.size).toBe(0);
+    // Only the live message grew: no timer (each would be a wakeup with nothing to print).
+    store.dispatch(reply(' more'));
+    view.flush();
+    expect(view.getSnapshot().live.map(label)).toEqual(['streaming more']);
+    expect(scheduler.size).toBe(0);
     printer.dispose();
     view.dispose();
   });

@@ -134,7 +134,11 @@ export class TranscriptPrinter {
       );
     this.next = from;
     this.backlogEnd = printed.length;
-    this.unsubscribe = view.subscribe(() => this.schedule(this.delay()));
+    // Only projections that settled something: the others (most frames of a streamed answer)
+    // would each cost a wakeup of their own for nothing to print.
+    this.unsubscribe = view.subscribe(() => {
+      if (this.next < view.getSnapshot().printed.length) this.schedule(this.delay());
+    });
     this.awaitingFrame = this.deps.framesReported === true;
     this.schedule(this.awaitingFrame ? SHOW_FRAME_WAIT_MS : SHOW_DELAY_MS);
   }

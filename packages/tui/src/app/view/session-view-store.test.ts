@@ -36,6 +36,7 @@ function setup(typing = false) {
     intervalMs: 30,
     streamPaceMs: 100,
     scheduler,
+    now: () => scheduler.time,
     typing: () => keys,
   });
   let projections = 0;
@@ -74,6 +75,36 @@ describe('SessionViewStore', () => {
     scheduler.advance(69);
     expect(projections()).toBe(1);
     scheduler.advance(1);
+    expect(projections()).toBe(2);
+    expect(liveText()).toEqual(['Hello world']);
+  });
+
+  it('draws streamed text with the first change once the pace has passed since the last projection', () => {
+    const { store, scheduler, projections, liveText } = setup();
+    store.dispatchMany([prompt('go'), chunk('Hello')]);
+    scheduler.advance(30);
+    expect(projections()).toBe(1);
+    scheduler.advance(50);
+    store.dispatch(chunk(' wor'));
+    scheduler.advance(50);
+    // The pace has passed since the projection at 30: drawn with this read, not by a timer.
+    store.dispatch(chunk('ld'));
+    store.dispatch(chunk('!'));
+    expect(projections()).toBe(1);
+    expect(scheduler.size).toBe(1);
+    scheduler.advance(0);
+    expect(projections()).toBe(2);
+    expect(liveText()).toEqual(['Hello world!']);
+    expect(scheduler.size).toBe(0);
+  });
+
+  it('draws streamed text arriving long after the last projection at once', () => {
+    const { store, scheduler, projections, liveText } = setup();
+    store.dispatchMany([prompt('go'), chunk('Hello')]);
+    scheduler.advance(30);
+    scheduler.advance(500);
+    store.dispatch(chunk(' world'));
+    scheduler.advance(0);
     expect(projections()).toBe(2);
     expect(liveText()).toEqual(['Hello world']);
   });

@@ -25,8 +25,8 @@ export interface SessionView {
 }
 
 /**
- * Longest wait before streamed text is drawn while nothing else changes and the user is not
- * typing: at most ~7 frames a second. Every frame costs the same whatever changed in it (Ink lays
+ * Shortest time between two frames of streamed text while nothing else changes and the user is
+ * not typing, and the longest text waits to be drawn: at most ~7 frames a second. Every frame costs the same whatever changed in it (Ink lays
  * out and draws the whole live region again), so a stream drawn at 30 frames a second costs three
  * times as much for text that reads the same. (At 100 ms, with reading resting 100 ms between
  * reads, a 250-chunk/s answer drew ~7.5 frames a second, 30% more CPU than the ~5.5 it drew
@@ -38,7 +38,10 @@ export const STREAM_PACE_MS = 150;
 export interface SessionViewStoreOptions {
   /** Longest wait before a change is drawn (default {@link DEFAULT_COALESCE_MS}). */
   readonly intervalMs?: number;
-  /** Longest wait before streamed text alone is drawn, while the user is not typing. */
+  /**
+   * Shortest time between frames of streamed text alone, and its longest wait, while the user is
+   * not typing.
+   */
   readonly streamPaceMs?: number;
   /** Whether the user is typing (default: a key in the last {@link TYPING_WINDOW_MS}). */
   readonly typing?: () => boolean;
@@ -75,9 +78,11 @@ export function onlyStreamedText(previous: SessionState, next: SessionState, fro
  * Subscribes to a session store and keeps its projection. `subscribe`/`getSnapshot` follow
  * React's `useSyncExternalStore` contract.
  *
- * A change is projected `intervalMs` after the first change of a burst. When everything that
- * changed by then is text streaming into the last message and the user is not typing, the
- * projection waits until `streamPaceMs` — unless something else changes in the meantime.
+ * A change is projected `intervalMs` after the first change of a burst. When it is text streaming
+ * into the last message and the user is not typing, it is projected with the first change that
+ * comes `streamPaceMs` or more after the last projection (streamed text arrives in reads, so the
+ * frame is drawn in the wakeup of a read instead of one of its own), and at the latest
+ * `streamPaceMs` after it arrived; anything else that changes meanwhile ends the wait.
  *
  * @example
  * const view = new SessionViewStore(session.store);
@@ -101,6 +106,11 @@ export class SessionViewStore {
   /** The pending projection, if any, and whether it waits for the stream's pace. */
   private timer: unknown;
   private pacing = false;
+  /** The pending projection runs once the current I/O is handled. */
+  private soon = false;
+  /** When the pending change arrived, and when the last projection was made (clock ms). */
+  private pendingSince = 0;
+  private projectedAt = -Infinity;
 
   constructor(
     private readonly store: SessionStore,
@@ -159,27 +169,37 @@ export class SessionViewStore {
   }
 
   private changed(): void {
+    const now = this.now();
     if (this.timer === undefined) {
-      this.timer = this.scheduler.setTimeout(() => this.intervalElapsed(), this.intervalMs);
+      this.pendingSince = now;
+      if (this.streamPaceMs > this.intervalMs && this.onlyText() && !this.typing()) {
+        this.pacing = true;
+        this.schedule(now >= this.projectedAt + this.streamPaceMs ? 0 : this.streamPaceMs);
+      } else {
+        this.schedule(this.intervalMs);
+      }
     } else if (this.pacing && !this.onlyText()) {
-      // The interval has passed: something other than text is drawn at once.
+      // Something other than text: drawn at once when a burst's interval has passed.
       this.clearTimer();
-      this.refresh();
+      const wait = this.pendingSince + this.intervalMs - now;
+      if (wait > 0) this.schedule(wait);
+      else this.refresh();
+    } else if (this.pacing && !this.soon && now >= this.projectedAt + this.streamPaceMs) {
+      // More text with the pace passed: drawn with this read.
+      this.clearTimer();
+      this.pacing = true;
+      this.schedule(0);
     }
   }
 
-  private intervalElapsed(): void {
-    this.timer = undefined;
-    if (this.streamPaceMs > this.intervalMs && this.onlyText() && !this.typing()) {
-      this.pacing = true;
-      this.timer = this.scheduler.setTimeout(() => {
-        this.timer = undefined;
-        this.pacing = false;
-        this.refresh();
-      }, this.streamPaceMs - this.intervalMs);
-      return;
-    }
-    this.refresh();
+  private schedule(ms: number): void {
+    this.soon = ms <= 0;
+    this.timer = this.scheduler.setTimeout(() => {
+      this.timer = undefined;
+      this.pacing = false;
+      this.soon = false;
+      this.refresh();
+    }, ms);
   }
 
   private onlyText(): boolean {
@@ -190,6 +210,7 @@ export class SessionViewStore {
     if (this.timer !== undefined) this.scheduler.clearTimeout(this.timer);
     this.timer = undefined;
     this.pacing = false;
+    this.soon = false;
   }
 
   /** A projector from the newest `count` items that print something (counting those it leaves out). */
@@ -203,6 +224,7 @@ export class SessionViewStore {
 
   private compute(): SessionView {
     const state = this.store.getSnapshot();
+    this.projectedAt = this.now();
     const { printed, live, behind } = this.projector.project(state);
     // Text arrived faster than it was laid out: continue on the next turn of the event loop.
     if (behind && !this.catchUp) this.catchUp = setTimeout(() => this.refresh(true), 0);
