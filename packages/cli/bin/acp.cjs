@@ -77,6 +77,17 @@ function requireDist(file, nodeCache) {
   return nodeCache ? { exports: require(file), saveCodeCache: () => undefined } : requireCached(file);
 }
 
+/**
+ * Optimise only what runs 8x as long as V8's default asks (its "interrupt budget"). The UI runs a
+ * little code per frame for a long time: with the default, V8's optimising compiler took each
+ * function as it got warm (~5 compilations a second all through a streamed answer), costing more
+ * CPU than the optimised code saved; hot loops (a flood, a long answer) still reach the budget
+ * quickly.
+ */
+function optimiseLikeTheUi() {
+  require('node:v8').setFlagsFromString('--interrupt-budget=540672');
+}
+
 const args = process.argv.slice(2);
 // Node ≥ 22.1 keeps V8's compiled code between runs (about a quarter of the UI's start); Node 20
 // has no such cache for ES modules, and this does nothing there.
@@ -100,19 +111,21 @@ if (args.length === 1 && ['--version', '-V', '--help', '-h'].includes(args[0])) 
     if (!missing(error, file)) throw error;
   }
   // import() of this file: code run through vm.Script has none of its own.
+  // Once start.cjs's own work is done: its code cache first, since V8 rejects a cache made under
+  // other flags.
+  const leaveStart = () => {
+    loaded.saveCodeCache();
+    optimiseLikeTheUi();
+  };
   loaded?.exports
-    .start((url) => import(url), loaded.saveCodeCache)
+    .start((url) => import(url), leaveStart)
     .catch((error) => {
       process.exitCode = 1;
       throw error;
     });
 } else {
-  // Optimise only what runs 8x as long as V8's default asks (its "interrupt budget"). The UI runs a
-  // little code per frame for a long time: with the default, V8's optimising compiler took each
-  // function as it got warm (~5 compilations a second all through a streamed answer), costing more
-  // CPU than the optimised code saved. Set before the bundle loads, so that all of it is counted
-  // this way; hot loops (a flood, a long answer) still reach the budget quickly.
-  require('node:v8').setFlagsFromString('--interrupt-budget=540672');
+  // Before the bundle loads, so that all of it is counted this way.
+  optimiseLikeTheUi();
   const file = join(__dirname, '../dist/cli.js');
   import(pathToFileURL(file).href).catch((error) => {
     if (!missing(error, file)) throw error;

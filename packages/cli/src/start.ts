@@ -20,10 +20,10 @@ import { isDumbTerminal, main, type TerminalUi } from './main.js';
 export type ImportModule = (url: string) => Promise<unknown>;
 
 /**
- * Writes V8's code cache of this file now, if bin/acp.cjs is to write one: called before V8's flags
- * change ({@link optimiseLikeTheUi}), since V8 rejects a cache made under other flags.
+ * Called once this file's own work is done, before any ES module loads: bin/acp.cjs then writes
+ * V8's code cache of this file (if it is to write one) and sets the V8 flags the UI runs with.
  */
-export type SaveCodeCache = () => void;
+export type LeaveStart = () => void;
 
 /** What scripts/bundle.ts makes an import of a module outside this file throw. */
 export const NOT_BUNDLED = 'ACP_NOT_BUNDLED';
@@ -68,7 +68,7 @@ function heldOutput(target: Output): Output & { release(): void; drop(): void } 
 function terminalUi(
   dist: string,
   importModule: ImportModule,
-  saveCodeCache: SaveCodeCache,
+  leaveStart: LeaveStart,
   release: () => void,
 ): TerminalUi {
   return async (args: TuiArguments, io: CliIo) => {
@@ -91,8 +91,8 @@ function terminalUi(
     } catch {
       // The UI's own start meets the same problem and reports it (after-frame.ts).
     }
-    saveCodeCache();
-    optimiseLikeTheUi();
+    // V8's flags change after the frame is drawn: loading node:v8 costs a few milliseconds.
+    leaveStart();
     const file = join(dist, 'after-frame.js');
     let afterFrame: AfterFrame;
     try {
@@ -107,20 +107,12 @@ function terminalUi(
 }
 
 /**
- * V8's optimising compiler as the UI wants it (bin/acp.cjs says why), set once the frame is drawn:
- * loading node:v8 costs a few milliseconds, and the drawing runs once.
- */
-export function optimiseLikeTheUi(): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString('--interrupt-budget=540672');
-}
-
-/**
  * Runs `acp` with the process's arguments; resolves when the program's end is set as the exit code
  * (or handed to the ES module entry, which sets it). `dist` is the bundle's directory.
  */
 export async function start(
   importModule: ImportModule,
-  saveCodeCache: SaveCodeCache = () => undefined,
+  leaveStart: LeaveStart = () => undefined,
   dist: string = __dirname,
 ): Promise<void> {
   const listening = process.stdout.listeners('error');
@@ -134,15 +126,14 @@ export async function start(
     process.exitCode = await main(
       process.argv,
       io,
-      terminalUi(dist, importModule, saveCodeCache, () => stderr.release()),
+      terminalUi(dist, importModule, leaveStart, () => stderr.release()),
     );
     stderr.release();
   } catch (error) {
     if (!isHandOver(error)) throw error;
     stderr.drop();
     for (const listener of brokenPipe) process.stdout.off('error', listener as (error: Error) => void);
-    saveCodeCache();
-    optimiseLikeTheUi();
+    leaveStart();
     await importModule(pathToFileURL(join(dist, 'cli.js')).href);
   }
 }

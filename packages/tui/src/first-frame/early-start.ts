@@ -2,8 +2,9 @@
  * What `acp --agent NAME` and `acp` do before the terminal UI is loaded: draw its first frame
  * (early-draw.ts) and start the agent, whose own start then runs in another process while the UI
  * loads (`@acp-kit/tui/early-start`: this module needs only the client's launch code, so that the
- * agent starts before the UI's modules are read). The UI replaces the drawing with its first frame in one write, its connection takes the
- * agent's process (see `startEarlyAgent`), and its picker shows the agents found while drawing.
+ * agent starts before the UI's modules are read). The UI replaces the drawing with its first frame
+ * in one write, its connection takes the agent's process (see `startEarlyAgent`), and its picker
+ * shows the agents found while drawing.
  */
 import { startEarlyAgent, type DetectedAgent, type EarlyAgent } from '@acp-kit/client/launch';
 import type { EarlyDrawing } from './early-draw.js';
