@@ -7,7 +7,9 @@ import { createInterface } from 'node:readline';
 
 const defect = process.argv[2] ?? 'none';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const send = (frame) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...frame })}\n`);
+/** Writes frames in one write (a peer then reads them together). */
+const send = (...frames) =>
+  process.stdout.write(frames.map((frame) => `${JSON.stringify({ jsonrpc: '2.0', ...frame })}\n`).join(''));
 const update = (sessionId, value) => send({ method: 'session/update', params: { sessionId, update: value } });
 const text = (value) => ({ type: 'text', text: value });
 
@@ -23,8 +25,7 @@ const waiting = new Map(); // our request id -> resolve
 function request(method, params, id = `fixture-${nextRequest++}`, then = []) {
   return new Promise((resolve) => {
     waiting.set(JSON.stringify(id), resolve);
-    const frames = [{ id, method, params }, ...then];
-    process.stdout.write(frames.map((frame) => `${JSON.stringify({ jsonrpc: '2.0', ...frame })}\n`).join(''));
+    send({ id, method, params }, ...then);
   });
 }
 
