@@ -9,11 +9,7 @@ import {
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { unitText } from '../../test-support/units.js';
 import { ManualScheduler } from '../../text/coalesce.js';
-import {
-  onlyStreamedText,
-  SessionViewStore,
-  UI_READ_PACING_MS,
-} from './session-view-store.js';
+import { onlyStreamedText, SessionViewStore, UI_READ_PACING_MS } from './session-view-store.js';
 
 let at = 0;
 const update = (u: SessionUpdate): SessionEvent => {
