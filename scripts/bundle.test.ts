@@ -228,6 +228,16 @@ describe('the patch of Ink’s frames (ink-frame-patch.ts)', () => {
     ).toThrow(/render-node-to-output\.js is not the text/);
   });
 
+  it('throttles Ink’s frames and writes with lazyThrottle, which starts no idle timers', () => {
+    const ink = readFileSync(join(ROOT, 'node_modules/ink/build/ink.js'), 'utf8');
+    const patchedInk = patchInk('ink.js', ink);
+    expect(patchedInk).not.toContain('es-toolkit');
+    expect(patchedInk).toMatch(/^import \{ lazyThrottle as throttle \} from ".*ink-lazy-throttle\.ts";$/m);
+    expect(() => patchInk('ink.js', ink.replace("from 'es-toolkit/compat'", "from 'lodash'"))).toThrow(
+      /ink\/build\/ink\.js is not the text this patch was written for/,
+    );
+  });
+
   it('draws every frame as Ink does, also when rows and lines come back from earlier frames', () => {
     const text = fc
       .array(

@@ -9,18 +9,21 @@
  * cell, and the styles each run of a line shares) instead of an object per cell and three Sets
  * per character, which were most of the garbage a frame made. The output is the same
  * (scripts/bundle.test.ts compares the two on random frames); tests that run from source use Ink
- * unpatched.
+ * unpatched. In ink/build/ink.js, the throttle of frames and writes is ink-lazy-throttle.ts: the same
+ * calls at the same times, without a timer after every frame.
  */
 import { fileURLToPath } from 'node:url';
 
 /** The module whose `isLoneCluster` the patched Output uses (the bundle's string-width). */
 const STRING_WIDTH_FAST = fileURLToPath(new URL('./string-width-fast.ts', import.meta.url));
+/** The module whose `lazyThrottle` the patched Ink throttles its frames and writes with. */
+const LAZY_THROTTLE = fileURLToPath(new URL('./ink-lazy-throttle.ts', import.meta.url));
 
 /** Entries a shared cache holds before it is emptied (lines, widths, rows). */
 export const INK_CACHE_ENTRIES = 4096;
 
 /** Which of Ink's modules a patch is for. */
-export type InkModule = 'output.js' | 'render-node-to-output.js';
+export type InkModule = 'output.js' | 'render-node-to-output.js' | 'ink.js';
 
 /** One replacement, which must match the text exactly once. */
 interface Replacement {
@@ -314,9 +317,17 @@ const measuredWidestLine = (text) => {
   },
 ];
 
+const INK: readonly Replacement[] = [
+  {
+    find: `import { throttle } from 'es-toolkit/compat';`,
+    replace: `import { lazyThrottle as throttle } from ${JSON.stringify(LAZY_THROTTLE)};`,
+  },
+];
+
 const PATCHES: Readonly<Record<InkModule, readonly Replacement[]>> = {
   'output.js': OUTPUT,
   'render-node-to-output.js': RENDER_NODE_TO_OUTPUT,
+  'ink.js': INK,
 };
 
 /**

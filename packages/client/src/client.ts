@@ -62,7 +62,8 @@ export interface AcpClientOptions {
    * agent streams updates, reading rests this many ms between reads, so that a streamed answer
    * costs a few dozen wakeups a second instead of one per chunk. Only a stream of notifications
    * starts it (a read holding a request or a response ends it), and a frame waits at most this
-   * long. The terminal UI and `acp run` use {@link INTERACTIVE_READ_PACING_MS}.
+   * long. `acp run` and line mode use {@link INTERACTIVE_READ_PACING_MS}; the terminal UI rests
+   * longer than the pace at which it draws streamed text (200 ms).
    */
   coalesceReadsMs?: number;
   /**
@@ -73,7 +74,7 @@ export interface AcpClientOptions {
 }
 
 /**
- * The read pacing the terminal UI and `acp run` use (`coalesceReadsMs`): both draw a streamed
+ * The read pacing `acp run` and line mode use (`coalesceReadsMs`): both print a streamed
  * answer about ten times a second, so holding an agent's updates this long is never seen.
  */
 export const INTERACTIVE_READ_PACING_MS = 100;

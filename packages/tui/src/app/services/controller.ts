@@ -5,7 +5,6 @@
  */
 import { resolve } from 'node:path';
 import {
-  INTERACTIVE_READ_PACING_MS,
   AcpClient,
   describeError,
   type AgentEntry,
@@ -23,6 +22,7 @@ import { loadSettings, settingsPath, updateSettings, type SettingsPatch } from '
 import type { TuiSettings } from '../settings/settings.js';
 import { startingMessage } from '../components/tab-label.js';
 import type { AppStore } from '../state/app-store.js';
+import { UI_READ_PACING_MS } from '../view/session-view-store.js';
 import { stopOne } from './cancel-target.js';
 import { ElicitationQueue, elicitationTab } from './elicitation-queue.js';
 import { PermissionQueue } from './permission-queue.js';
@@ -101,7 +101,7 @@ export class Controller {
         elicit: controller.elicitations.elicit,
       },
       stallMs: settings.stallSeconds * 1000,
-      coalesceReadsMs: INTERACTIVE_READ_PACING_MS,
+      coalesceReadsMs: UI_READ_PACING_MS,
       ...(options.protocolVersion ? { protocolVersion: options.protocolVersion } : {}),
     });
     return controller;

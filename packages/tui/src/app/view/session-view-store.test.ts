@@ -9,7 +9,7 @@ import {
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { unitText } from '../../test-support/units.js';
 import { ManualScheduler } from '../../text/coalesce.js';
-import { onlyStreamedText, SessionViewStore } from './session-view-store.js';
+import { onlyStreamedText, SessionViewStore, UI_READ_PACING_MS } from './session-view-store.js';
 
 let at = 0;
 const update = (u: SessionUpdate): SessionEvent => {
@@ -95,6 +95,26 @@ describe('SessionViewStore', () => {
     scheduler.advance(0);
     expect(projections()).toBe(2);
     expect(liveText()).toEqual(['Hello world!']);
+    expect(scheduler.size).toBe(0);
+  });
+
+  it('draws the text of every read of a stream paced as the UI reads, each in its own wakeup', () => {
+    const scheduler = new ManualScheduler();
+    const store = new SessionStore(initialSessionState('s', '/w'));
+    const view = new SessionViewStore(store, { scheduler, now: () => scheduler.time, typing: () => false });
+    const drawn: string[] = [];
+    view.subscribe(() => drawn.push(view.getSnapshot().live.map(unitText).join('')));
+    store.dispatchMany([prompt('go'), chunk('a')]);
+    scheduler.advance(UI_READ_PACING_MS);
+    expect(drawn).toEqual(['a']);
+    for (const text of ['b', 'c', 'd', 'e']) {
+      // A read, UI_READ_PACING_MS after the one before: its chunks arrive together.
+      store.dispatchMany([chunk(text), chunk(text)]);
+      scheduler.advance(0);
+      scheduler.advance(UI_READ_PACING_MS);
+    }
+    // Drawn after each read, never by a timer: with 100 ms rests, every other read waits.
+    expect(drawn).toEqual(['a', 'abb', 'abbcc', 'abbccdd', 'abbccddee']);
     expect(scheduler.size).toBe(0);
   });
 

@@ -34,6 +34,16 @@ export interface SessionView {
  */
 export const STREAM_PACE_MS = 150;
 
+/**
+ * How long the UI's reading of an agent rests between reads of a stream of updates (the
+ * protocol's `coalesceReadsMs`): longer than {@link STREAM_PACE_MS}, so that the text of every read
+ * is drawn in the wakeup of that read. At 100 ms (`INTERACTIVE_READ_PACING_MS`, which `acp run`
+ * keeps) every other read's text waited for the next read: twice the wakeups (a read, its pace
+ * timer, and the pipe's readable event after the rest began) for the same ~5 frames a second.
+ * A request or response from the agent still ends a rest at once; the turn's end waits for it.
+ */
+export const UI_READ_PACING_MS = 200;
+
 /** Options of {@link SessionViewStore}. */
 export interface SessionViewStoreOptions {
   /** Longest wait before a change is drawn (default {@link DEFAULT_COALESCE_MS}). */
