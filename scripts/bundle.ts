@@ -11,10 +11,10 @@
  * `node --cpu-prof` profiles (run /tmp/acp-prof/dist/cli.js; its package.json is copied beside).
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { patchInk } from './ink-frame-patch.ts';
+import { patchInk, type InkModule } from './ink-frame-patch.ts';
 import { thirdPartyLicenses } from './third-party-licenses.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,19 +51,20 @@ const yogaWithoutFetch: Plugin = {
 };
 
 /**
- * Ink's frames reuse the widths of texts and the text of lines and rows from earlier frames (see
- * ink-frame-patch.ts); the build fails when Ink's modules are not the text the patch was written for.
+ * Ink's frames reuse the widths of texts and the text of lines and rows from earlier frames, and
+ * its cache of laid-out text sizes is bounded (see ink-frame-patch.ts); the build fails when Ink's
+ * modules are not the text the patch was written for.
  */
 export const inkFrameCache: Plugin = {
   name: 'ink-frame-cache',
   setup(builder) {
-    builder.onLoad({ filter: /[\\/]ink[\\/]build[\\/](output|render-node-to-output)\.js$/ }, (args) => ({
-      contents: patchInk(
-        args.path.endsWith('render-node-to-output.js') ? 'render-node-to-output.js' : 'output.js',
-        readFileSync(args.path, 'utf8'),
-      ),
-      loader: 'js',
-    }));
+    builder.onLoad(
+      { filter: /[\\/]ink[\\/]build[\\/](output|render-node-to-output|measure-text)\.js$/ },
+      (args) => ({
+        contents: patchInk(basename(args.path) as InkModule, readFileSync(args.path, 'utf8')),
+        loader: 'js',
+      }),
+    );
   },
 };
 

@@ -20,7 +20,7 @@ const STRING_WIDTH_FAST = fileURLToPath(new URL('./string-width-fast.ts', import
 export const INK_CACHE_ENTRIES = 4096;
 
 /** Which of Ink's modules a patch is for. */
-export type InkModule = 'output.js' | 'render-node-to-output.js';
+export type InkModule = 'output.js' | 'render-node-to-output.js' | 'measure-text.js';
 
 /** One replacement, which must match the text exactly once. */
 interface Replacement {
@@ -314,9 +314,23 @@ const measuredWidestLine = (text) => {
   },
 ];
 
+/**
+ * Ink keeps the size of every text it ever laid out (its `measureText` cache has no bound): every
+ * line of every live frame and of everything printed, for as long as the UI runs (~5 MiB once a
+ * 10 MB answer is drawn, and growing with the session). Bounded like the caches above.
+ */
+const MEASURE_TEXT: readonly Replacement[] = [
+  {
+    find: `    cache.set(text, dimensions);`,
+    replace: `    if (cache.size >= ${INK_CACHE_ENTRIES}) cache.clear();
+    cache.set(text, dimensions);`,
+  },
+];
+
 const PATCHES: Readonly<Record<InkModule, readonly Replacement[]>> = {
   'output.js': OUTPUT,
   'render-node-to-output.js': RENDER_NODE_TO_OUTPUT,
+  'measure-text.js': MEASURE_TEXT,
 };
 
 /**
