@@ -18,6 +18,12 @@ const STRING_WIDTH_FAST = fileURLToPath(new URL('./string-width-fast.ts', import
 
 /** Entries a shared cache holds before it is emptied (lines, widths, rows). */
 export const INK_CACHE_ENTRIES = 4096;
+/**
+ * Lines whose cells are kept: three arrays of a line's characters each (~3 KiB for a full line),
+ * so 4,096 of them held ~11 MiB once a long answer had streamed through the live region, whose
+ * frames need the cells of their own few tens of rows again, not of thousands.
+ */
+export const INK_CELL_CACHE_ENTRIES = 1024;
 
 /** Which of Ink's modules a patch is for. */
 export type InkModule = 'output.js' | 'render-node-to-output.js' | 'measure-text.js';
@@ -33,8 +39,8 @@ const SHARED_CACHE_ENTRIES = ${INK_CACHE_ENTRIES};
 /** The styles of a cell nothing was written to (acp bundle). */
 const NO_STYLES = [];
 /** Caches shared by every Output (acp bundle): a line is tokenised once, not on every frame. */
-const remember = (map, key, value) => {
-    if (map.size >= SHARED_CACHE_ENTRIES) map.clear();
+const remember = (map, key, value, entries = SHARED_CACHE_ENTRIES) => {
+    if (map.size >= entries) map.clear();
     map.set(key, value);
     return value;
 };
@@ -104,7 +110,7 @@ class OutputCaches {
                 }
                 cached = { values, widths, styles };
             }
-            remember(sharedCells, line, cached);
+            remember(sharedCells, line, cached, ${INK_CELL_CACHE_ENTRIES});
         }
         return cached;
     }`;
