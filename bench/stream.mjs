@@ -107,7 +107,16 @@ const rows = [
 ];
 if (!quick) {
   const big = [];
-  for (let run = 0; run < Math.min(runs, 2); run++) big.push(await ui(100_000, 0, 100));
+  for (let run = 0; run < Math.min(runs, 2); run++) {
+    const result = await ui(100_000, 0, 100);
+    const memory = result.memoryAtQuitMb;
+    if (memory)
+      console.log(
+        `  10 MB answer at quit: RSS ${result.rssAtQuitMb} MiB; V8 heap ${memory.heapTotal} MiB, ` +
+          `${memory.heapUsed} used; external ${memory.external} MiB (array buffers ${memory.arrayBuffers})`,
+      );
+    big.push(result);
+  }
   rows.push(
     boundRow({
       id: 'answer-10mb-rss',

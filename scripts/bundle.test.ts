@@ -2,12 +2,12 @@
  * What each start of the `acp` bundle loads, read from esbuild's metafile: `--version`/`--help`
  * only the command definitions, `acp run` and the UI never the agent's SDKs, the demo agent no
  * AI SDK. A failure names the import chain that pulls the module in. And the patch of Ink's
- * frame output the bundle carries draws what Ink draws.
+ * frame output the bundle carries draws what Ink draws, and its text measuring cache is bounded.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import fc from 'fast-check';
@@ -21,7 +21,7 @@ import {
   staticClosure,
 } from './bundle-graph.ts';
 import { AFTER_FRAME_ENTRY, bundleOptions, ENTRY, quickBundleOptions, ROOT, START_ENTRY } from './bundle.ts';
-import { patchInk } from './ink-frame-patch.ts';
+import { INK_CACHE_ENTRIES, patchInk } from './ink-frame-patch.ts';
 import { bundledPackages, thirdPartyLicenses } from './third-party-licenses.ts';
 
 /** What only `acp agent` may load. */
@@ -184,6 +184,20 @@ describe('the acp bundle', () => {
   });
 });
 
+/** An Ink module's text, bundled with its dependencies from Ink's own folder, imported from a temp file. */
+async function importInkModule<T>(source: string, name: string): Promise<T> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: join(ROOT, 'node_modules/ink/build'), loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+  });
+  const file = join(mkdtempSync(join(tmpdir(), 'acp-ink-module-')), `${name}.mjs`);
+  writeFileSync(file, result.outputFiles[0]?.text ?? '');
+  return ((await import(pathToFileURL(file).href)) as { default: T }).default;
+}
+
 describe('the patch of Ink’s frames (ink-frame-patch.ts)', () => {
   const inkOutput = join(ROOT, 'node_modules/ink/build/output.js');
   type OutputClass = new (options: { width: number; height: number }) => {
@@ -195,19 +209,8 @@ describe('the patch of Ink’s frames (ink-frame-patch.ts)', () => {
   let original: OutputClass;
   let patched: OutputClass;
 
-  /** The module, bundled with its dependencies from Ink's own folder, imported from a temp file. */
-  async function load(source: string, name: string): Promise<OutputClass> {
-    const result = await build({
-      stdin: { contents: source, resolveDir: dirname(inkOutput), loader: 'js' },
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      write: false,
-    });
-    const file = join(mkdtempSync(join(tmpdir(), 'acp-ink-output-')), `${name}.mjs`);
-    writeFileSync(file, result.outputFiles[0]?.text ?? '');
-    return ((await import(pathToFileURL(file).href)) as { default: OutputClass }).default;
-  }
+  const load = (source: string, name: string): Promise<OutputClass> =>
+    importInkModule<OutputClass>(source, name);
 
   beforeAll(async () => {
     const source = readFileSync(inkOutput, 'utf8');
@@ -314,6 +317,30 @@ describe('the patch of Ink’s frames (ink-frame-patch.ts)', () => {
         },
       ),
       { seed: 6, numRuns: 1500 },
+    );
+  });
+});
+
+describe('the patch of Ink’s text measuring (ink-frame-patch.ts)', () => {
+  it('keeps a bounded number of texts’ sizes, where Ink kept every text it ever laid out', async () => {
+    const inkMeasureText = join(ROOT, 'node_modules/ink/build/measure-text.js');
+    type Measure = (text: string) => { width: number; height: number };
+    const load = (source: string, name: string) => importInkModule<Measure>(source, name);
+    const source = readFileSync(inkMeasureText, 'utf8');
+    // Whether the first text's size is still the object cached for it after `others` more texts.
+    const remembered = async (measure: (text: string) => object, others: number) => {
+      const first = measure('first line\nsecond');
+      for (let i = 0; i < others; i++) measure(`text ${i}`);
+      return measure('first line\nsecond') === first;
+    };
+    const original = await load(source, 'original');
+    const patched = await load(patchInk('measure-text.js', source), 'patched');
+    expect(patched('first line\nsecond')).toEqual({ width: 10, height: 2 });
+    expect(await remembered(original, INK_CACHE_ENTRIES * 2)).toBe(true);
+    expect(await remembered(patched, INK_CACHE_ENTRIES / 2)).toBe(true);
+    expect(await remembered(patched, INK_CACHE_ENTRIES * 2)).toBe(false);
+    expect(() => patchInk('measure-text.js', source.replace('cache.set(', 'cache.put('))).toThrow(
+      /measure-text\.js is not the text/,
     );
   });
 });

@@ -52,16 +52,20 @@ const yogaWithoutFetch: Plugin = {
 
 /**
  * Ink's frames reuse the widths of texts and the text of lines and rows from earlier frames, and
- * its throttles start no idle timers (see ink-frame-patch.ts); the build fails when Ink's modules
- * are not the text the patch was written for.
+ * its throttles start no idle timers and its cache of laid-out text sizes is bounded (see
+ * ink-frame-patch.ts); the build fails when Ink's modules are not the text the patch was written
+ * for.
  */
 export const inkFrameCache: Plugin = {
   name: 'ink-frame-cache',
   setup(builder) {
-    builder.onLoad({ filter: /[\\/]ink[\\/]build[\\/](output|render-node-to-output|ink)\.js$/ }, (args) => ({
-      contents: patchInk(basename(args.path) as InkModule, readFileSync(args.path, 'utf8')),
-      loader: 'js',
-    }));
+    builder.onLoad(
+      { filter: /[\\/]ink[\\/]build[\\/](output|render-node-to-output|ink|measure-text)\.js$/ },
+      (args) => ({
+        contents: patchInk(basename(args.path) as InkModule, readFileSync(args.path, 'utf8')),
+        loader: 'js',
+      }),
+    );
   },
 };
 

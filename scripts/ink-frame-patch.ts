@@ -21,9 +21,15 @@ const LAZY_THROTTLE = fileURLToPath(new URL('./ink-lazy-throttle.ts', import.met
 
 /** Entries a shared cache holds before it is emptied (lines, widths, rows). */
 export const INK_CACHE_ENTRIES = 4096;
+/**
+ * Lines whose cells are kept: three arrays of a line's characters each (~3 KiB for a full line),
+ * so 4,096 of them held ~11 MiB once a long answer had streamed through the live region, whose
+ * frames need the cells of their own few tens of rows again, not of thousands.
+ */
+export const INK_CELL_CACHE_ENTRIES = 1024;
 
 /** Which of Ink's modules a patch is for. */
-export type InkModule = 'output.js' | 'render-node-to-output.js' | 'ink.js';
+export type InkModule = 'output.js' | 'render-node-to-output.js' | 'ink.js' | 'measure-text.js';
 
 /** One replacement, which must match the text exactly once. */
 interface Replacement {
@@ -36,8 +42,8 @@ const SHARED_CACHE_ENTRIES = ${INK_CACHE_ENTRIES};
 /** The styles of a cell nothing was written to (acp bundle). */
 const NO_STYLES = [];
 /** Caches shared by every Output (acp bundle): a line is tokenised once, not on every frame. */
-const remember = (map, key, value) => {
-    if (map.size >= SHARED_CACHE_ENTRIES) map.clear();
+const remember = (map, key, value, entries = SHARED_CACHE_ENTRIES) => {
+    if (map.size >= entries) map.clear();
     map.set(key, value);
     return value;
 };
@@ -107,7 +113,7 @@ class OutputCaches {
                 }
                 cached = { values, widths, styles };
             }
-            remember(sharedCells, line, cached);
+            remember(sharedCells, line, cached, ${INK_CELL_CACHE_ENTRIES});
         }
         return cached;
     }`;
@@ -324,10 +330,24 @@ const INK: readonly Replacement[] = [
   },
 ];
 
+/**
+ * Ink keeps the size of every text it ever laid out (its `measureText` cache has no bound): every
+ * line of every live frame and of everything printed, for as long as the UI runs (~5 MiB once a
+ * 10 MB answer is drawn, and growing with the session). Bounded like the caches above.
+ */
+const MEASURE_TEXT: readonly Replacement[] = [
+  {
+    find: `    cache.set(text, dimensions);`,
+    replace: `    if (cache.size >= ${INK_CACHE_ENTRIES}) cache.clear();
+    cache.set(text, dimensions);`,
+  },
+];
+
 const PATCHES: Readonly<Record<InkModule, readonly Replacement[]>> = {
   'output.js': OUTPUT,
   'render-node-to-output.js': RENDER_NODE_TO_OUTPUT,
   'ink.js': INK,
+  'measure-text.js': MEASURE_TEXT,
 };
 
 /**

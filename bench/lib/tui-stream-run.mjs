@@ -127,6 +127,7 @@ export async function streamInUi({ chunks, rate, chunkBytes = 0, program, sample
       renderMax: metrics.renderMs.max,
       rssMb: metrics.maxRssMb,
       rssAtQuitMb: metrics.rssAtQuitMb,
+      memoryAtQuitMb: metrics.memoryAtQuitMb,
       renders: metrics.renders,
       // Milliseconds since the UI's start (to cut a `--cpu-prof` profile to the stream).
       marks: metrics.marks,

@@ -85,7 +85,13 @@ function requireDist(file, nodeCache) {
  * quickly.
  */
 function optimiseLikeTheUi() {
-  require('node:v8').setFlagsFromString('--interrupt-budget=540672');
+  const v8 = require('node:v8');
+  v8.setFlagsFromString('--interrupt-budget=540672');
+  // V8 lets the old generation grow up to 4x what survived the last full collection before
+  // collecting it again; the UI's live heap is small and a flood of text promotes garbage
+  // quickly, so a 10 MB answer left ~100 MiB of old space, mostly garbage, resident. 1.5x: a
+  // few more full collections (each a few ms, incremental), ~20 MiB less resident.
+  v8.setFlagsFromString('--heap-growing-percent=50');
 }
 
 const args = process.argv.slice(2);

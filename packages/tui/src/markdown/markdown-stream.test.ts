@@ -6,7 +6,11 @@ import { isBlankToken, lexMarkdown, MarkdownStream } from './markdown-stream.js'
 const raw = (tokens: readonly Token[]): string => tokens.map((token) => token.raw).join('');
 
 /** Feeds `parts` one by one, taking the final blocks after each; then ends the stream. */
-function stream(parts: readonly string[]): { groups: Token[][]; beforeEnd: number } {
+function stream(parts: readonly string[]): {
+  groups: Token[][];
+  beforeEnd: number;
+  markdown: MarkdownStream;
+} {
   const markdown = new MarkdownStream();
   const groups: Token[][] = [];
   for (const part of parts) {
@@ -15,7 +19,7 @@ function stream(parts: readonly string[]): { groups: Token[][]; beforeEnd: numbe
   }
   const beforeEnd = groups.length;
   groups.push(...markdown.takeFinal(true));
-  return { groups, beforeEnd };
+  return { groups, beforeEnd, markdown };
 }
 
 describe('MarkdownStream', () => {
@@ -56,6 +60,7 @@ describe('MarkdownStream', () => {
   );
 
   it('hands out every character once, in order, however the text arrives (blank lines and link definitions at the end draw nothing)', () => {
+    let verbatim = 0;
     fc.assert(
       fc.property(
         fc.array(pieces, { minLength: 1, maxLength: 30 }),
@@ -66,7 +71,10 @@ describe('MarkdownStream', () => {
           const chunks = [...points, text.length].map((end, i, all) =>
             text.slice(i === 0 ? 0 : all[i - 1], end),
           );
-          const { groups } = stream(chunks);
+          const { groups, markdown } = stream(chunks);
+          // Verbatim: the blocks handed out span the text's own characters, all of them by the end.
+          if (markdown.verbatim) expect(markdown.taken).toBe(text.length);
+          verbatim += markdown.verbatim ? 1 : 0;
           // The lexer drops spaces at the end of some lines (lazy list lines) from the blocks' text.
           const norm = (s: string): string => s.replace(/[ \t]+(\n|$)/g, '$1');
           const handed = norm(groups.map(raw).join(''));
@@ -79,6 +87,7 @@ describe('MarkdownStream', () => {
       ),
       { seed: 777, numRuns: 800 },
     );
+    expect(verbatim).toBeGreaterThan(0);
   });
 
   it('prints the blocks that lexing the whole answer gives, for an answer shaped like a model’s', () => {

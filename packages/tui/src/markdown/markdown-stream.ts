@@ -75,13 +75,30 @@ export class MarkdownStream {
   private tokens: Token[] = [];
   private readonly links: Links = {};
   private lexed = true;
+  private handedOut = 0;
+  private unchanged = true;
 
   /** Adds text as it arrives (sanitized on the way in, also when a control sequence is split). */
   append(raw: string): void {
     const text = this.sanitizer.write(raw);
+    if (text !== raw) this.unchanged = false;
     if (text === '') return;
     this.tail += text;
     this.lexed = false;
+  }
+
+  /** Characters of the sanitized text handed out by {@link takeFinal} so far. */
+  get taken(): number {
+    return this.handedOut;
+  }
+
+  /**
+   * Whether the blocks handed out so far came from the very characters appended, at the offsets
+   * {@link taken} counts: the sanitizer changed nothing, and the lexer's blocks were as long as
+   * their text (it may still write a line's last space as a line break: the same blocks).
+   */
+  get verbatim(): boolean {
+    return this.unchanged;
   }
 
   /** Characters kept: the text not handed out yet (what each update lexes at most). */
@@ -99,6 +116,8 @@ export class MarkdownStream {
     // end in the text is not known until the next update, so nothing is final before the end.
     const exact = tokens.reduce((sum, token) => sum + token.raw.length, 0) === this.tail.length;
     const count = end ? tokens.length : exact ? finalBlockCount(tokens) : 0;
+    // The blocks handed out at the end are then not the characters they came from.
+    if (end && !exact) this.unchanged = false;
     if (count === 0) return [];
     const groups: Token[][] = [];
     let group: Token[] = [];
@@ -120,6 +139,7 @@ export class MarkdownStream {
     const taken = groups.reduce((sum, g) => sum + g.length, 0);
     this.tokens = tokens.slice(taken);
     this.tail = this.tail.slice(chars);
+    this.handedOut += chars;
     return groups.filter((g) => g.some((token) => !isBlankToken(token)));
   }
 
@@ -188,9 +208,11 @@ export function lexMarkdown(text: string, references: Readonly<Links> = {}): rea
 
 /**
  * Markdown blocks printed into the scrollback. Once written they are only drawn again when the
- * session is printed again (a resize, another tab), so they keep their text and drop their tokens
- * (several times the text's size, with the laid-out lines cached for them) when released; the
- * blocks are lexed again from the text, with the message's link definitions, if drawn again.
+ * session is printed again (a resize, another tab), so they drop their tokens (several times the
+ * text's size, with the laid-out lines cached for them) when released, and are lexed again, with
+ * the message's link definitions, if drawn again. Their text is not kept twice: `source` gives it
+ * again from where it is kept anyway (the message in the session's store) when it can, else it is
+ * the text itself, joined from the tokens.
  *
  * @example
  * const part = new PrintedMarkdown(stream.takeFinal()[0], stream.references);
@@ -199,19 +221,25 @@ export function lexMarkdown(text: string, references: Readonly<Links> = {}): rea
  */
 export class PrintedMarkdown {
   readonly kind = 'markdown' as const;
-  private readonly source: string;
+  private readonly source: string | (() => string);
   private tokens: readonly Token[] | undefined;
 
   constructor(
     tokens: readonly Token[],
     private readonly references: Readonly<Links>,
+    source?: () => string,
   ) {
     this.tokens = tokens;
-    this.source = tokens.map((token) => token.raw).join('');
+    this.source = source ?? tokens.map((token) => token.raw).join('');
+  }
+
+  /** The sanitized Markdown text of the blocks. */
+  get text(): string {
+    return typeof this.source === 'string' ? this.source : this.source();
   }
 
   get blocks(): readonly Token[] {
-    return (this.tokens ??= lexMarkdown(this.source, this.references));
+    return (this.tokens ??= lexMarkdown(this.text, this.references));
   }
 
   release(): void {

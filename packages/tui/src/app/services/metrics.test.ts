@@ -14,5 +14,6 @@ describe('TuiMetrics', () => {
     sampled?.mark('quit');
     quiet?.mark('quit');
     expect(quiet?.report().rssAtQuitMb).toBeGreaterThan(0);
+    expect(quiet?.report().memoryAtQuitMb?.heapUsed).toBeGreaterThan(0);
   });
 });

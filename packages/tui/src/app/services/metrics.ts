@@ -32,6 +32,17 @@ export interface TuiMetricsReport {
   readonly maxRssMb: number;
   /** Resident memory when the user quit (what a long answer leaves behind once drawn). */
   readonly rssAtQuitMb?: number;
+  /**
+   * What the resident memory at quit is made of, in MiB (`process.memoryUsage()`): V8's heap as
+   * reserved and as used (live objects and garbage not collected yet), and memory outside it
+   * (buffers, WebAssembly such as yoga's).
+   */
+  readonly memoryAtQuitMb?: {
+    readonly heapTotal: number;
+    readonly heapUsed: number;
+    readonly external: number;
+    readonly arrayBuffers: number;
+  };
   /** Writes that cleared the screen, and how many of them were reprints the app asked for. */
   readonly screenClears: number;
   readonly reprints: number;
@@ -76,6 +87,21 @@ export function countRender(component: string): void {
   if (renderCounts) renderCounts.set(component, (renderCounts.get(component) ?? 0) + 1);
 }
 
+const mebibytes = (bytes: number): number => Math.round(bytes / 2 ** 20);
+
+/** The report's figures for the memory at quit. */
+function memoryReport(memory: NodeJS.MemoryUsage): Pick<TuiMetricsReport, 'rssAtQuitMb' | 'memoryAtQuitMb'> {
+  return {
+    rssAtQuitMb: mebibytes(memory.rss),
+    memoryAtQuitMb: {
+      heapTotal: mebibytes(memory.heapTotal),
+      heapUsed: mebibytes(memory.heapUsed),
+      external: mebibytes(memory.external),
+      arrayBuffers: mebibytes(memory.arrayBuffers),
+    },
+  };
+}
+
 function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
@@ -100,7 +126,7 @@ export class TuiMetrics {
   private firstTurnCpu: NodeJS.CpuUsage | undefined;
   private readonly progress: [number, number, number][] = [];
   private progressTimer: ReturnType<typeof setInterval> | undefined;
-  private rssAtQuit: number | undefined;
+  private memoryAtQuit: NodeJS.MemoryUsage | undefined;
 
   /**
    * `sampleLoop`: whether to sample the event-loop delay. Its timer wakes the process every 5 ms
@@ -146,7 +172,7 @@ export class TuiMetrics {
       // Closing agents and the last frame are not part of what was measured.
       this.histogram?.disable();
       clearInterval(this.progressTimer);
-      this.rssAtQuit = process.memoryUsage.rss();
+      this.memoryAtQuit = process.memoryUsage();
     } else if (name === 'turn-end' && this.cpuAtPrompt) {
       this.firstTurnCpu = process.cpuUsage(this.cpuAtPrompt);
     }
@@ -240,7 +266,7 @@ export class TuiMetrics {
           }
         : {}),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-      ...(this.rssAtQuit !== undefined ? { rssAtQuitMb: Math.round(this.rssAtQuit / 2 ** 20) } : {}),
+      ...(this.memoryAtQuit ? memoryReport(this.memoryAtQuit) : {}),
       screenClears: this.clears,
       reprints: this.reprints,
       bytesWritten: this.bytes,

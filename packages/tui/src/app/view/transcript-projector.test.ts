@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -85,6 +87,39 @@ describe('TranscriptProjector', () => {
       expect(unit.item.kind === 'message' && unit.item.content).toEqual([]);
     }
     expect(printed.map(unitText).join('\n\n')).toContain('Paragraph 19 with');
+  });
+
+  it("keeps no copy of a long message's text in its printed parts once they are released (one before)", () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const blocks = Array.from({ length: 4000 }, (_, i) => `Block ${i} ${'word '.repeat(200)}\n\n`);
+    const textBytes = blocks.join('').length;
+    let state = apply(initialSessionState('s', '/w'), prompt('go'));
+    for (let i = 0; i < blocks.length; i += 10) state = apply(state, chunk(blocks.slice(i, i + 10).join('')));
+    state = apply(state, endTurn());
+    // The projection is held only by `held` (the session's state stays).
+    const printAll = (): { held: unknown[]; part: TranscriptUnit | undefined; drawn: string } => {
+      const projector = new TranscriptProjector();
+      while (projector.project(state).behind);
+      const printed = projector.project(state).printed;
+      expect(printed.length).toBeGreaterThan(blocks.length - 10);
+      const part = printed[100];
+      const drawn = part ? unitText(part) : '';
+      // As the printer does once a part is written.
+      for (const unit of printed) if (unit.part?.kind === 'markdown') unit.part.release?.();
+      return { held: [projector, printed], part, drawn };
+    };
+    const { held, part, drawn } = printAll();
+    expect(drawn).toContain('Block 99 word');
+    gc();
+    const withParts = process.memoryUsage().heapUsed;
+    held.length = 0;
+    gc();
+    const retained = withParts - process.memoryUsage().heapUsed;
+    // What is left is each part's own bookkeeping (~270 bytes); with a copy, more than the text.
+    expect(retained).toBeLessThan(textBytes / 2);
+    // And a part drawn again still shows its blocks, lexed again from the message's text.
+    expect(part && unitText(part)).toBe(drawn);
   });
 
   it('keeps only the growing block live once the block before it is final', () => {
@@ -339,6 +374,28 @@ describe('what is printed and what stays live (invariants)', () => {
         }
       }),
       { seed: 99, numRuns: 300 },
+    );
+  });
+
+  it('draws a printed part again, once released, from the same text, also where the sanitizer changed some', () => {
+    // What the sanitizer changes (printed parts then keep their own text), split across chunks
+    // too, and list lines the lexer drops the trailing spaces of.
+    const sanitized = fc
+      .constantFrom('\x1b[31mred\x1b[0m ', '\x1b[3', '1m', '👍', '🏽 ', '\u0007', '- a\nlazy  ', '  \n')
+      .map((text) => ({ kind: 'chunk' as const, text }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof({ weight: 12, arbitrary: step }, sanitized), { maxLength: 60 }),
+        (steps) => {
+          for (const unit of replay(steps).projections.at(-1)?.printed ?? []) {
+            if (unit.part?.kind !== 'markdown') continue;
+            const drawn = unitText(unit);
+            unit.part.release?.();
+            expect(unitText(unit)).toBe(drawn);
+          }
+        },
+      ),
+      { seed: 7, numRuns: 300 },
     );
   });
 

@@ -19,7 +19,6 @@ import {
   type TranscriptItem,
 } from '@acp-kit/client';
 import { isUnknownVariant, type ContentBlock } from '@acp-kit/protocol';
-import type { Token } from 'marked';
 import { MarkdownStream, PrintedMarkdown } from '../../markdown/markdown-stream.js';
 import { noticeOf } from '../../view-model/notice.js';
 import {
@@ -75,9 +74,32 @@ function printedShell(item: MessageItem): MessageItem {
   return { ...item, content: [] };
 }
 
+/**
+ * Characters `start` to `end` of a message's plain text: its blocks drawn as Markdown, one after
+ * the other (the text a {@link MessageCursor}'s stream was given, in its offsets).
+ */
+function plainTextSpan(item: MessageItem, start: number, end: number): string {
+  let text = '';
+  let at = 0;
+  for (const block of item.content) {
+    const plain = plainText(block);
+    if (plain === undefined) continue;
+    const next = at + plain.length;
+    if (next > start) text += plain.slice(Math.max(0, start - at), end - at);
+    at = next;
+    if (at >= end) break;
+  }
+  return text;
+}
+
 /** Where reading an agent's message stands. */
 interface MessageCursor {
   readonly stream: MarkdownStream;
+  /**
+   * The message as last read, shared by its printed Markdown parts, which take their text from it
+   * when drawn again instead of keeping a copy (its text blocks only grow).
+   */
+  readonly read: { item: MessageItem };
   /** Content block being read, and characters of it read. */
   block: number;
   offset: number;
@@ -163,6 +185,7 @@ export class TranscriptProjector {
         // Read what arrived (a bounded amount), print what became final.
         const at = (this.message ??= {
           stream: new MarkdownStream(),
+          read: { item },
           block: 0,
           offset: 0,
           printedBlock: -1,
@@ -237,6 +260,7 @@ export class TranscriptProjector {
    * block, which may still grow. True when the message is settled and printed in full.
    */
   private readMessage(item: MessageItem, settled: boolean, at: MessageCursor): boolean {
+    at.read.item = item;
     let budget = MAX_LEX_CHARS;
     for (;;) {
       const block = item.content[at.block];
@@ -255,7 +279,7 @@ export class TranscriptProjector {
         // Another kind of block ends the Markdown before it; it is final once something follows it.
         if (lastBlock && !settled) break;
         if (at.printedBlock < at.block) {
-          this.printMarkdown(item, at, at.stream.takeFinal(true));
+          this.printMarkdown(item, at, true);
           this.print({
             key: `${item.key}#${at.parts++}`,
             item: printedShell(item),
@@ -269,7 +293,7 @@ export class TranscriptProjector {
       at.offset = 0;
     }
     const complete = settled && this.unread(item, at) === 0;
-    this.printMarkdown(item, at, at.stream.takeFinal(complete));
+    this.printMarkdown(item, at, complete);
     return complete;
   }
 
@@ -288,15 +312,24 @@ export class TranscriptProjector {
     }
   }
 
-  private printMarkdown(item: MessageItem, at: MessageCursor, groups: readonly Token[][]): void {
+  /** Prints the Markdown blocks of the message that became final (all of them at its `end`). */
+  private printMarkdown(item: MessageItem, at: MessageCursor, end: boolean): void {
+    let start = at.stream.taken;
+    const groups = at.stream.takeFinal(end);
     if (groups.length === 0) return;
     const shell = printedShell(item);
-    for (const blocks of groups)
+    const { read } = at;
+    for (const blocks of groups) {
+      const from = start;
+      const to = (start += blocks.reduce((sum, token) => sum + token.raw.length, 0));
+      // The text as the message holds it (nothing was sanitized away): given again from there.
+      const source = at.stream.verbatim ? () => plainTextSpan(read.item, from, to) : undefined;
       this.print({
         key: `${item.key}#${at.parts++}`,
         item: shell,
-        part: new PrintedMarkdown(blocks, at.stream.references),
+        part: new PrintedMarkdown(blocks, at.stream.references, source),
       });
+    }
   }
 
   /** The live parts of the agent's message at the cursor: its growing Markdown, and a block being written. */
