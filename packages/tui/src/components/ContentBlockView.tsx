@@ -2,10 +2,14 @@ import { memo } from 'react';
 import { Box, Text } from 'ink';
 import type { ContentBlock } from '@acp-kit/protocol';
 import { isUnknownVariant } from '@acp-kit/protocol';
+import { useKeyBindings } from '../keys/KeyBindingsContext.js';
 import { useTheme } from '../theme/ThemeContext.js';
 import { MarkdownView } from '../markdown/MarkdownView.js';
 import { sanitizeText } from '../sanitize/sanitize-text.js';
 import { annotationBadges, describeAttachment } from './attachments.js';
+import { useAvailableWidth } from './AvailableWidth.js';
+import { attachmentLines } from './lines/item-lines.js';
+import { StyledLines } from './StyledLines.js';
 
 /** Props of {@link ContentBlockView}. */
 export interface ContentBlockViewProps {
@@ -32,6 +36,8 @@ export const ContentBlockView = memo(function ContentBlockView({
   markdown = true,
 }: ContentBlockViewProps) {
   const theme = useTheme();
+  const bindings = useKeyBindings();
+  const width = useAvailableWidth();
   const attachment = describeAttachment(block);
   if (!attachment && !isUnknownVariant(block) && block.type === 'text') {
     return (
@@ -42,6 +48,9 @@ export const ContentBlockView = memo(function ContentBlockView({
     );
   }
   if (!attachment) return null;
+  // Drawn from the lines printing uses (item-lines.ts), unless it has badges beside it.
+  const lines = attachmentLines(block, { width, theme, bindings });
+  if (lines) return <StyledLines lines={lines} />;
   return (
     <Box flexDirection="row" gap={1}>
       <Text color={theme.text.accent}>{attachment.icon}</Text>

@@ -1,16 +1,18 @@
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
-import { useKeyLabel } from '../keys/KeyBindingsContext.js';
+import { useKeyBindings, useKeyLabel } from '../keys/KeyBindingsContext.js';
 import { MarkdownView } from '../markdown/MarkdownView.js';
 import { MarkdownToneContext } from '../markdown/tone.js';
 import { sanitizeInline, sanitizeText } from '../sanitize/sanitize-text.js';
 import { plural, splitLines } from '../text/fold.js';
 import type { MessageItem } from '@acp-kit/client';
-import { AvailableWidth } from './AvailableWidth.js';
+import { AvailableWidth, useAvailableWidth } from './AvailableWidth.js';
 import { ContentBlockView } from './ContentBlockView.js';
 import { messageSegments, messageText } from './message-segments.js';
+import { messageLines } from './lines/message-lines.js';
 import { Spinner } from './Spinner.js';
+import { StyledLines } from './StyledLines.js';
 
 /** Props of {@link MessageView}. */
 export interface MessageViewProps {
@@ -85,10 +87,16 @@ export const MessageView = memo(function MessageView({
   collapsed = true,
 }: MessageViewProps) {
   const theme = useTheme();
+  const bindings = useKeyBindings();
+  const width = useAvailableWidth();
   const segments = useMemo(() => messageSegments(message.content), [message.content]);
   if (message.role === 'thought')
     return <ThoughtView message={message} streaming={streaming} collapsed={collapsed} />;
   const user = message.role === 'user';
+  // What the user sent is drawn from the lines printing uses (message-lines.ts); an agent's text
+  // here may still grow, and its Markdown is laid out again only where it changed (MarkdownView).
+  const lines = user ? messageLines(true, message.content, { width, theme, bindings }) : undefined;
+  if (lines) return <StyledLines lines={lines} />;
   return (
     <Box flexDirection="column">
       <Box flexDirection="row">

@@ -34,6 +34,20 @@ describe('PlanPanel', () => {
     expect(r.frame()).toBe('Plan (empty)');
   });
 
+  it('keeps the icon, its gap and the indent of a long entry that wraps', () => {
+    // Laid out by Ink as an icon beside a text in a row, a long text shrank the icon's cell: the
+    // gap went and the rows under it started a column early.
+    const words = 'Read 日本語の文 and then the rest of the code base, file by file, twice over';
+    const content = `${words} ${words} ${words}`;
+    const { frame } = renderInk(<PlanPanel entries={[{ content, priority: 'low', status: 'pending' }]} />);
+    const rows = frame().split('\n');
+    expect(rows.length).toBe(4);
+    expect(rows[1]).toMatch(/^ {2}○ Read /);
+    // (Ink keeps the space a row was broken at, at the start of the next.)
+    for (const row of rows.slice(2)) expect(row).toMatch(/^ {4} ?\S/);
+    expect(rows.slice(1).join(' ').replace(/ +/g, ' ')).toBe(` ○ ${content} · low`);
+  });
+
   it('is safe for hostile entry text', () => {
     for (const entry of ESCAPE_CORPUS) {
       const { frame, unmount } = renderInk(

@@ -1,9 +1,11 @@
 import { memo } from 'react';
-import { Box, Text } from 'ink';
+import { Text } from 'ink';
 import type { PlanEntry } from '@acp-kit/protocol';
 import { useTheme } from '../theme/ThemeContext.js';
-import type { Theme } from '../theme/theme.js';
-import { useKeyLabel } from '../keys/KeyBindingsContext.js';
+import { useKeyBindings, useKeyLabel } from '../keys/KeyBindingsContext.js';
+import { useAvailableWidth } from './AvailableWidth.js';
+import { planLines } from './lines/item-lines.js';
+import { StyledLines } from './StyledLines.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
 
 /** Props of {@link PlanPanel}. */
@@ -12,14 +14,6 @@ export interface PlanPanelProps {
   readonly entries: readonly PlanEntry[];
   /** One line: progress and the entry in progress. */
   readonly collapsed?: boolean;
-}
-
-const STATUS_ICON: Readonly<Record<string, string>> = { pending: '○', in_progress: '▸', completed: '✓' };
-
-function priorityColor(theme: Theme, priority: string): string | undefined {
-  if (priority === 'high') return theme.status.error;
-  if (priority === 'medium') return theme.status.warning;
-  return theme.text.muted;
 }
 
 /** Progress of a plan: how many entries are completed, and the first one in progress. */
@@ -45,6 +39,8 @@ export function planProgress(entries: readonly PlanEntry[]): {
 export const PlanPanel = memo(function PlanPanel({ entries, collapsed = false }: PlanPanelProps) {
   const theme = useTheme();
   const toggleKey = useKeyLabel('app.togglePlan');
+  const bindings = useKeyBindings();
+  const width = useAvailableWidth();
   const { done, total, current } = planProgress(entries);
   const header = (
     <Text>
@@ -59,33 +55,5 @@ export const PlanPanel = memo(function PlanPanel({ entries, collapsed = false }:
     </Text>
   );
   if (collapsed) return header;
-  return (
-    <Box flexDirection="column">
-      {header}
-      {entries.map((entry, i) => {
-        const completed = entry.status === 'completed';
-        const running = entry.status === 'in_progress';
-        return (
-          <Box key={i} flexDirection="row" paddingLeft={2} gap={1}>
-            <Text
-              color={completed ? theme.status.success : running ? theme.status.info : theme.status.pending}
-            >
-              {STATUS_ICON[entry.status] ?? '?'}
-            </Text>
-            <Text>
-              <Text bold={running} dimColor={completed} strikethrough={completed}>
-                {sanitizeInline(entry.content)}
-              </Text>
-              <Text
-                color={priorityColor(theme, entry.priority)}
-              >{` · ${sanitizeInline(String(entry.priority))}`}</Text>
-              {!(entry.status in STATUS_ICON) && (
-                <Text color={theme.text.muted}>{` · ${sanitizeInline(String(entry.status))}`}</Text>
-              )}
-            </Text>
-          </Box>
-        );
-      })}
-    </Box>
-  );
+  return <StyledLines lines={planLines(entries, { width, theme, bindings })} />;
 });

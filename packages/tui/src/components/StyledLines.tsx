@@ -17,8 +17,10 @@ export interface StyledLinesProps {
  * line that did not change is neither measured nor drawn into text again.
  */
 export const StyledLines = memo(function StyledLines({ lines }: StyledLinesProps) {
+  // Never squeezed: in a box of fewer rows (`ClipRows`) its first rows show and the rest is cut,
+  // where shrinking would lay its lines over one another.
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" flexShrink={0}>
       {lines.map((line, i) => (
         <Line key={i} text={line} />
       ))}

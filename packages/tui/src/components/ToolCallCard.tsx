@@ -1,20 +1,18 @@
 import { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme/ThemeContext.js';
-import { useKeyLabel } from '../keys/KeyBindingsContext.js';
-import { sanitizeInline } from '../sanitize/sanitize-text.js';
-import { foldLines, plural } from '../text/fold.js';
-import { displayPath } from '../text/paths.js';
+import { useKeyBindings } from '../keys/KeyBindingsContext.js';
 import { commandParts } from '../view-model/command-output.js';
 import {
-  cardLocations,
   cardTitle,
   FOLDED_CARD_TEXT_ROWS,
   type TerminalSnapshot,
   type ToolCallView,
 } from '../view-model/tool-call.js';
+import { cardHeadLines, cardPreambleLines, expandHint, stopHintLines } from './lines/card-lines.js';
 import { Spinner } from './Spinner.js';
-import { STATUS_ICONS, statusLabel, toolKindIcon } from './tool-icons.js';
+import { StyledLines } from './StyledLines.js';
+import { toolKindIcon } from './tool-icons.js';
 import { ToolCallContentView } from './ToolCallContentView.js';
 import { RawOutputView } from './RawOutputView.js';
 import { AvailableWidth, useAvailableWidth } from './AvailableWidth.js';
@@ -49,60 +47,22 @@ export const ToolCallCard = memo(function ToolCallCard({
   cwd,
 }: ToolCallCardProps) {
   const theme = useTheme();
-  const expandKey = useKeyLabel('app.toggleExpand');
-  const stopKey = useKeyLabel('app.cancelCall');
-  const statusColor =
-    call.status === 'completed'
-      ? theme.status.success
-      : call.status === 'failed'
-        ? theme.status.error
-        : call.status === 'cancelled'
-          ? theme.status.warning
-          : theme.status.pending;
-  const label = statusLabel(call.status);
-  const title = cardTitle(call);
-  const locations = foldLines(cardLocations(call, cwd), expanded ? undefined : 3, 'head');
+  const bindings = useKeyBindings();
+  const width = useAvailableWidth();
+  const layout = { width, theme, bindings, cwd, expanded };
   const { command, output, content } = commandParts(call, terminals);
   const maxLines = expanded ? undefined : maxContentLines;
-  const hint = expandKey ? ` · ${expandKey} to expand` : '';
-  const width = useAvailableWidth();
-  const textRows = expanded ? undefined : FOLDED_CARD_TEXT_ROWS;
-  const shownCommand = command === undefined ? undefined : sanitizeInline(command);
+  const hint = expandHint(layout);
+  // What is not a spinner, a diff or a terminal is drawn from the lines printing uses (card-lines.ts).
   return (
     <Box flexDirection="column">
-      <Box flexDirection="row" gap={1}>
-        {call.status === 'in_progress' ? (
-          <Spinner color={theme.status.info} />
-        ) : (
-          <Text color={statusColor}>{STATUS_ICONS[call.status] ?? '?'}</Text>
-        )}
-        <Text color={theme.text.accent}>{toolKindIcon(call.kind)}</Text>
-        <ClipRows rows={textRows} text={`${title} · ${label}`} width={width - 6}>
-          <Text>
-            <Text bold>
-              <InlineCode text={title} />
-            </Text>
-            {label && <Text color={statusColor}>{` · ${label}`}</Text>}
-          </Text>
-        </ClipRows>
-      </Box>
+      {call.status === 'in_progress' ? (
+        <RunningHead call={call} width={width} expanded={expanded} />
+      ) : (
+        <StyledLines lines={cardHeadLines(call, layout)} />
+      )}
       <Box flexDirection="column" paddingLeft={4}>
-        {locations.shown.map((location, i) => (
-          <Text key={i} color={theme.text.muted}>
-            {displayPath(location.path, cwd, location.line)}
-          </Text>
-        ))}
-        {locations.hidden > 0 && (
-          <Text color={theme.text.muted}>{`… ${plural(locations.hidden, 'more location')}`}</Text>
-        )}
-        {shownCommand !== undefined && (
-          <ClipRows rows={textRows} text={`$ ${shownCommand}`} width={width - 4}>
-            <Text>
-              <Text color={theme.text.accent}>$ </Text>
-              <Text bold>{shownCommand}</Text>
-            </Text>
-          </ClipRows>
-        )}
+        <StyledLines lines={cardPreambleLines(call, command, layout)} />
         <AvailableWidth indent={4}>
           {content.map(({ item, index }) => (
             <ToolCallContentView
@@ -118,10 +78,29 @@ export const ToolCallCard = memo(function ToolCallCard({
           ))}
         </AvailableWidth>
         {output && <RawOutputView output={output} maxLines={maxLines} expandHint={hint} />}
-        {call.cancellable && stopKey && (
-          <Text color={theme.text.muted}>{`${stopKey} stops this call (the turn goes on)`}</Text>
-        )}
+        <StyledLines lines={stopHintLines(call, layout)} />
       </Box>
     </Box>
   );
 });
+
+/** A running call's first row: its spinner (drawn alone at each tick), kind icon and title. */
+function RunningHead({ call, width, expanded }: { call: ToolCallView; width: number; expanded: boolean }) {
+  const theme = useTheme();
+  const title = cardTitle(call);
+  return (
+    <Box flexDirection="row" gap={1}>
+      <Spinner color={theme.status.info} />
+      <Text color={theme.text.accent}>{toolKindIcon(call.kind)}</Text>
+      <ClipRows
+        rows={expanded ? undefined : FOLDED_CARD_TEXT_ROWS}
+        text={`${title} · undefined`}
+        width={width - 6}
+      >
+        <Text bold>
+          <InlineCode text={title} />
+        </Text>
+      </ClipRows>
+    </Box>
+  );
+}

@@ -5,7 +5,8 @@ import { TranscriptItemView } from '../../components/TranscriptItemView.js';
 import type { KeyBindings } from '../../keys/key-bindings.js';
 import { KeyBindingsProvider } from '../../keys/KeyBindingsContext.js';
 import type { Highlighter } from '../../markdown/highlight.js';
-import { markdownLines, wantsHighlighter } from '../../markdown/markdown-lines.js';
+import { wantsHighlighter } from '../../markdown/markdown-lines.js';
+import { unitLines } from '../../components/lines/unit-lines.js';
 import type { Theme } from '../../theme/theme.js';
 import { ThemeProvider } from '../../theme/ThemeContext.js';
 import type { TranscriptUnit } from '../view/transcript-projector.js';
@@ -84,32 +85,40 @@ function renderWithInk(runs: readonly (readonly TranscriptUnit[])[], options: Pr
 /**
  * Draws transcript units once, as text for the terminal's scrollback, each with a blank line
  * after it, at the terminal's width: parts of agents' messages are their Markdown lines (laid out
- * already while they were live), other units are drawn with the same components as everywhere else.
+ * already while they were live), prompts, tool cards, plans and notices their lines (the ones their
+ * components draw), and what only components draw (thoughts, diffs, terminals) goes through Ink.
  *
  * @example
  * write(renderUnits(units, { columns: 100, theme, bindings, showThoughts: false, expanded: false }));
  */
 export function renderUnits(units: readonly TranscriptUnit[], options: PrintOptions): string {
-  // Consecutive units other than Markdown are one run; the runs are drawn together.
+  // Units drawn as lines (unit-lines.ts) are text at once; consecutive others are one run, and the
+  // runs are drawn together through Ink.
+  const layout = {
+    width: options.columns,
+    theme: options.theme,
+    bindings: options.bindings,
+    cwd: options.cwd,
+    expanded: options.expanded,
+    highlighter: options.highlighter,
+  };
   const parts: (readonly TranscriptUnit[] | string)[] = [];
   const runs: TranscriptUnit[][] = [];
   for (const unit of units) {
-    if (unit.part?.kind !== 'markdown') {
-      const last = parts.at(-1);
-      if (Array.isArray(last)) (last as TranscriptUnit[]).push(unit);
-      else {
-        const run = [unit];
-        runs.push(run);
-        parts.push(run);
-      }
+    const lines = unitLines(unit, layout);
+    if (lines) {
+      // As Ink leaves a unit drawn alone: its rows without blank ones at the end, then a blank line.
+      while (lines.at(-1) === '') lines.pop();
+      parts.push(lines.length > 0 ? `${lines.join('\n')}\n\n` : '');
       continue;
     }
-    const lines = markdownLines(unit.part.blocks, {
-      width: options.columns,
-      theme: options.theme,
-      highlighter: options.highlighter,
-    });
-    parts.push(lines.length > 0 ? `${lines.join('\n')}\n\n` : '');
+    const last = parts.at(-1);
+    if (Array.isArray(last)) (last as TranscriptUnit[]).push(unit);
+    else {
+      const run = [unit];
+      runs.push(run);
+      parts.push(run);
+    }
   }
   const drawn = runs.length > 0 ? renderWithInk(runs, options) : [];
   let out = '';
