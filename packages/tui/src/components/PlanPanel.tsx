@@ -4,7 +4,7 @@ import type { PlanEntry } from '@acp-kit/protocol';
 import { useTheme } from '../theme/ThemeContext.js';
 import { useKeyBindings, useKeyLabel } from '../keys/KeyBindingsContext.js';
 import { useAvailableWidth } from './AvailableWidth.js';
-import { planLines } from './lines/item-lines.js';
+import { planHeading, planLines } from './lines/item-lines.js';
 import { StyledLines } from './StyledLines.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
 
@@ -41,19 +41,13 @@ export const PlanPanel = memo(function PlanPanel({ entries, collapsed = false }:
   const toggleKey = useKeyLabel('app.togglePlan');
   const bindings = useKeyBindings();
   const width = useAvailableWidth();
-  const { done, total, current } = planProgress(entries);
-  const header = (
+  if (!collapsed) return <StyledLines lines={planLines(entries, { width, theme, bindings })} />;
+  const { total, current } = planProgress(entries);
+  return (
     <Text>
-      <Text bold color={theme.text.accent}>
-        Plan
-      </Text>
-      <Text color={theme.text.muted}>{total === 0 ? ' (empty)' : ` · ${done}/${total} done`}</Text>
-      {collapsed && current && <Text>{` · ▸ ${sanitizeInline(current.content)}`}</Text>}
-      {collapsed && total > 0 && toggleKey && (
-        <Text color={theme.text.muted}>{` · ${toggleKey} to show`}</Text>
-      )}
+      {planHeading(entries, theme)}
+      {current && <Text>{` · ▸ ${sanitizeInline(current.content)}`}</Text>}
+      {total > 0 && toggleKey && <Text color={theme.text.muted}>{` · ${toggleKey} to show`}</Text>}
     </Text>
   );
-  if (collapsed) return header;
-  return <StyledLines lines={planLines(entries, { width, theme, bindings })} />;
 });

@@ -22,14 +22,19 @@ export function priorityColor(theme: Theme, priority: string): string | undefine
   return theme.text.muted;
 }
 
+/** A plan's heading: "Plan" and how many of its entries are done (what `PlanPanel` shows folded too). */
+export function planHeading(entries: readonly PlanEntry[], theme: Theme): string {
+  const done = entries.filter((e) => e.status === 'completed').length;
+  return (
+    paint('Plan', { bold: true, color: theme.text.accent }) +
+    colorize(entries.length === 0 ? ' (empty)' : ` · ${done}/${entries.length} done`, theme.text.muted)
+  );
+}
+
 /** A plan in full: its progress, then each entry with its status and priority. */
 export function planLines(entries: readonly PlanEntry[], layout: LineLayout): string[] {
   const { theme, width } = layout;
-  const done = entries.filter((e) => e.status === 'completed').length;
-  const header =
-    paint('Plan', { bold: true, color: theme.text.accent }) +
-    colorize(entries.length === 0 ? ' (empty)' : ` · ${done}/${entries.length} done`, theme.text.muted);
-  const lines = wrapStyled(header, width);
+  const lines = wrapStyled(planHeading(entries, theme), width);
   for (const entry of entries) {
     const completed = entry.status === 'completed';
     const running = entry.status === 'in_progress';
