@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TranscriptStore } from '../packages/client/src/index.ts';
+import { storeSession } from '../packages/tui/src/e2e/stored-session.ts';
 import {
   makeScenarioDirs,
   SCENARIO_AGENT,
@@ -164,21 +164,7 @@ describe('acp --resume ID, from the CommonJS start', () => {
         args: ['-c', `echo started >> ${starts}; exec "${process.execPath}" "${SCENARIO_AGENT}"`],
       },
     });
-    const store = new TranscriptStore(join(dirs.data, 'client', 'sessions'));
-    const at = '2026-01-01T00:00:00.000Z';
-    const writer = await store.create({
-      version: 2,
-      localId: 's-resumed',
-      agentId: 'scenario',
-      cwd: dirs.workspace,
-      additionalDirectories: [],
-      createdAt: at,
-      updatedAt: at,
-      turns: 1,
-      attachments: [],
-    });
-    writer.append({ type: 'prompt', at: 1, turn: 1, prompt: [{ type: 'text', text: 'asked before' }] });
-    await writer.close();
+    await storeSession(dirs, { localId: 's-resumed', agentId: 'scenario', prompt: 'asked before' });
     const childrenLog = join(dirs.root, 'children.json');
     const h = TuiHarness.launch({
       program: [process.execPath, '--import', recordChildrenAtUiLoad(childrenLog), join(pkg, 'bin/acp.cjs')],

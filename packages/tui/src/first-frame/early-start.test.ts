@@ -5,12 +5,11 @@
  */
 import { EventEmitter } from 'node:events';
 import { readlinkSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { TranscriptStore } from '@acp-kit/client';
 import xterm from '@xterm/headless';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readScreen } from '../../../../scripts/ansi-svg.ts';
 import { batchedStdout } from '../app/services/batched-stdout.js';
+import { storeSession } from '../e2e/stored-session.js';
 import { makeScenarioDirs, scenarioEnv, type HarnessDirs } from '../e2e/tmux-harness.js';
 import { darkTheme } from '../theme/theme.js';
 import { drawEarly, type EarlyArguments, type EarlyIo } from './early-draw.js';
@@ -155,28 +154,10 @@ describe('startEarly', () => {
     expect(input.raw).toEqual([true]);
   });
 
-  /** A stored session's index entry (its record is not read by the early start), recorded by `agentId`. */
-  const storeSession = async (localId: string, agentId: string): Promise<void> => {
-    const store = new TranscriptStore(join(dirs.data, 'client', 'sessions'));
-    const at = '2026-01-01T00:00:00.000Z';
-    const writer = await store.create({
-      version: 2,
-      localId,
-      agentId,
-      cwd: dirs.workspace,
-      additionalDirectories: [],
-      createdAt: at,
-      updatedAt: at,
-      turns: 1,
-      attachments: [],
-    });
-    await writer.close();
-  };
-
   it('starts the agent of the session --resume reopens (or --agent NAME) in its directory, drawing nothing', async () => {
     dirs = makeScenarioDirs();
-    await storeSession('s-by-scenario', 'scenario');
-    await storeSession('s-by-gone', 'gone');
+    await storeSession(dirs, { localId: 's-by-scenario', agentId: 'scenario' });
+    await storeSession(dirs, { localId: 's-by-gone', agentId: 'gone' });
     for (const args of [{ resume: 's-by-sc' }, { resume: 's-by-gone', agent: 'scenario' }]) {
       const out = new TerminalOut(90);
       const input = new TerminalIn();
@@ -194,7 +175,7 @@ describe('startEarly', () => {
 
   it('does nothing for an unknown session or agent, a command, a remote agent or an unknown name', async () => {
     dirs = makeScenarioDirs();
-    await storeSession('s-by-gone', 'gone');
+    await storeSession(dirs, { localId: 's-by-gone', agentId: 'gone' });
     for (const args of [
       { resume: 's-1' },
       { agent: 'scenario', resume: 's-1' },
