@@ -7,11 +7,11 @@
  */
 import type { Token, Tokens } from 'marked';
 import stringWidth from 'string-width';
-import wrapAnsi from 'wrap-ansi';
 import { colorize, paint, type TextStyle } from '../theme/paint.js';
 import type { Theme } from '../theme/theme.js';
 import { expandTabs } from '../text/fold.js';
 import { displayWidth } from '../text/width.js';
+import { wrapStyledRows } from '../text/wrap-styled.js';
 import type { HighlightedLine, Highlighter, SyntaxRole } from './highlight.js';
 import {
   asKnownToken,
@@ -338,14 +338,9 @@ function inlineOne(raw: Token, theme: Theme): string {
  */
 function textLines(text: string, width: number, style: TextStyle): string[] {
   if (text === '') return [];
-  let wrapped = text;
-  for (const line of text.split('\n')) {
-    if (stringWidth(line) > width) {
-      wrapped = wrapAnsi(text, width, { trim: false, hard: true });
-      break;
-    }
-  }
-  return wrapped.split('\n').map((line) => trimEnd(paint(line, style)));
+  const lines = text.split('\n');
+  const rows = lines.some((line) => stringWidth(line) > width) ? wrapStyledRows(text, width) : lines;
+  return rows.map((line) => trimEnd(paint(line, style)));
 }
 
 /** Drops trailing spaces (before trailing style codes too), as Ink does with each row it draws. */

@@ -2,12 +2,12 @@
  * Laying out styled text as Ink lays out a `<Text>` (wrapped at its box's width by wrap-ansi,
  * hard, untrimmed) and placing it in a box's columns, for units drawn as lines without Ink.
  */
-import wrapAnsi from 'wrap-ansi';
 import type { KeyAction, KeyBindings } from '../../keys/key-bindings.js';
 import { formatKeySpec } from '../../keys/key-spec.js';
 import type { Highlighter } from '../../markdown/highlight.js';
 import { colorize } from '../../theme/paint.js';
 import type { Theme } from '../../theme/theme.js';
+import { wrapStyledRows } from '../../text/wrap-styled.js';
 import { codeSpans } from '../code-spans.js';
 
 /** What a unit's lines are laid out with. */
@@ -27,7 +27,7 @@ export interface LineLayout {
 /** The rows of a `<Text>` holding `styled` (SGR only) in a box `width` columns wide (none when empty). */
 export function wrapStyled(styled: string, width: number): string[] {
   if (styled === '') return [];
-  return wrapAnsi(styled, Math.max(1, width), { trim: false, hard: true }).split('\n');
+  return wrapStyledRows(styled, Math.max(1, width));
 }
 
 /**

@@ -1,0 +1,111 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import wrapAnsi from 'wrap-ansi';
+import { wrapStyledRows } from './wrap-styled.js';
+
+const reference = (text: string, columns: number) =>
+  wrapAnsi(text, columns, { trim: false, hard: true }).split('\n');
+
+const chalks = [new Chalk({ level: 3 }), new Chalk({ level: 2 }), new Chalk({ level: 1 })];
+
+type Styler = (chalk: ChalkInstance, text: string) => string;
+const stylers: Styler[] = [
+  (c, t) => c.bold(t),
+  (c, t) => c.italic(t),
+  (c, t) => c.underline(t),
+  (c, t) => c.dim(t),
+  (c, t) => c.inverse(t),
+  (c, t) => c.strikethrough(t),
+  (c, t) => c.red(t),
+  (c, t) => c.cyanBright(t),
+  (c, t) => c.bgBlue(t),
+  (c, t) => c.hex('#8ab4f8')(t),
+  (c, t) => c.bgHex('#202124')(t),
+  (c, t) => c.ansi256(208)(t),
+];
+
+/** Pieces of text: words, runs of spaces, CJK, emoji and ZWJ sequences, combining marks, long words. */
+const piece = fc.oneof(
+  fc.constantFrom(
+    ' ',
+    '  ',
+    '   ',
+    '\n',
+    'a',
+    'word',
+    'wrap',
+    'x.y',
+    '日本語',
+    '한국',
+    '✅',
+    '⚠️',
+    '👩‍💻',
+    '🇫🇷',
+    'e\u0301',
+    '\u0301',
+    '\u200b',
+    'ß',
+  ),
+  fc.string({ minLength: 1, maxLength: 12 }),
+  fc.stringMatching(/^[a-z]{10,60}$/),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }),
+);
+
+/** A styled text: pieces, some in nested spans of chalk styles. */
+const styled: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    piece,
+    fc
+      .tuple(
+        fc.nat(chalks.length - 1),
+        fc.nat(stylers.length - 1),
+        fc.array(tie('node'), { minLength: 1, maxLength: 4 }),
+      )
+      .map(([c, s, inner]) => (stylers[s] as Styler)(chalks[c] as ChalkInstance, inner.join(''))),
+    fc.array(tie('node'), { minLength: 1, maxLength: 5 }).map((nodes) => nodes.join('')),
+  ),
+})).node;
+
+describe('wrapStyledRows', () => {
+  /** Random styled texts of up to `pieces` nodes at widths `min`–`max`, compared with wrap-ansi (fast-check prints the seed and the case on failure). */
+  const sameAsWrapAnsi = (pieces: number, min: number, max: number, seed: number, numRuns: number) =>
+    fc.assert(
+      fc.property(
+        fc.array(styled, { minLength: 1, maxLength: pieces }),
+        fc.integer({ min, max }),
+        (nodes, columns) => {
+          const text = nodes.join('');
+          expect(wrapStyledRows(text, columns)).toEqual(reference(text, columns));
+        },
+      ),
+      { seed, numRuns },
+    );
+
+  it('is wrap-ansi (hard, untrimmed) byte for byte on random styled text', () => {
+    sameAsWrapAnsi(12, 1, 140, 20261128, 1500);
+  });
+
+  it('is wrap-ansi on narrow widths, where most words are longer than a row', () => {
+    sameAsWrapAnsi(8, 1, 6, 4242, 1000);
+  });
+
+  it('keeps a bold span across rows closed and reopened on each', () => {
+    const chalk = chalks[0] as ChalkInstance;
+    const text = `one ${chalk.bold('two three four')} five`;
+    expect(wrapStyledRows(text, 9)).toEqual([
+      'one \x1b[1mtwo \x1b[22m',
+      '\x1b[1mthree \x1b[22m',
+      '\x1b[1mfour\x1b[22m five',
+    ]);
+    expect(wrapStyledRows(text, 9)).toEqual(reference(text, 9));
+  });
+
+  it('leaves tabs, links and other sequences to wrap-ansi', () => {
+    const link = '\x1b]8;;https://example.com\x07example link text\x1b]8;;\x07 and more';
+    for (const text of ['a\tb c d e f g', link, 'cr\r\nlf words here', '\x1b[2Kclear then text'])
+      for (const columns of [1, 3, 7, 20])
+        expect(wrapStyledRows(text, columns)).toEqual(reference(text, columns));
+  });
+});
