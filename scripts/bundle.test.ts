@@ -33,9 +33,14 @@ const SERVE = 'packages/cli/src/commands/serve.ts';
 const MODEL_ENGINE = 'packages/agent/src/model/model-engine.ts';
 
 let metafile: Metafile;
+/** The bundle's files (both builds) and their text. */
+let outputs: { path: string; text: string }[];
 
 beforeAll(async () => {
-  metafile = (await build({ ...bundleOptions(), write: false })).metafile as Metafile;
+  const program = await build({ ...bundleOptions(), write: false });
+  const quick = await build({ ...quickBundleOptions(), write: false });
+  metafile = program.metafile as Metafile;
+  outputs = [...program.outputFiles, ...quick.outputFiles].map(({ path, text }) => ({ path, text }));
 });
 
 /** The packages loaded by starting with `chunks`, each with the import chain that loads it. */
@@ -163,6 +168,19 @@ describe('the acp bundle', () => {
       (name) => !name.startsWith('node:') && !builtins.has(name),
     );
     expect(external).toEqual([]);
+  });
+
+  it('is ASCII only: one character past it (esbuild escapes strings, not regular expressions) makes V8 hold and scan the whole file as two-byte text', () => {
+    const wide = outputs
+      .filter((output) => output.path.endsWith('js'))
+      // eslint-disable-next-line no-control-regex
+      .map((output) => ({ file: output.path, at: output.text.search(/[^\x00-\x7f]/) }))
+      .filter(({ at }) => at !== -1)
+      .map(({ file, at }) => {
+        const text = outputs.find((output) => output.path === file)?.text ?? '';
+        return `${file.split('/').pop()}: …${text.slice(Math.max(0, at - 40), at + 10)}`;
+      });
+    expect(wide).toEqual([]);
   });
 
   it('ships the license of every bundled package', () => {

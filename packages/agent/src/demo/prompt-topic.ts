@@ -27,7 +27,7 @@ const ASKING = new Set(
   ).split(' '),
 );
 
-const TERM = /`([^`\n]+)`|"([^"\n]+)"|“([^”\n]+)”/g;
+const TERM = /`([^`\n]+)`|"([^"\n]+)"|\u201c([^\u201d\n]+)\u201d/g;
 const WORD = /^[A-Za-z_$][\w$-]*$/;
 /** A file name (with an extension that starts with a letter), maybe with directories before it. */
 const PATH_LIKE = /^(?:\.{0,2}\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7}$/;
@@ -136,7 +136,7 @@ async function existingFile(
 
 /** A word as written, without the quotes, brackets and punctuation around it. */
 function clean(token: string): string {
-  return token.replace(/^[`'"“‘(<[{]+/, '').replace(/[`'"”’)>\]},.:;!?]+$/, '');
+  return token.replace(/^[`'"\u201c\u2018(<[{]+/, '').replace(/[`'"\u201d\u2019)>\]},.:;!?]+$/, '');
 }
 
 function unique(values: readonly string[]): string[] {

@@ -99,7 +99,7 @@ export function restatesCommand(text: string, command: string): boolean {
   if (said === '') return false;
   const line = oneLine(command);
   const script = SHELL_WRAPPER.exec(line)?.[1];
-  const clipped = /(?:…|\.\.\.)$/.test(said) ? said.replace(/(?:…|\.\.\.)$/, '') : undefined;
+  const clipped = /(?:\u2026|\.\.\.)$/.test(said) ? said.replace(/(?:\u2026|\.\.\.)$/, '') : undefined;
   return [line, ...(script !== undefined ? [unquote(script)] : [])].some(
     (candidate) =>
       candidate === said || (clipped !== undefined && clipped !== '' && candidate.startsWith(clipped)),

@@ -154,7 +154,7 @@ async function readOnMac(options: RunOptions): Promise<ImageReadResult> {
   if (script.kind === 'missing') return { ok: false, message: 'No clipboard tool found: install pngpaste' };
   if (script.kind === 'timeout') return { ok: false, message: timedOut('osascript', options.timeoutMs) };
   if (script.kind === 'too-large') return { ok: false, message: tooLarge(options.maxBytes) };
-  const hex = /«data PNGf([0-9A-Fa-f]*)»/.exec(script.stdout.toString('utf8'))?.[1];
+  const hex = /\u00abdata PNGf([0-9A-Fa-f]*)\u00bb/.exec(script.stdout.toString('utf8'))?.[1];
   if (script.code !== 0 || !hex) return { ok: false, message: noImage([]) };
   const image = imageFromBytes(Buffer.from(hex, 'hex'), 'clipboard', { maxBytes: options.maxBytes });
   return typeof image === 'string' ? { ok: false, message: image } : { ok: true, images: [image] };
