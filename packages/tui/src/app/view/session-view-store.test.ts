@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   initialSessionState,
@@ -116,6 +119,30 @@ describe('SessionViewStore', () => {
     // Drawn after each read, never by a timer: with 100 ms rests, every other read waits.
     expect(drawn).toEqual(['a', 'abb', 'abbcc', 'abbccdd', 'abbccddee']);
     expect(scheduler.size).toBe(0);
+  });
+
+  it('draws the text of a read after the timers that fell due while the read was handled', async () => {
+    // Real timers: the read and its frame in one task held the event loop for both.
+    let clock = 0;
+    const store = new SessionStore(initialSessionState('s', '/w'));
+    const view = new SessionViewStore(store, { now: () => clock, typing: () => false });
+    store.dispatchMany([prompt('go'), chunk('a')]);
+    view.flush();
+    const order: string[] = [];
+    view.subscribe(() => order.push('frame'));
+    await new Promise<void>((resolve) => {
+      // A read (an I/O callback, as the agent's pipe is) during which a timer falls due.
+      readFile(fileURLToPath(import.meta.url), () => {
+        setTimeout(() => order.push('timer'), 1);
+        const until = performance.now() + 5;
+        while (performance.now() < until);
+        clock = 1000;
+        store.dispatch(chunk('b'));
+        setImmediate(() => setImmediate(() => setImmediate(resolve)));
+      });
+    });
+    expect(order).toEqual(['timer', 'frame']);
+    expect(view.getSnapshot().live.map(unitText)).toEqual(['ab']);
   });
 
   it('draws streamed text arriving long after the last projection at once', () => {
