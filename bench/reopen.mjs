@@ -9,7 +9,8 @@
  * - a 100,000-update session (2,000 turns: streamed chunks, tool calls, plans, usage), as `acp`
  *   recorded it (the session is opened and closed once in the UI before the measured runs):
  *   the session shown (its composer drawn) and its newest items printed, each ≤ 1.5x the reader.
- *   Every run must leave the newest 30 turns in the scrollback, in order.
+ *   Every run must leave the newest 30 turns in the scrollback, in order. When the agent's
+ *   session is connected again (`● connected`, polled in tmux) is printed as context.
  * - keystroke echo in a 10,000-message session: p99 inside the UI ≤ 50 ms (absolute: what a person
  *   notices), measured once per run.
  * `--quick`: 2 runs, a 20,000-update session.
@@ -43,7 +44,7 @@ try {
     if (result.scrollback !== 'complete') throw new Error(`reopened: scrollback ${result.scrollback}`);
     console.log(
       `  UI: shown ${result.marks['session-drawn']} ms, newest printed ${result.marks['history-printed']} ms, ` +
-        `RSS ${result.rssMb} MiB peak`,
+        `connected ${result.connectedMs} ms (seen in tmux), RSS ${result.rssMb} MiB peak`,
     );
     return result;
   };

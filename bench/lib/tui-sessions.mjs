@@ -215,12 +215,14 @@ export async function reopen({ updates, program, dirs: given, session, reopenedB
       (s) => s.includes(`Turn ${Math.ceil(updates / 50)}`) && s.includes('Message · / for commands'),
       { timeoutMs: 120_000, everyMs: 5 },
     );
-    await run.waitFor('● connected', { timeoutMs: 60_000 });
+    // The agent's session loaded again (context: `--resume` starts the agent beside the UI).
+    const connected = await run.waitFor('● connected', { timeoutMs: 60_000, everyMs: 5 });
     const printed = printedTurns(run.history(), updates, reopenedBefore);
     const metrics = await run.quit();
     return {
       events,
       seenMs: Math.round(seen),
+      connectedMs: Math.round(connected),
       marks: metrics.marks,
       rssMb: metrics.maxRssMb,
       // Every turn of the newest items in the scrollback, in order, after the "earlier items" line.
