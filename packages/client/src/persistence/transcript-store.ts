@@ -9,26 +9,48 @@
  * the events through the reducer in one batch, from the record's checkpoint (`checkpoint.jsonl`,
  * see checkpoint.ts) when it has one. Appending is transcript-writer.ts.
  */
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ClientError } from '../errors.js';
-import type { SessionEvent } from '../session/events.js';
+import type { AttachMode, SessionEvent } from '../session/events.js';
 import { initialSessionState, type SessionState } from '../session/state.js';
 import { reduceSessionEvents } from '../session/reducer.js';
-import { writeJsonFile } from '../util/json-file.js';
+import { isRecord, readJsonFile, writeJsonFile } from '../util/json-file.js';
 import { readCheckpoint, type RecordState } from './checkpoint.js';
 import { readEventLines } from './event-lines.js';
-import {
-  findSessionMeta,
-  listSessionMetas,
-  readSessionMeta,
-  sessionDirOf,
-  TRANSCRIPT_VERSION,
-  type SessionMeta,
-} from './session-index.js';
 import { redactMeta, TranscriptWriter } from './transcript-writer.js';
 
-export { redactMeta, TranscriptWriter, TRANSCRIPT_VERSION, type SessionMeta };
+export { redactMeta, TranscriptWriter };
+
+/**
+ * The format of a session's record. 1: events hold the v1 wire updates the agent sent. 2: events
+ * hold the neutral model's updates (`AgentUpdate`); version-1 lines in it (a session recorded
+ * before, appended to since) are read through the v1 face. A reader that knows only 1 skips a
+ * version-2 record rather than misreading it.
+ */
+export const TRANSCRIPT_VERSION = 2;
+
+/** The index entry of a stored session. */
+export interface SessionMeta {
+  /** The record's format, see {@link TRANSCRIPT_VERSION}; written as the current one. */
+  version: 1 | 2;
+  localId: string;
+  agentId?: string;
+  agentName?: string;
+  /** The agent's session id it was last attached to. */
+  agentSessionId?: string;
+  cwd: string;
+  additionalDirectories: string[];
+  title?: string;
+  createdAt: string;
+  updatedAt: string;
+  turns: number;
+  lastStopReason?: string;
+  /** Every agent session it was attached to, oldest first. */
+  attachments: { agentId: string; agentSessionId: string; how: AttachMode; at: string }[];
+}
+
+const LOCAL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** A stored session read back. */
 export interface LoadedSession {
@@ -59,7 +81,10 @@ export class TranscriptStore {
 
   /** Directory of a session. */
   sessionDir(localId: string): string {
-    return sessionDirOf(this.dir, localId);
+    if (!LOCAL_ID.test(localId) || localId === '.' || localId === '..') {
+      throw new ClientError('INVALID_ARGUMENT', `invalid session id ${JSON.stringify(localId).slice(0, 80)}`);
+    }
+    return join(this.dir, localId);
   }
 
   /** Creates a session's record and opens it for appending. */
@@ -83,12 +108,25 @@ export class TranscriptStore {
 
   /** A session's meta, or undefined. */
   async meta(localId: string): Promise<SessionMeta | undefined> {
-    return readSessionMeta(this.dir, localId);
+    const raw = await readJsonFile(join(this.sessionDir(localId), 'meta.json')).catch(() => undefined);
+    return parseMeta(raw);
   }
 
   /** Every stored session, most recently updated first. */
   async list(): Promise<SessionMeta[]> {
-    return listSessionMetas(this.dir);
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const metas = await Promise.all(
+      names.filter((name) => LOCAL_ID.test(name)).map((name) => this.meta(name)),
+    );
+    return metas
+      .filter((meta): meta is SessionMeta => meta !== undefined)
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   }
 
   /**
@@ -96,7 +134,26 @@ export class TranscriptStore {
    * matches. A prefix of several local ids throws SESSION_NOT_FOUND naming them (`details.matches`).
    */
   async find(id: string): Promise<SessionMeta | undefined> {
-    return findSessionMeta(this.dir, id);
+    if (LOCAL_ID.test(id)) {
+      const exact = await this.meta(id);
+      if (exact) return exact;
+    }
+    const all = await this.list();
+    const byAgent = all.filter(
+      (meta) => meta.agentSessionId === id || meta.attachments.some((a) => a.agentSessionId === id),
+    );
+    if (byAgent.length > 0) return byAgent[0];
+    const byPrefix = all.filter((meta) => meta.localId.startsWith(id));
+    if (byPrefix.length > 1) {
+      const matches = byPrefix.map((meta) => meta.localId);
+      const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? ', …' : '');
+      throw new ClientError(
+        'SESSION_NOT_FOUND',
+        `${id} matches ${matches.length} sessions (${shown}): give more of the id`,
+        { matches },
+      );
+    }
+    return byPrefix[0];
   }
 
   /** Reads a session's events. */
@@ -149,4 +206,24 @@ export class TranscriptStore {
     await rm(dir, { recursive: true, force: true });
     return true;
   }
+}
+
+function parseMeta(raw: unknown): SessionMeta | undefined {
+  if (
+    !isRecord(raw) ||
+    (raw.version !== 1 && raw.version !== TRANSCRIPT_VERSION) ||
+    typeof raw.localId !== 'string' ||
+    typeof raw.cwd !== 'string'
+  )
+    return undefined;
+  return {
+    ...(raw as unknown as SessionMeta),
+    additionalDirectories: Array.isArray(raw.additionalDirectories)
+      ? (raw.additionalDirectories as string[])
+      : [],
+    attachments: Array.isArray(raw.attachments) ? (raw.attachments as SessionMeta['attachments']) : [],
+    createdAt: typeof raw.createdAt === 'string' ? raw.createdAt : '',
+    updatedAt: typeof raw.updatedAt === 'string' ? raw.updatedAt : '',
+    turns: typeof raw.turns === 'number' ? raw.turns : 0,
+  };
 }

@@ -22,7 +22,7 @@ import {
 import { readEventLines } from './event-lines.js';
 import { mayNeedRedaction, redactCommandLine, redactReplacer, redactString } from './redact.js';
 import type { AttachMode } from '../session/events.js';
-import { TRANSCRIPT_VERSION, type SessionMeta } from './session-index.js';
+import { TRANSCRIPT_VERSION, type SessionMeta } from './transcript-store.js';
 
 /**
  * Appends events to one session's record. Writes are batched (at most every 500 ms, at once past

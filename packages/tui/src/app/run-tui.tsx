@@ -255,8 +255,7 @@ function stopOnLoss(
 
 /**
  * Opens what the options ask for: a stored session, a command, a catalog agent, or the picker. An
- * agent started early goes to the tab of `--agent NAME` or of the stored session; any other start
- * does not need it.
+ * agent started early goes to the tab of `--agent NAME`; any other start does not need it.
  */
 function start(controller: Controller, options: TuiOptions): void {
   const store = controller.store;
@@ -274,11 +273,9 @@ function start(controller: Controller, options: TuiOptions): void {
       : options.command && options.command.length > 0
         ? commandEntry(options.command)
         : agent;
-  if (entry !== agent) void early?.discard();
+  if (entry !== agent || options.resume !== undefined) void early?.discard();
   if (options.resume !== undefined) {
-    // The agent started early for the stored session goes to its tab (adopted when it is the one
-    // the session is reopened with, else stopped).
-    void controller.openStored(options.resume, entry, entry === agent ? early : undefined).then(() => {
+    void controller.openStored(options.resume, entry).then(() => {
       if (store.getSnapshot().tabs.length === 0)
         store.dispatch({ type: 'overlay_opened', overlay: { kind: 'agents', purpose: 'start' } });
     });

@@ -9,12 +9,9 @@
 import { resolve } from 'node:path';
 import {
   AgentCatalog,
-  findSessionMeta,
   resolveClientPaths,
   sharedPassEnv,
-  type AgentEntry,
   type AgentLaunch,
-  type ClientPaths,
   type DetectedAgent,
   type LaunchSpec,
 } from '@acp-kit/client/launch';
@@ -45,7 +42,7 @@ export interface EarlyDrawing {
   readonly drawn?: { readonly lines: number; readonly columns: number };
   /** The catalog's agents with their installed state, as `acp`'s picker was drawn with them. */
   readonly agents?: readonly DetectedAgent[];
-  /** The agent of `--agent NAME` (or of the session `--resume ID` reopens), to start at once (`startEarlyAgent`). */
+  /** The agent of `--agent NAME`, to start at once (`startEarlyAgent`). */
   readonly launch?: AgentLaunch;
   /** The UI draws now: the drawing is its to replace (and the cursor its to show again). */
   takeOver(): void;
@@ -79,17 +76,15 @@ export function hintKeys(keys: Readonly<Record<string, string | readonly string[
 
 /**
  * Draws the first frame of `acp` (the agent picker, with the catalog's agents found) or of
- * `acp --agent NAME` (the session screen; its agent's launch is returned, to start at once); for
- * `acp --resume ID` draws nothing but returns the launch of the session's agent; does nothing for
- * other starts (`--url`, a command), which the UI draws itself.
+ * `acp --agent NAME` (the session screen; its agent's launch is returned, to start at once); does
+ * nothing for other starts (`--resume`, `--url`, a command), which the UI draws itself.
  */
 export async function drawEarly(args: EarlyArguments, io: EarlyIo): Promise<EarlyDrawing> {
-  if (args.url !== undefined || args.command) return NOTHING;
+  if (args.url !== undefined || args.command || args.resume !== undefined) return NOTHING;
   const paths = resolveClientPaths(io.env);
-  if (args.resume !== undefined) return resumeLaunch(args.resume, args.agent, paths, io);
   const [{ settings }, catalog] = await Promise.all([
     loadSettings(settingsPath(paths.configDir)),
-    loadCatalog(paths, io),
+    AgentCatalog.load({ agentsFile: paths.agentsFile, env: io.env, ...(io.self ? { self: io.self } : {}) }),
   ]);
   const entry = args.agent !== undefined ? catalog.get(args.agent) : undefined;
   // An unknown agent opens the picker with a message: the UI draws that.
@@ -121,51 +116,19 @@ export async function drawEarly(args: EarlyArguments, io: EarlyIo): Promise<Earl
     });
     io.stdin.setRawMode?.(true);
   }
-  const launch = entry ? localLaunch(entry, args.cwd ?? process.cwd(), catalog, io) : undefined;
+  const launch: AgentLaunch | undefined =
+    entry && entry.url === undefined
+      ? {
+          spec: entry,
+          cwd: resolve(args.cwd ?? process.cwd()),
+          env: io.env,
+          passEnv: sharedPassEnv(catalog.passEnv, io.env),
+        }
+      : undefined;
   return {
     ...(drawn ? { drawn } : {}),
     ...(agents ? { agents } : {}),
     ...(launch ? { launch } : {}),
     takeOver: () => void (takenOver = true),
   };
-}
-
-/**
- * The launch of the agent `acp --resume ID` reopens the session with (`--agent NAME`, else the one
- * that recorded it), found from the session's index entry alone: its record is read by the UI.
- * A session or agent not found (or remote) is left to the UI's own reopening, which reports it.
- */
-async function resumeLaunch(
-  id: string,
-  agent: string | undefined,
-  paths: ClientPaths,
-  io: EarlyIo,
-): Promise<EarlyDrawing> {
-  const [meta, catalog] = await Promise.all([
-    findSessionMeta(paths.sessionsDir, id).catch(() => undefined),
-    loadCatalog(paths, io).catch(() => undefined),
-  ]);
-  const name = agent ?? meta?.agentId;
-  const entry = meta && name !== undefined ? catalog?.get(name) : undefined;
-  const launch = meta && entry && catalog ? localLaunch(entry, meta.cwd, catalog, io) : undefined;
-  return launch ? { launch, takeOver: NOTHING.takeOver } : NOTHING;
-}
-
-function loadCatalog(paths: ClientPaths, io: EarlyIo): Promise<AgentCatalog> {
-  return AgentCatalog.load({
-    agentsFile: paths.agentsFile,
-    env: io.env,
-    ...(io.self ? { self: io.self } : {}),
-  });
-}
-
-/** How a connection would start `entry` in `cwd` (what it adopts); undefined for a remote agent. */
-function localLaunch(
-  entry: AgentEntry,
-  cwd: string,
-  catalog: AgentCatalog,
-  io: EarlyIo,
-): AgentLaunch | undefined {
-  if (entry.url !== undefined) return undefined;
-  return { spec: entry, cwd: resolve(cwd), env: io.env, passEnv: sharedPassEnv(catalog.passEnv, io.env) };
 }

@@ -1,15 +1,14 @@
 /**
- * The early start of `acp --agent NAME` (and of `acp --resume ID`): it draws the session screen
- * and starts the agent before the UI is loaded, and the UI's first write replaces the drawing in place (no second copy, no
+ * The early start of `acp --agent NAME`: it draws the session screen and starts the agent before
+ * the UI is loaded, and the UI's first write replaces the drawing in place (no second copy, no
  * moment without it).
  */
 import { EventEmitter } from 'node:events';
-import { readlinkSync, realpathSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import xterm from '@xterm/headless';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readScreen } from '../../../../scripts/ansi-svg.ts';
 import { batchedStdout } from '../app/services/batched-stdout.js';
-import { storeSession } from '../e2e/stored-session.js';
 import { makeScenarioDirs, scenarioEnv, type HarnessDirs } from '../e2e/tmux-harness.js';
 import { darkTheme } from '../theme/theme.js';
 import { drawEarly, type EarlyArguments, type EarlyIo } from './early-draw.js';
@@ -154,33 +153,11 @@ describe('startEarly', () => {
     expect(input.raw).toEqual([true]);
   });
 
-  it('starts the agent of the session --resume reopens (or --agent NAME) in its directory, drawing nothing', async () => {
+  it('does nothing for a reopened session, a command, a remote agent or an unknown name', async () => {
     dirs = makeScenarioDirs();
-    await storeSession(dirs, { localId: 's-by-scenario', agentId: 'scenario' });
-    await storeSession(dirs, { localId: 's-by-gone', agentId: 'gone' });
-    for (const args of [{ resume: 's-by-sc' }, { resume: 's-by-gone', agent: 'scenario' }]) {
-      const out = new TerminalOut(90);
-      const input = new TerminalIn();
-      early = await startEarly(args, io(out, input));
-      expect(out.writes).toEqual([]);
-      expect(input.raw).toEqual([]);
-      expect(early.drawn).toBeUndefined();
-      const started = early.agent?.adopt();
-      expect(started?.peer.pid).toBeGreaterThan(0);
-      // The session's directory, not ours: the tab's connection starts it there, and adopts only that.
-      expect(readlinkSync(`/proc/${started?.peer.pid}/cwd`)).toBe(realpathSync(dirs.workspace));
-      await started?.shutdown();
-    }
-  });
-
-  it('does nothing for an unknown session or agent, a command, a remote agent or an unknown name', async () => {
-    dirs = makeScenarioDirs();
-    await storeSession(dirs, { localId: 's-by-gone', agentId: 'gone' });
     for (const args of [
       { resume: 's-1' },
       { agent: 'scenario', resume: 's-1' },
-      { resume: 's-by-gone' },
-      { agent: 'nobody', resume: 's-by-gone' },
       { command: ['node', 'agent.mjs'] },
       { url: 'http://127.0.0.1:1/acp' },
       { agent: 'nobody' },

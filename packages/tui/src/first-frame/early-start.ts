@@ -1,7 +1,7 @@
 /**
- * What `acp --agent NAME`, `acp --resume ID` and `acp` do before the terminal UI is loaded: draw
- * its first frame (early-draw.ts; none for `--resume`) and start the agent, whose own start then
- * runs in another process while the UI loads (`@acp-kit/tui/early-start`: this module needs only the client's launch code, so that the
+ * What `acp --agent NAME` and `acp` do before the terminal UI is loaded: draw its first frame
+ * (early-draw.ts) and start the agent, whose own start then runs in another process while the UI
+ * loads (`@acp-kit/tui/early-start`: this module needs only the client's launch code, so that the
  * agent starts before the UI's modules are read). The UI replaces the drawing with its first frame
  * in one write, its connection takes the agent's process (see `startEarlyAgent`), and its picker
  * shows the agents found while drawing.
@@ -15,7 +15,7 @@ export type { EarlyArguments, EarlyDrawing, EarlyIo } from './early-draw.js';
 export interface EarlyStart {
   /** The lines drawn at the cursor, and the terminal's width then. */
   readonly drawn?: { readonly lines: number; readonly columns: number };
-  /** The agent of `--agent NAME` (or of the session `--resume ID` reopens), started. */
+  /** The agent of `--agent NAME`, started. */
   readonly agent?: EarlyAgent;
   /** The catalog's agents with their installed state, as `acp`'s picker was drawn with them. */
   readonly agents?: readonly DetectedAgent[];
@@ -24,8 +24,7 @@ export interface EarlyStart {
 }
 
 /**
- * Starts the agent the drawing was made for (`--agent NAME`, or the session of `--resume ID`), if
- * any: what the UI then takes over.
+ * Starts the agent the drawing was made for (`--agent NAME`), if any: what the UI then takes over.
  * An agent that cannot start (not installed, ...) is left to the UI's own start, which reports it.
  */
 export async function startDrawnAgent(drawing: EarlyDrawing): Promise<EarlyStart> {

@@ -187,16 +187,11 @@ export class Controller {
     return runtime;
   }
 
-  /**
-   * Reopens a stored session in a new tab, with its agent (or `agent` instead); `early`: that
-   * agent's process started before the UI loaded, for the tab's connection to take.
-   */
-  async openStored(id: string, agent?: AgentEntry, early?: EarlyAgent): Promise<void> {
+  /** Reopens a stored session in a new tab, with its agent (or `agent` instead). */
+  async openStored(id: string, agent?: AgentEntry): Promise<void> {
     const found = await findStoredSession(this.client, id, agent);
-    if ('problem' in found) {
-      void early?.discard();
-      this.flash(found.problem, 'error');
-    } else this.openAgent(found.agent, { kind: 'stored', id: found.meta.localId }, found.meta.cwd, early);
+    if ('problem' in found) this.flash(found.problem, 'error');
+    else this.openAgent(found.agent, { kind: 'stored', id: found.meta.localId }, found.meta.cwd);
   }
 
   switchTab(delta: number): void {
