@@ -2,8 +2,7 @@
  * The screen's composition: the transcript printer drawing with the current theme, keys and view
  * options, and the screen clear that precedes printing a session again.
  */
-import { resolveKeyBindings } from '../keys/key-bindings.js';
-import { formatKeySpec } from '../keys/key-spec.js';
+import { keyLabel, resolveKeyBindings } from '../keys/key-bindings.js';
 import { getLoadedHighlighter, loadHighlighter } from '../markdown/highlight.js';
 import { resolveTheme } from '../theme/theme.js';
 import { needsHighlighter, renderUnits } from './components/print-units.js';
@@ -71,11 +70,10 @@ export function createScreen(
     metrics?.reprinted();
     writer?.(CLEAR_SCREEN);
     const { settings, view } = store.getSnapshot();
-    const menu = resolveKeyBindings(settings.keys).bindings['app.menu'][0];
     printer.show(controller.active?.view, {
       historyItems: settings.historyItems,
       fullHistory: view.fullHistory,
-      menuKey: menu ? formatKeySpec(menu) : 'the menu',
+      menuKey: keyLabel(resolveKeyBindings(settings.keys).bindings, 'app.menu') || 'the menu',
     });
   };
   return {

@@ -18,8 +18,7 @@ import {
 import { orderAgents } from '../app/components/agent-items.js';
 import type { HintKeys } from '../app/components/key-hints.js';
 import { loadSettings, settingsPath } from '../app/settings/settings-file.js';
-import { resolveKeyBindings, type KeyAction } from '../keys/key-bindings.js';
-import { formatKeySpec } from '../keys/key-spec.js';
+import { keyLabel, resolveKeyBindings, type KeyAction } from '../keys/key-bindings.js';
 import { resolveTheme } from '../theme/theme.js';
 import { pickerChrome } from './picker-chrome.js';
 import { sessionChrome } from './session-chrome.js';
@@ -62,10 +61,7 @@ const NOTHING: EarlyDrawing = { takeOver: () => undefined };
 /** The labels of the keys the hint line names, from the settings' key bindings. */
 export function hintKeys(keys: Readonly<Record<string, string | readonly string[]>>): HintKeys {
   const bindings = resolveKeyBindings(keys).bindings;
-  const label = (action: KeyAction): string => {
-    const first = bindings[action][0];
-    return first === undefined ? '' : formatKeySpec(first);
-  };
+  const label = (action: KeyAction): string => keyLabel(bindings, action);
   return {
     menu: label('app.menu'),
     cancel: label('app.cancel'),

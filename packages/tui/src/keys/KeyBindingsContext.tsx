@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, type ReactNode } from 'react';
 import type { Key } from 'ink';
-import { DEFAULT_KEY_BINDINGS, type KeyAction, type KeyBindings } from './key-bindings.js';
-import { formatKeySpec, matchesKey } from './key-spec.js';
+import { DEFAULT_KEY_BINDINGS, keyLabel, type KeyAction, type KeyBindings } from './key-bindings.js';
+import { matchesKey } from './key-spec.js';
 
 const KeyBindingsContext = createContext<KeyBindings>(DEFAULT_KEY_BINDINGS);
 
@@ -44,6 +44,5 @@ export function useActionMatcher(): ActionMatcher {
 
 /** The first key bound to an action, formatted for display ('' when unbound). */
 export function useKeyLabel(action: KeyAction): string {
-  const first = useKeyBindings()[action][0];
-  return first === undefined ? '' : formatKeySpec(first);
+  return keyLabel(useKeyBindings(), action);
 }

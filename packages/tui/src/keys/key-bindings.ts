@@ -252,6 +252,17 @@ export function resolveKeyBindings(
   return { bindings: bindings as KeyBindings, problems };
 }
 
+/**
+ * The first key bound to `action`, formatted for display ('' when none is): how hints name a key.
+ *
+ * @example
+ * keyLabel(DEFAULT_KEY_BINDINGS, 'app.menu'); // 'Ctrl+X'
+ */
+export function keyLabel(bindings: KeyBindings, action: KeyAction): string {
+  const first = bindings[action][0];
+  return first === undefined ? '' : formatKeySpec(first);
+}
+
 /** A key bound to more than one action of the same scope. */
 export interface KeyConflict {
   readonly key: string;

@@ -19,8 +19,7 @@ import {
   type PromptPart,
 } from '@acp-kit/client';
 import { ProtocolError, type McpServer } from '@acp-kit/protocol';
-import { resolveKeyBindings } from '../../keys/key-bindings.js';
-import { formatKeySpec } from '../../keys/key-spec.js';
+import { keyLabel, resolveKeyBindings } from '../../keys/key-bindings.js';
 import { plural } from '../../text/fold.js';
 import { startingMessage } from '../components/tab-label.js';
 import { usableMcpServers, type TuiSettings } from '../settings/settings.js';
@@ -214,8 +213,8 @@ export class TabRuntime {
     });
     if (kept.length > 0) {
       const them = kept.length === 1 ? 'it' : 'them';
-      const previous = resolveKeyBindings(this.deps.settings().keys).bindings['composer.previous'][0];
-      const recall = previous ? formatKeySpec(previous) : '↑';
+      const bindings = resolveKeyBindings(this.deps.settings().keys).bindings;
+      const recall = keyLabel(bindings, 'composer.previous') || '↑';
       this.deps.store.dispatch({
         type: 'flash',
         flash: {

@@ -19,7 +19,8 @@ import {
 } from '../../view-model/tool-call.js';
 import { STATUS_ICONS, statusLabel, toolKindIcon } from '../tool-icons.js';
 import { contentBlockLines } from './message-lines.js';
-import { beside, inlineCode, keyLabel, wrapStyled, type LineLayout } from './styled-text.js';
+import { keyLabel } from '../../keys/key-bindings.js';
+import { beside, inlineCode, wrapStyled, type LineLayout } from './styled-text.js';
 
 /** The first `rows` rows when the text would take more (what `ClipRows` shows). */
 function clipRows(rows: string[], limit: number | undefined, text: string, width: number): string[] {

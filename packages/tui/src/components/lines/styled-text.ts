@@ -2,8 +2,7 @@
  * Laying out styled text as Ink lays out a `<Text>` (wrapped at its box's width by wrap-ansi,
  * hard, untrimmed) and placing it in a box's columns, for units drawn as lines without Ink.
  */
-import type { KeyAction, KeyBindings } from '../../keys/key-bindings.js';
-import { formatKeySpec } from '../../keys/key-spec.js';
+import type { KeyBindings } from '../../keys/key-bindings.js';
 import type { Highlighter } from '../../markdown/highlight.js';
 import { colorize } from '../../theme/paint.js';
 import type { Theme } from '../../theme/theme.js';
@@ -45,10 +44,4 @@ export function inlineCode(text: string, theme: Theme): string {
   return codeSpans(text)
     .map((piece) => (piece.code ? colorize(piece.text, theme.text.accent) : piece.text))
     .join('');
-}
-
-/** The label of the first key bound to `action` ('' when none is): what `useKeyLabel` gives. */
-export function keyLabel(bindings: KeyBindings, action: KeyAction): string {
-  const first = bindings[action][0];
-  return first === undefined ? '' : formatKeySpec(first);
 }
