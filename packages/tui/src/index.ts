@@ -81,7 +81,8 @@ export { ToolCallContentView, type ToolCallContentViewProps } from './components
 export { DiffView, type DiffViewProps } from './components/DiffView.js';
 export { DiffLines, type DiffLinesProps } from './components/DiffLines.js';
 export { TerminalView, type TerminalViewProps } from './components/TerminalView.js';
-export { PlanPanel, planProgress, type PlanPanelProps } from './components/PlanPanel.js';
+export { PlanPanel, type PlanPanelProps } from './components/PlanPanel.js';
+export { planProgress } from './components/lines/item-lines.js';
 export { MessageView, type MessageViewProps } from './components/MessageView.js';
 export { ContentBlockView, type ContentBlockViewProps } from './components/ContentBlockView.js';
 export { NoticeView, type NoticeViewProps } from './components/NoticeView.js';

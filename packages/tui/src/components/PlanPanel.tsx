@@ -4,7 +4,7 @@ import type { PlanEntry } from '@acp-kit/protocol';
 import { useTheme } from '../theme/ThemeContext.js';
 import { useKeyBindings, useKeyLabel } from '../keys/KeyBindingsContext.js';
 import { useAvailableWidth } from './AvailableWidth.js';
-import { planHeading, planLines } from './lines/item-lines.js';
+import { planHeading, planLines, planProgress } from './lines/item-lines.js';
 import { StyledLines } from './StyledLines.js';
 import { sanitizeInline } from '../sanitize/sanitize-text.js';
 
@@ -14,19 +14,6 @@ export interface PlanPanelProps {
   readonly entries: readonly PlanEntry[];
   /** One line: progress and the entry in progress. */
   readonly collapsed?: boolean;
-}
-
-/** Progress of a plan: how many entries are completed, and the first one in progress. */
-export function planProgress(entries: readonly PlanEntry[]): {
-  done: number;
-  total: number;
-  current?: PlanEntry;
-} {
-  return {
-    done: entries.filter((e) => e.status === 'completed').length,
-    total: entries.length,
-    current: entries.find((e) => e.status === 'in_progress'),
-  };
 }
 
 /**

@@ -22,12 +22,25 @@ export function priorityColor(theme: Theme, priority: string): string | undefine
   return theme.text.muted;
 }
 
+/** Progress of a plan: how many entries are completed, and the first one in progress. */
+export function planProgress(entries: readonly PlanEntry[]): {
+  done: number;
+  total: number;
+  current?: PlanEntry;
+} {
+  return {
+    done: entries.filter((e) => e.status === 'completed').length,
+    total: entries.length,
+    current: entries.find((e) => e.status === 'in_progress'),
+  };
+}
+
 /** A plan's heading: "Plan" and how many of its entries are done (what `PlanPanel` shows folded too). */
 export function planHeading(entries: readonly PlanEntry[], theme: Theme): string {
-  const done = entries.filter((e) => e.status === 'completed').length;
+  const { done, total } = planProgress(entries);
   return (
     paint('Plan', { bold: true, color: theme.text.accent }) +
-    colorize(entries.length === 0 ? ' (empty)' : ` · ${done}/${entries.length} done`, theme.text.muted)
+    colorize(total === 0 ? ' (empty)' : ` · ${done}/${total} done`, theme.text.muted)
   );
 }
 
