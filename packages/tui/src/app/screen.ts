@@ -63,7 +63,10 @@ export function createScreen(
       getLoadedHighlighter() || !units.some(needsHighlighter)
         ? undefined
         : loadHighlighter().then(() => undefined),
-    ...(metrics ? { onBacklogPrinted: () => metrics.mark('history-printed') } : {}),
+    onBacklogPrinted: (view) => {
+      metrics?.mark('history-printed');
+      controller.historyPrinted.printed(view);
+    },
     ...(options.framesReported ? { framesReported: true } : {}),
   });
   store.onReprint = () => {

@@ -188,13 +188,19 @@ describe('scripted agent in tmux', () => {
     h.press('C-q');
     expect(await h.exitStatus()).toBe(0);
     h.close();
-    h = launch(['--resume', first?.id as string]);
+    const metricsFile = join(d.root, 'resume-metrics.json');
+    h = launch(['--resume', first?.id as string], { ACP_KIT_TUI_METRICS_FILE: metricsFile });
     screen = await h.waitFor('Connected to scenario: session loaded by the agent', { history: true });
     expect(screen).toContain('You said: first tab');
     expect(screen).not.toContain('You said: second tab');
     await h.waitFor('Message · / for commands');
     await h.submit('after reopening');
     await h.waitFor('You said: after reopening', { history: true });
+    h.press('C-q');
+    expect(await h.exitStatus()).toBe(0);
+    // The reopened session's agent started once its history was printed, not beside it.
+    const { marks } = JSON.parse(readFileSync(metricsFile, 'utf8')) as { marks: Record<string, number> };
+    expect(marks['agent-start']).toBeGreaterThanOrEqual(marks['history-printed'] as number);
   }, 120_000);
 
   it('signs in: explains what it cannot do, hands the terminal to a terminal login, then reconnects', async () => {

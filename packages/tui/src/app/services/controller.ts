@@ -27,6 +27,7 @@ import { stopOne } from './cancel-target.js';
 import { ElicitationQueue, elicitationTab } from './elicitation-queue.js';
 import { PermissionQueue } from './permission-queue.js';
 import type { ControllerOptions, ResumableSession } from './controller-options.js';
+import { HistoryPrinted } from './history-printed.js';
 import { agentSessions, findStoredSession } from './stored-sessions.js';
 import { TabRegistry, type TabSessionRule } from './tab-registry.js';
 import { TabRuntime, type TabSource } from './tab-runtime.js';
@@ -48,6 +49,8 @@ export class Controller {
   readonly reviews: WriteReviewService;
   /** Copying and opening in the editor, for the transcript browser. */
   readonly transcript: TranscriptActions;
+  /** Told by the screen when a session's history is printed (a reopened session's agent waits). */
+  readonly historyPrinted = new HistoryPrinted();
   private readonly tabs = new TabRegistry();
   private counter = 0;
   private client_: AcpClient | undefined;
@@ -170,6 +173,7 @@ export class Controller {
       store: this.store,
       settings: () => this.settings,
       handover: this.options.handover,
+      historyPrinted: this.historyPrinted,
       onViewChanged: (tabId) => {
         if (this.store.getSnapshot().activeTabId === tabId) this.store.dispatch({ type: 'reprint' });
       },

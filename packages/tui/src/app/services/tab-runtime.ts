@@ -26,8 +26,15 @@ import { usableMcpServers, type TuiSettings } from '../settings/settings.js';
 import type { TabEvent, TabInfo, TabPatch } from '../state/app-state.js';
 import type { AppStore } from '../state/app-store.js';
 import { SessionViewStore } from '../view/session-view-store.js';
+import type { HistoryPrinted } from './history-printed.js';
 import type { TuiMetrics } from './metrics.js';
 import { listWorkspaceFiles, promptParts } from './workspace-files.js';
+
+/**
+ * The longest a reopened session's agent waits for the session's history to be printed (a tab
+ * opened in the background is not printed until it is shown).
+ */
+const HISTORY_WAIT_MS = 1000;
 
 /** Lines of a login's output shown while signing in (the newest). */
 const SIGN_IN_LINES = 3;
@@ -56,6 +63,8 @@ export interface TabDeps {
   readonly handover: TerminalHandover;
   /** Called when the tab's displayed session changes (so the screen shows it). */
   readonly onViewChanged: (tabId: string) => void;
+  /** When the screen has printed a view's history (a reopened session's agent starts after it). */
+  readonly historyPrinted?: HistoryPrinted;
   readonly now?: () => number;
   readonly metrics?: TuiMetrics;
   /** The agent's process, started before the UI was loaded: the tab's first start takes it. */
@@ -157,8 +166,13 @@ export class TabRuntime {
   async open(source: TabSource): Promise<void> {
     void listWorkspaceFiles(this.cwd).then((files) => (this.files = files));
     try {
-      if (source.kind === 'stored') await this.showStored(source.id);
+      if (source.kind === 'stored') {
+        await this.showStored(source.id);
+        // Its agent is needed for the next prompt only: what the person sees comes first.
+        if (this.view) await this.deps.historyPrinted?.wait(this.view, HISTORY_WAIT_MS);
+      }
       this.lifecycle({ type: 'start', message: startingMessage(this.agent.name) });
+      this.deps.metrics?.mark('agent-start');
       const connection = await this.connect();
       this.lifecycle({ type: 'progress', message: 'Opening the session…' });
       if (source.kind === 'stored' && this.session) {

@@ -42,6 +42,7 @@ function setup(
   options: {
     prepare?: (units: readonly TranscriptUnit[]) => Promise<void> | void;
     framesReported?: boolean;
+    onBacklogPrinted?: (view: SessionViewStore) => void;
   } = {},
 ) {
   const scheduler = new ManualScheduler();
@@ -272,6 +273,25 @@ describe('TranscriptPrinter', () => {
     expect(written).toEqual([]);
     advance(1);
     expect(written.flat()).toEqual(['p1', 'r1']);
+    printer.dispose();
+    view.dispose();
+  });
+
+  it('says when the history shown with a session is written: after its last slice, at once when it has none', () => {
+    const told: SessionViewStore[] = [];
+    const { store, view, written, printer, write, advance } = setup({
+      onBacklogPrinted: (shown) => told.push(shown),
+    });
+    printer.setWriter(write);
+    printer.show(view, { historyItems: 1000, fullHistory: false, menuKey: 'Ctrl+X' });
+    expect(told).toEqual([view]);
+    store.dispatchMany(turns(1, BACKLOG_UNITS_PER_PRINT));
+    view.flush();
+    printer.show(view, { historyItems: 1000, fullHistory: false, menuKey: 'Ctrl+X' });
+    expect(told).toHaveLength(1);
+    advance(SHOW_DELAY_MS);
+    expect(written.map((slice) => slice.length)).toEqual([BACKLOG_UNITS_PER_PRINT, BACKLOG_UNITS_PER_PRINT]);
+    expect(told).toEqual([view, view]);
     printer.dispose();
     view.dispose();
   });

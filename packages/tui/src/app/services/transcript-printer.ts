@@ -43,8 +43,8 @@ export interface PrinterDeps {
    * highlighter, loaded lazily, for code: what is printed is never drawn again).
    */
   readonly prepare?: (units: readonly TranscriptUnit[]) => Promise<void> | void;
-  /** Called once the history shown with a session has been printed (for benchmarks). */
-  readonly onBacklogPrinted?: () => void;
+  /** Called once the history shown with a session has been written (at once when it has none). */
+  readonly onBacklogPrinted?: (view: SessionViewStore) => void;
   /** Whether the application calls {@link TranscriptPrinter.frameDrawn} after each frame. */
   readonly framesReported?: boolean;
   readonly now?: () => number;
@@ -134,6 +134,7 @@ export class TranscriptPrinter {
       );
     this.next = from;
     this.backlogEnd = printed.length;
+    if (this.backlogEnd === 0) this.deps.onBacklogPrinted?.(view);
     // Only projections that settled something: the others (most frames of a streamed answer)
     // would each cost a wakeup of their own for nothing to print.
     this.unsubscribe = view.subscribe(() => {
@@ -222,7 +223,7 @@ export class TranscriptPrinter {
     for (const unit of batch) if (unit.part?.kind === 'markdown') unit.part.release?.();
     if (this.next >= this.backlogEnd && this.backlogEnd > 0) {
       this.backlogEnd = 0;
-      this.deps.onBacklogPrinted?.();
+      this.deps.onBacklogPrinted?.(view);
     }
     if (this.next < view.getSnapshot().printed.length)
       this.schedule(this.next < this.backlogEnd ? 0 : this.delay());
