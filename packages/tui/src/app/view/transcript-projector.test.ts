@@ -36,7 +36,49 @@ function apply(state: SessionState, ...events: SessionEvent[]): SessionState {
 }
 const texts = (units: readonly TranscriptUnit[]): string[] => units.map(unitText);
 
+const attached = (how: 'new' | 'load'): SessionEvent => ({
+  type: 'attached',
+  at: ++at,
+  agentId: 'scenario',
+  agentSessionId: 'a1',
+  how,
+  cwd: '/w',
+  additionalDirectories: [],
+});
+
 describe('TranscriptProjector', () => {
+  it('prints one "Connected to" line for a session reopened again and again without a turn', () => {
+    const reopened = apply(
+      initialSessionState('s', '/w'),
+      attached('new'),
+      prompt('hi'),
+      chunk('Hello'),
+      endTurn(),
+      attached('load'),
+      attached('load'),
+      attached('load'),
+      prompt('again', 2),
+      endTurn(2),
+      attached('load'),
+      attached('load'),
+    );
+    const connected = 'Connected to scenario: session loaded by the agent';
+    expect(texts(new TranscriptProjector().project(reopened).printed)).toEqual([
+      'Connected to scenario: new session',
+      'hi',
+      'Hello',
+      connected,
+      'again',
+      connected,
+    ]);
+    // Live, each was printed when it came (the scrollback keeps what was printed).
+    const projector = new TranscriptProjector();
+    let state = apply(initialSessionState('s', '/w'), attached('load'));
+    expect(texts(projector.project(state).printed)).toEqual([connected]);
+    state = apply(state, attached('load'));
+    expect(texts(projector.project(state).printed)).toEqual([connected, connected]);
+  });
+
   it('prints settled items once and keeps the streamed message live', () => {
     const projector = new TranscriptProjector();
     let state = apply(initialSessionState('s', '/w'), prompt('hi'), chunk('Hel'));

@@ -139,6 +139,15 @@ export function newestItemsIndex(items: readonly TranscriptItem[], count: number
 }
 
 /**
+ * Whether `item` is an agent's attachment followed at once by another: a session reopened again
+ * and again without a turn printed one "Connected to …" line per reopening. Only the last is
+ * printed (a live session has printed the earlier one already: the scrollback keeps it).
+ */
+function supersededAttach(item: TranscriptItem, next: TranscriptItem | undefined): boolean {
+  return item.kind === 'attached' && next?.kind === 'attached';
+}
+
+/**
  * Projects session states, keeping what was printed. One projector per displayed session.
  * `start`: the first engine item projected (the items before it are neither printed nor read:
  * a long session shown from its newest items costs what those cost).
@@ -198,7 +207,7 @@ export class TranscriptProjector {
         this.recent.push({ index: this.cursor, item, at });
         if (this.recent.length > RECENT_MESSAGES) this.recent.shift();
       } else if (!settled) break;
-      else this.print(this.unitFor(item, state, false));
+      else if (!supersededAttach(item, items[this.cursor + 1])) this.print(this.unitFor(item, state, false));
       this.cursor++;
       this.message = undefined;
     }
