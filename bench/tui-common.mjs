@@ -76,13 +76,16 @@ export function machine() {
  * How the UI is run: `node ACP`, or with `--bundle FILE` another `acp` (an installed one's bin,
  * or for profiles a build without minification: `npx tsx scripts/bundle.ts --no-minify --outdir
  * /tmp/acp-prof/dist` gives /tmp/acp-prof/dist/cli.js), and with `--cpu-prof DIR` under
- * `node --cpu-prof` (summarise with `node bench/profile-summary.js DIR`).
+ * `node --cpu-prof` (summarise with `node bench/profile-summary.js DIR`; `--cpu-prof-interval US`
+ * samples more often than every 1,000 µs).
  */
 export function uiProgram() {
   const profileDir = option('--cpu-prof');
+  const interval = option('--cpu-prof-interval');
   return [
     process.execPath,
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ...(profileDir && interval ? [`--cpu-prof-interval=${interval}`] : []),
     option('--bundle', ACP),
   ];
 }
