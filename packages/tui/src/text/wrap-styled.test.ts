@@ -52,20 +52,53 @@ const piece = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }),
 );
 
+/** Nodes in a span of one chalk style, at one colour level. */
+const span = (node: fc.Arbitrary<string>) =>
+  fc
+    .tuple(
+      fc.nat(chalks.length - 1),
+      fc.nat(stylers.length - 1),
+      fc.array(node, { minLength: 1, maxLength: 4 }),
+    )
+    .map(([c, s, inner]) => (stylers[s] as Styler)(chalks[c] as ChalkInstance, inner.join('')));
+
 /** A styled text: pieces, some in nested spans of chalk styles. */
 const styled: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     piece,
-    fc
-      .tuple(
-        fc.nat(chalks.length - 1),
-        fc.nat(stylers.length - 1),
-        fc.array(tie('node'), { minLength: 1, maxLength: 4 }),
-      )
-      .map(([c, s, inner]) => (stylers[s] as Styler)(chalks[c] as ChalkInstance, inner.join(''))),
+    span(tie('node')),
     fc.array(tie('node'), { minLength: 1, maxLength: 5 }).map((nodes) => nodes.join('')),
   ),
+})).node;
+
+/** Printable ASCII pieces: words, runs of spaces, words longer than most rows. */
+const asciiPiece = fc.oneof(
+  fc.constantFrom(' ', '  ', 'a', 'word', 'x.y', '**', '[1m'),
+  fc.stringMatching(/^[ -~]{1,12}$/),
+  fc.stringMatching(/^[a-z]{10,60}$/),
+);
+
+/** Escape sequences: chalk's SGR forms, resets, and ones wrap-ansi parses otherwise or not at all. */
+const escape = fc.constantFrom(
+  '\x1b[1m',
+  '\x1b[22m',
+  '\x1b[0m',
+  '\x1b[m',
+  '\x1b[31m',
+  '\x1b[39m',
+  '\x1b[38;5;208m',
+  '\x1b[48;2;32;33;36m',
+  '\x1b[1;31m',
+  '\x1b[2K',
+  '\x1b[',
+  '\x1b',
+  '\x1b]8;;x',
+);
+
+/** A line of printable ASCII with escape sequences and chalk spans in it. */
+const asciiStyled: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
+  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, asciiPiece, escape, span(tie('node'))),
 })).node;
 
 describe('wrapStyledRows', () => {
@@ -100,6 +133,32 @@ describe('wrapStyledRows', () => {
       '\x1b[1mfour\x1b[22m five',
     ]);
     expect(wrapStyledRows(text, 9)).toEqual(reference(text, 9));
+  });
+
+  it('is wrap-ansi on printable ASCII lines, styled or not, long words among them', () => {
+    fc.assert(
+      fc.property(
+        fc.array(asciiStyled, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 80 }),
+        (nodes, columns) => {
+          const text = nodes.join('');
+          expect(wrapStyledRows(text, columns)).toEqual(reference(text, columns));
+        },
+      ),
+      { seed: 20261129, numRuns: 2000 },
+    );
+  });
+
+  it('leaves a printable ASCII line no longer than the row, escapes counted, as it is (and so does wrap-ansi)', () => {
+    fc.assert(
+      fc.property(fc.array(asciiStyled, { minLength: 1, maxLength: 12 }), fc.nat(20), (nodes, slack) => {
+        const line = nodes.join('');
+        const columns = Math.max(1, line.length + slack);
+        expect(reference(line, columns)).toEqual([line]);
+        expect(wrapStyledRows(line, columns)).toEqual([line]);
+      }),
+      { seed: 1129, numRuns: 2000 },
+    );
   });
 
   it('leaves tabs, links and other sequences to wrap-ansi', () => {

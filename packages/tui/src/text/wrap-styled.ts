@@ -20,6 +20,9 @@ const SGR = /\x1b\[(?:(\d+)|([34]8);5;(\d+)|([34]8);2;(\d+);(\d+);(\d+))m/y;
 // eslint-disable-next-line no-control-regex
 const UNUSUAL = /[\t\r\x07\x9b]/;
 const ASCII_PRINTABLE = /^[ -~]*$/;
+/** Printable ASCII and escapes: never more columns than characters (an escape takes none). */
+// eslint-disable-next-line no-control-regex
+const ASCII_OR_ESCAPE = /^[\x1b -~]*$/;
 
 /** An open style as wrap-ansi tracks it: its family (one of each is open), open and close codes. */
 interface Style {
@@ -42,7 +45,7 @@ const MODIFIERS = new Map([
   [9, 29],
 ]);
 
-/** A plain run or an SGR sequence, parsed. */
+/** An SGR sequence, parsed. */
 interface Sgr {
   readonly sgr: string;
   /** Its effect on the open styles. */
@@ -50,7 +53,8 @@ interface Sgr {
   /** Its resets only (what a sequence at the start of a row takes off the styles reopened). */
   readonly resets: (styles: Style[]) => void;
 }
-type Part = { readonly plain: string } | Sgr;
+/** Plain text (a string: most parts are, and a string costs no object of its own) or a sequence. */
+type Part = string | Sgr;
 
 interface Word {
   /** Plain text and sequences, in order. */
@@ -139,49 +143,51 @@ function sgrPart(match: RegExpExecArray): Sgr {
 const parsed = new Map<string, Sgr>();
 const MAX_PARSED = 256;
 
+/** Adds a run of plain text to the words (a space starts the next word); whether it is printable ASCII. */
+function addPlain(all: Word[], text: string): boolean {
+  const simple = ASCII_PRINTABLE.test(text);
+  const pieces = (simple ? text : text.normalize()).split(' ');
+  let word = all[all.length - 1] as Word;
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) all.push((word = { parts: [], plain: '' }));
+    const piece = pieces[i] as string;
+    if (piece !== '') {
+      word.parts.push(piece);
+      word.plain += piece;
+    }
+  }
+  return simple;
+}
+
 /**
  * The words of one line (split at spaces, sequences kept with the word they are in) and whether
  * its text is all printable ASCII, or undefined when a sequence is not one handled here.
  */
 function words(line: string): { words: Word[]; ascii: boolean } | undefined {
-  let word: Word = { parts: [], plain: '' };
-  const all = [word];
+  const all: Word[] = [{ parts: [], plain: '' }];
   let ascii = true;
-  const plainRun = (text: string) => {
-    const simple = ASCII_PRINTABLE.test(text);
-    ascii &&= simple;
-    const pieces = (simple ? text : text.normalize()).split(' ');
-    for (let i = 0; i < pieces.length; i++) {
-      if (i > 0) all.push((word = { parts: [], plain: '' }));
-      const piece = pieces[i] as string;
-      if (piece !== '') {
-        word.parts.push({ plain: piece });
-        word.plain += piece;
-      }
-    }
-  };
   let start = 0;
   for (let at = line.indexOf('\x1b'); at !== -1; at = line.indexOf('\x1b', start)) {
     SGR.lastIndex = at;
     const match = SGR.exec(line);
     if (!match) return undefined;
-    if (at > start) plainRun(line.slice(start, at));
+    if (at > start) ascii = addPlain(all, line.slice(start, at)) && ascii;
     let part = parsed.get(match[0]);
     if (!part) {
       if (parsed.size >= MAX_PARSED) parsed.clear();
       parsed.set(match[0], (part = sgrPart(match)));
     }
-    word.parts.push(part);
+    (all[all.length - 1] as Word).parts.push(part);
     start = at + match[0].length;
   }
-  if (start < line.length) plainRun(line.slice(start));
+  if (start < line.length) ascii = addPlain(all, line.slice(start)) && ascii;
   return { words: all, ascii };
 }
 
 function append(row: Row, part: Part): void {
-  if ('plain' in part) {
-    row.value += part.plain;
-    row.plain += part.plain;
+  if (typeof part === 'string') {
+    row.value += part;
+    row.plain += part;
   } else {
     row.value += part.sgr;
     row.codes.push(part);
@@ -191,31 +197,48 @@ function append(row: Row, part: Part): void {
 
 /** wrap-ansi's `wrapWord`: a word wider than the row, cluster by cluster; the width of the row it ends on. */
 function wrapWord(rows: Row[], word: Word, columns: number, rowWidth: number): number {
-  const tokens: { part: Part; width: number }[] = [];
-  for (const part of word.parts) {
-    if (!('plain' in part)) tokens.push({ part, width: 0 });
-    else if (ASCII_PRINTABLE.test(part.plain))
-      for (const character of part.plain) tokens.push({ part: { plain: character }, width: 1 });
-    else
-      for (const { segment } of segmenter.segment(part.plain))
-        tokens.push({
-          part: { plain: segment },
-          width: stringWidth(segment, { countAnsiEscapeCodes: true }),
-        });
-  }
   let visible = rowWidth;
   let row = rows[rows.length - 1] as Row;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i] as { part: Part; width: number };
-    if (token.width > 0 && visible > 0 && visible + token.width > columns) {
-      rows.push((row = newRow()));
-      visible = 0;
+  const { parts } = word;
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p] as Part;
+    if (typeof part !== 'string') {
+      append(row, part);
+      continue;
     }
-    append(row, token.part);
-    visible += token.width;
-    if (visible === columns && i < tokens.length - 1) {
-      rows.push((row = newRow()));
-      visible = 0;
+    // Printable ASCII: a cluster per character, as many as the row takes in one piece.
+    if (ASCII_PRINTABLE.test(part)) {
+      for (let at = 0; at < part.length;) {
+        if (visible >= columns) {
+          rows.push((row = newRow()));
+          visible = 0;
+        }
+        const taken = Math.min(columns - visible, part.length - at);
+        append(row, part.slice(at, at + taken));
+        visible += taken;
+        at += taken;
+        // A full row ends here unless the word ends with it (its last cluster or sequence).
+        if (visible === columns && (at < part.length || p < parts.length - 1)) {
+          rows.push((row = newRow()));
+          visible = 0;
+        }
+      }
+      continue;
+    }
+    const clusters = [...segmenter.segment(part)];
+    for (let i = 0; i < clusters.length; i++) {
+      const cluster = (clusters[i] as Intl.SegmentData).segment;
+      const clusterWidth = stringWidth(cluster, { countAnsiEscapeCodes: true });
+      if (clusterWidth > 0 && visible > 0 && visible + clusterWidth > columns) {
+        rows.push((row = newRow()));
+        visible = 0;
+      }
+      append(row, cluster);
+      visible += clusterWidth;
+      if (visible === columns && (i < clusters.length - 1 || p < parts.length - 1)) {
+        rows.push((row = newRow()));
+        visible = 0;
+      }
     }
   }
   // A last row of sequences only goes back onto the row before, as wrap-ansi does.
@@ -231,8 +254,70 @@ function wrapWord(rows: Row[], word: Word, columns: number, rowWidth: number): n
   return width(row.plain);
 }
 
+/**
+ * The rows of a line of printable ASCII without sequences: what {@link wrapLine} makes of it, on
+ * strings alone (nothing to reopen on the next row, a cluster per character).
+ */
+function wrapPlainAscii(line: string, columns: number): string[] {
+  const rows: string[] = [];
+  let row = '';
+  let rowLength = 0;
+  const pieces = line.split(' ');
+  for (let w = 0; w < pieces.length; w++) {
+    const word = pieces[w] as string;
+    if (w > 0) {
+      if (rowLength >= columns) {
+        rows.push(row);
+        row = '';
+        rowLength = 0;
+      }
+      row += ' ';
+      rowLength++;
+    }
+    if (word.length > columns) {
+      const remaining = columns - rowLength;
+      const breaksThisRow = 1 + Math.floor((word.length - remaining - 1) / columns);
+      const breaksNextRow = Math.floor((word.length - 1) / columns);
+      if (breaksNextRow < breaksThisRow) {
+        rows.push(row);
+        row = '';
+        rowLength = 0;
+      }
+      for (let at = 0; at < word.length;) {
+        if (rowLength >= columns) {
+          rows.push(row);
+          row = '';
+          rowLength = 0;
+        }
+        const taken = Math.min(columns - rowLength, word.length - at);
+        row += word.slice(at, at + taken);
+        rowLength += taken;
+        at += taken;
+        if (rowLength === columns && at < word.length) {
+          rows.push(row);
+          row = '';
+          rowLength = 0;
+        }
+      }
+      continue;
+    }
+    if (rowLength + word.length > columns && rowLength > 0 && word.length > 0) {
+      rows.push(row);
+      row = '';
+      rowLength = 0;
+    }
+    row += word;
+    rowLength += word.length;
+  }
+  rows.push(row);
+  return rows;
+}
+
 /** The rows of one line (no line feed in it), or undefined to leave it to wrap-ansi. */
 function wrapLine(line: string, columns: number): string[] | undefined {
+  // No wider than the row: wrap-ansi leaves it as it is (a character here is at most one column).
+  if (line.length <= columns && ASCII_OR_ESCAPE.test(line)) return [line];
+  if (ASCII_PRINTABLE.test(line)) return wrapPlainAscii(line, columns);
   const parsedLine = words(line);
   if (!parsedLine) return undefined;
   const { words: all, ascii } = parsedLine;
