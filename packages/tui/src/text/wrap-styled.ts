@@ -9,50 +9,27 @@
  * and their background forms); rows are built by wrap-ansi's rules and the styles open at each
  * row break are closed and reopened as it does. Text with anything else (tabs, carriage returns,
  * other sequences, OSC 8 links, 8-bit CSI) goes to wrap-ansi itself, so the result never differs.
+ *
+ * Most lines printed are printable ASCII, and their rows are made with less: a line no longer
+ * than the row as it is, a line without sequences on strings alone, and a styled line whose words
+ * all fit a row cut from it at spaces (printing a long session's history wraps thousands of them).
  */
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
+import { parsedSgr, restoreStyles, SGR, SGR_PATTERN, type Sgr, type StyledRow } from './sgr-styles.js';
 
-/** One SGR sequence of the forms handled here, at the sticky position. */
-// eslint-disable-next-line no-control-regex
-const SGR = /\x1b\[(?:(\d+)|([34]8);5;(\d+)|([34]8);2;(\d+);(\d+);(\d+))m/y;
 /** What sends a text to wrap-ansi: tabs and CRs (expanded/removed there), BEL, 8-bit CSI. */
 // eslint-disable-next-line no-control-regex
 const UNUSUAL = /[\t\r\x07\x9b]/;
 const ASCII_PRINTABLE = /^[ -~]*$/;
+/** Printable ASCII and sequences of the forms handled here, nothing else. */
+const ASCII_SGR = new RegExp(`^(?:[ -~]|${SGR_PATTERN})*$`);
+/** Every sequence of those forms. */
+const SGR_ALL = new RegExp(SGR_PATTERN, 'g');
 /** Printable ASCII and escapes: never more columns than characters (an escape takes none). */
 // eslint-disable-next-line no-control-regex
 const ASCII_OR_ESCAPE = /^[\x1b -~]*$/;
 
-/** An open style as wrap-ansi tracks it: its family (one of each is open), open and close codes. */
-interface Style {
-  readonly family: string;
-  readonly open: string;
-  readonly close: number;
-}
-
-/** The codes that close modifiers (ansi-styles' close codes, less the reset). */
-const MODIFIER_CLOSES = new Set([22, 23, 24, 55, 27, 28, 29, 39, 49]);
-/** Modifiers ansi-styles knows: open → close. */
-const MODIFIERS = new Map([
-  [1, 22],
-  [2, 22],
-  [3, 23],
-  [4, 24],
-  [53, 55],
-  [7, 27],
-  [8, 28],
-  [9, 29],
-]);
-
-/** An SGR sequence, parsed. */
-interface Sgr {
-  readonly sgr: string;
-  /** Its effect on the open styles. */
-  readonly apply: (styles: Style[]) => void;
-  /** Its resets only (what a sequence at the start of a row takes off the styles reopened). */
-  readonly resets: (styles: Style[]) => void;
-}
 /** Plain text (a string: most parts are, and a string costs no object of its own) or a sequence. */
 type Part = string | Sgr;
 
@@ -80,68 +57,6 @@ function newRow(): Row {
 function width(plain: string): number {
   return ASCII_PRINTABLE.test(plain) ? plain.length : stringWidth(plain, { countAnsiEscapeCodes: true });
 }
-
-function remove(styles: Style[], family: string): void {
-  const index = styles.findIndex((style) => style.family === family);
-  if (index !== -1) styles.splice(index, 1);
-}
-
-function upsert(styles: Style[], style: Style): void {
-  remove(styles, style.family);
-  styles.push(style);
-}
-
-/** Applies a reset code; whether `code` is one. */
-function reset(styles: Style[], code: number): boolean {
-  if (code === 0) styles.length = 0;
-  else if (code === 39) remove(styles, 'foreground');
-  else if (code === 49) remove(styles, 'background');
-  else if (code === 59) remove(styles, 'underlineColor');
-  else if (MODIFIER_CLOSES.has(code)) {
-    for (let i = styles.length - 1; i >= 0; i--) {
-      const style = styles[i] as Style;
-      if (style.family.startsWith('modifier-') && style.close === code) styles.splice(i, 1);
-    }
-  } else return false;
-  return true;
-}
-
-function colorStyle(code: number, open: string, extended: boolean): Style | undefined {
-  if ((code >= 30 && code <= 37) || (code >= 90 && code <= 97) || (code === 38 && extended))
-    return { family: 'foreground', open, close: 39 };
-  if ((code >= 40 && code <= 47) || (code >= 100 && code <= 107) || (code === 48 && extended))
-    return { family: 'background', open, close: 49 };
-  return undefined;
-}
-
-/** The effect of the sequence `SGR` just matched, as wrap-ansi applies it. */
-function sgrPart(match: RegExpExecArray): Sgr {
-  const [sgr, single, c256, index, cRgb, r, g, b] = match;
-  if (single !== undefined) {
-    const code = Number(single);
-    const open = String(code);
-    return {
-      sgr,
-      apply: (styles) => {
-        if (reset(styles, code)) return;
-        const color = colorStyle(code, open, false);
-        if (color) return upsert(styles, color);
-        const close = MODIFIERS.get(code);
-        if (close !== undefined) upsert(styles, { family: `modifier-${code}`, open, close });
-      },
-      resets: (styles) => void reset(styles, code),
-    };
-  }
-  const code = Number(c256 ?? cRgb);
-  const open =
-    c256 !== undefined ? `${code};5;${Number(index)}` : `${code};2;${Number(r)};${Number(g)};${Number(b)}`;
-  const style = colorStyle(code, open, true) as Style;
-  return { sgr, apply: (styles) => upsert(styles, style), resets: () => undefined };
-}
-
-/** Sequences parsed: a theme writes the same few again and again. */
-const parsed = new Map<string, Sgr>();
-const MAX_PARSED = 256;
 
 /** Adds a run of plain text to the words (a space starts the next word); whether it is printable ASCII. */
 function addPlain(all: Word[], text: string): boolean {
@@ -172,12 +87,7 @@ function words(line: string): { words: Word[]; ascii: boolean } | undefined {
     const match = SGR.exec(line);
     if (!match) return undefined;
     if (at > start) ascii = addPlain(all, line.slice(start, at)) && ascii;
-    let part = parsed.get(match[0]);
-    if (!part) {
-      if (parsed.size >= MAX_PARSED) parsed.clear();
-      parsed.set(match[0], (part = sgrPart(match)));
-    }
-    (all[all.length - 1] as Word).parts.push(part);
+    (all[all.length - 1] as Word).parts.push(parsedSgr(match));
     start = at + match[0].length;
   }
   if (start < line.length) ascii = addPlain(all, line.slice(start)) && ascii;
@@ -313,11 +223,70 @@ function wrapPlainAscii(line: string, columns: number): string[] {
   return rows;
 }
 
+/** A row cut out of a line, with the sequences in it. */
+function slicedRow(value: string): StyledRow {
+  const codes: Sgr[] = [];
+  const lead: Sgr[] = [];
+  /** Where the sequences at the start of the row end. */
+  let leadEnd = 0;
+  for (let at = value.indexOf('\x1b'); at !== -1; at = value.indexOf('\x1b', at)) {
+    SGR.lastIndex = at;
+    const match = SGR.exec(value) as RegExpExecArray;
+    const code = parsedSgr(match);
+    codes.push(code);
+    at += match[0].length;
+    if (at - match[0].length === leadEnd) {
+      lead.push(code);
+      leadEnd = at;
+    }
+  }
+  return { value, codes, lead };
+}
+
+/**
+ * The rows of a line of printable ASCII and handled sequences when no word of it is wider than a
+ * row (a styled paragraph), or undefined. A sequence holds no space and stays with the word it is
+ * in, so such rows are the line cut at spaces: they are cut from it, no word is taken apart.
+ */
+function wrapStyledAscii(line: string, columns: number): string[] | undefined {
+  const pieces = line.split(' ');
+  const rows: StyledRow[] = [];
+  let rowStart = 0;
+  /** Index in the line of the word, then of the space after it. */
+  let at = 0;
+  let rowLength = 0;
+  for (let w = 0; w < pieces.length; w++) {
+    const word = pieces[w] as string;
+    const wordWidth = word.includes('\x1b') ? word.replace(SGR_ALL, '').length : word.length;
+    if (wordWidth > columns) return undefined;
+    if (w > 0) {
+      if (rowLength >= columns) {
+        rows.push(slicedRow(line.slice(rowStart, at)));
+        rowStart = at;
+        rowLength = 0;
+      }
+      rowLength++;
+      at++;
+      if (rowLength + wordWidth > columns && wordWidth > 0) {
+        rows.push(slicedRow(line.slice(rowStart, at)));
+        rowStart = at;
+        rowLength = 0;
+      }
+    }
+    rowLength += wordWidth;
+    at += word.length;
+  }
+  rows.push(slicedRow(line.slice(rowStart)));
+  return restoreStyles(rows);
+}
+
 /** The rows of one line (no line feed in it), or undefined to leave it to wrap-ansi. */
 function wrapLine(line: string, columns: number): string[] | undefined {
   // No wider than the row: wrap-ansi leaves it as it is (a character here is at most one column).
   if (line.length <= columns && ASCII_OR_ESCAPE.test(line)) return [line];
   if (ASCII_PRINTABLE.test(line)) return wrapPlainAscii(line, columns);
+  const sliced = ASCII_SGR.test(line) ? wrapStyledAscii(line, columns) : undefined;
+  if (sliced) return sliced;
   const parsedLine = words(line);
   if (!parsedLine) return undefined;
   const { words: all, ascii } = parsedLine;
@@ -356,30 +325,6 @@ function wrapLine(line: string, columns: number): string[] | undefined {
     rowLength += wordWidth;
   }
   return restoreStyles(rows);
-}
-
-/** Closes the styles open at each row break and opens them again on the next row, as wrap-ansi does. */
-function restoreStyles(rows: readonly Row[]): string[] {
-  const styles: Style[] = [];
-  const out: string[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as Row;
-    let value = row.value;
-    // An empty row reopens nothing (and closes nothing).
-    if (i > 0 && value !== '') {
-      const opening = [...styles];
-      for (const code of row.lead) code.resets(opening);
-      value = opening.map((style) => `\x1b[${style.open}m`).join('') + value;
-    }
-    for (const code of row.codes) code.apply(styles);
-    if (i < rows.length - 1 && row.value !== '')
-      value += [...styles]
-        .reverse()
-        .map((style) => `\x1b[${style.close}m`)
-        .join('');
-    out.push(value);
-  }
-  return out;
 }
 
 /**
