@@ -77,17 +77,20 @@ function sgrPart(match: RegExpExecArray): Sgr {
   const [sgr, single, c256, index, cRgb, r, g, b] = match;
   if (single !== undefined) {
     const code = Number(single);
+    // What the code does is decided once here, not each time a row applies it.
+    if (reset([], code)) {
+      const resets = (styles: Style[]) => void reset(styles, code);
+      return { sgr, apply: resets, resets };
+    }
     const open = String(code);
+    const close = MODIFIERS.get(code);
+    const style =
+      colorStyle(code, open, false) ??
+      (close !== undefined ? { family: `modifier-${code}`, open, close } : undefined);
     return {
       sgr,
-      apply: (styles) => {
-        if (reset(styles, code)) return;
-        const color = colorStyle(code, open, false);
-        if (color) return upsert(styles, color);
-        const close = MODIFIERS.get(code);
-        if (close !== undefined) upsert(styles, { family: `modifier-${code}`, open, close });
-      },
-      resets: (styles) => void reset(styles, code),
+      apply: style ? (styles) => upsert(styles, style) : () => undefined,
+      resets: () => undefined,
     };
   }
   const code = Number(c256 ?? cRgb);
@@ -133,7 +136,8 @@ export function restoreStyles(rows: readonly StyledRow[]): string[] {
       for (const code of row.lead) code.resets(opening);
       value = opening.map((style) => `\x1b[${style.open}m`).join('') + value;
     }
-    for (const code of row.codes) code.apply(styles);
+    // The last row's sequences open nothing that is closed or reopened after it.
+    if (i < rows.length - 1) for (const code of row.codes) code.apply(styles);
     if (i < rows.length - 1 && row.value !== '')
       value += [...styles]
         .reverse()

@@ -2,7 +2,8 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import wrapAnsi from 'wrap-ansi';
-import { wrapStyledRows } from './wrap-styled.js';
+import stringWidth from 'string-width';
+import { widerThan, wrapStyledRows } from './wrap-styled.js';
 
 const reference = (text: string, columns: number) =>
   wrapAnsi(text, columns, { trim: false, hard: true }).split('\n');
@@ -177,5 +178,22 @@ describe('wrapStyledRows', () => {
     for (const text of ['a\tb c d e f g', link, 'cr\r\nlf words here', '\x1b[2Kclear then text'])
       for (const columns of [1, 3, 7, 20])
         expect(wrapStyledRows(text, columns)).toEqual(reference(text, columns));
+  });
+});
+
+describe('widerThan', () => {
+  it('is stringWidth(line) > columns on random lines, ASCII with sequences or any styled text', () => {
+    const lines = fc.oneof(
+      fc.array(asciiStyled(handled), { minLength: 1, maxLength: 30 }),
+      fc.array(asciiStyled([...handled, ...others]), { minLength: 1, maxLength: 30 }),
+      fc.array(styled, { minLength: 1, maxLength: 8 }),
+    );
+    fc.assert(
+      fc.property(lines, fc.integer({ min: 1, max: 120 }), (nodes, columns) => {
+        const line = nodes.join('').replaceAll('\n', ' ');
+        expect(widerThan(line, columns)).toBe(stringWidth(line) > columns);
+      }),
+      { seed: 291129, numRuns: 3000 },
+    );
   });
 });

@@ -328,6 +328,20 @@ function wrapLine(line: string, columns: number): string[] | undefined {
 }
 
 /**
+ * Whether `line` (one line) takes more than `columns` columns: `stringWidth(line) > columns`,
+ * without measuring character by character a line of printable ASCII and SGR sequences (the
+ * bundle's string-width does, and the lines of a printed answer are mostly such).
+ *
+ * @example
+ * if (lines.some((line) => widerThan(line, width))) rows = wrapStyledRows(text, width);
+ */
+export function widerThan(line: string, columns: number): boolean {
+  if (line.length <= columns && ASCII_OR_ESCAPE.test(line)) return false;
+  if (ASCII_SGR.test(line)) return line.replace(SGR_ALL, '').length > columns;
+  return stringWidth(line) > columns;
+}
+
+/**
  * The rows of `text` wrapped hard at `columns`, untrimmed, exactly as
  * `wrapAnsi(text, columns, { trim: false, hard: true }).split('\n')`.
  *
