@@ -22,9 +22,7 @@ import { parsedSgr, restoreStyles, SGR, SGR_PATTERN, type Sgr, type StyledRow } 
 // eslint-disable-next-line no-control-regex
 const UNUSUAL = /[\t\r\x07\x9b]/;
 const ASCII_PRINTABLE = /^[ -~]*$/;
-/** Printable ASCII and sequences of the forms handled here, nothing else. */
-const ASCII_SGR = new RegExp(`^(?:[ -~]|${SGR_PATTERN})*$`);
-/** Every sequence of those forms. */
+/** Every sequence of the forms handled here. */
 const SGR_ALL = new RegExp(SGR_PATTERN, 'g');
 /** Printable ASCII and escapes: never more columns than characters (an escape takes none). */
 // eslint-disable-next-line no-control-regex
@@ -223,6 +221,33 @@ function wrapPlainAscii(line: string, columns: number): string[] {
   return rows;
 }
 
+/**
+ * The text of a line of printable ASCII and sequences of the forms handled here (without them),
+ * or undefined for any other line: two plain scans, where one pattern for the whole line would
+ * step (and keep a backtracking entry) per character.
+ */
+function asciiText(line: string): string | undefined {
+  const text = line.replace(SGR_ALL, '');
+  // An escape left is one that starts no such sequence.
+  return ASCII_PRINTABLE.test(text) ? text : undefined;
+}
+
+/**
+ * Whether a line whose text (its sequences taken out) is `text` comes out of wrap-ansi as it
+ * is: its text normalized already (wrap-ansi normalizes each run between sequences, and a run
+ * that normalization changes changes the whole), and its words and the spaces between them no
+ * wider than the row, measured as wrap-ansi measures them (so no row is broken).
+ */
+function fitsUnchanged(text: string, columns: number): boolean {
+  if (text.normalize() !== text) return false;
+  let total = -1;
+  for (const word of text.split(' ')) {
+    total += width(word) + 1;
+    if (total > columns) return false;
+  }
+  return true;
+}
+
 /** A row cut out of a line, with the sequences in it. */
 function slicedRow(value: string): StyledRow {
   const codes: Sgr[] = [];
@@ -285,8 +310,14 @@ function wrapLine(line: string, columns: number): string[] | undefined {
   // No wider than the row: wrap-ansi leaves it as it is (a character here is at most one column).
   if (line.length <= columns && ASCII_OR_ESCAPE.test(line)) return [line];
   if (ASCII_PRINTABLE.test(line)) return wrapPlainAscii(line, columns);
-  const sliced = ASCII_SGR.test(line) ? wrapStyledAscii(line, columns) : undefined;
-  if (sliced) return sliced;
+  const text = line.replace(SGR_ALL, '');
+  // An escape left is one that starts no sequence handled here (wrap-ansi's, below).
+  if (!text.includes('\x1b')) {
+    if (ASCII_PRINTABLE.test(text)) {
+      const sliced = wrapStyledAscii(line, columns);
+      if (sliced) return sliced;
+    } else if (fitsUnchanged(text, columns)) return [line];
+  }
   const parsedLine = words(line);
   if (!parsedLine) return undefined;
   const { words: all, ascii } = parsedLine;
@@ -337,8 +368,8 @@ function wrapLine(line: string, columns: number): string[] | undefined {
  */
 export function widerThan(line: string, columns: number): boolean {
   if (line.length <= columns && ASCII_OR_ESCAPE.test(line)) return false;
-  if (ASCII_SGR.test(line)) return line.replace(SGR_ALL, '').length > columns;
-  return stringWidth(line) > columns;
+  const text = asciiText(line);
+  return text !== undefined ? text.length > columns : stringWidth(line) > columns;
 }
 
 /**
