@@ -11,7 +11,7 @@ import { colorize, paint, type TextStyle } from '../theme/paint.js';
 import type { Theme } from '../theme/theme.js';
 import { expandTabs } from '../text/fold.js';
 import { displayWidth } from '../text/width.js';
-import { wrapStyledRows } from '../text/wrap-styled.js';
+import { widerThan, wrapStyledRows } from '../text/wrap-styled.js';
 import type { HighlightedLine, Highlighter, SyntaxRole } from './highlight.js';
 import {
   asKnownToken,
@@ -339,7 +339,7 @@ function inlineOne(raw: Token, theme: Theme): string {
 function textLines(text: string, width: number, style: TextStyle): string[] {
   if (text === '') return [];
   const lines = text.split('\n');
-  const rows = lines.some((line) => stringWidth(line) > width) ? wrapStyledRows(text, width) : lines;
+  const rows = lines.some((line) => widerThan(line, width)) ? wrapStyledRows(text, width) : lines;
   return rows.map((line) => trimEnd(paint(line, style)));
 }
 
