@@ -12,10 +12,11 @@ import type { TranscriptUnit } from '../view/transcript-projector.js';
 /** Units drawn per write. */
 export const UNITS_PER_PRINT = 4;
 /**
- * Units drawn per write of the history shown with a session: fewer, larger writes (each costs a
- * render of its own and a redraw of the live region), a few tens of milliseconds each.
+ * Units drawn per write of the history shown with a session: few, large writes (each costs a
+ * render of its own and a redraw of the live region, ~5–10 ms), up to ~50 ms each; the default
+ * history (120 items) is one write.
  */
-export const BACKLOG_UNITS_PER_PRINT = 24;
+export const BACKLOG_UNITS_PER_PRINT = 128;
 /** Pause between two printings of a streaming session. */
 export const PRINT_INTERVAL_MS = 50;
 /**
