@@ -163,6 +163,16 @@ function wrapWord(rows: Row[], word: Word, columns: number, rowWidth: number): n
 }
 
 /**
+ * Whether a word wider than the row starts on the next row rather than after what the row holds
+ * (`rowLength` columns): wrap-ansi's rule, when that breaks it fewer times.
+ */
+function longWordOnNextRow(wordWidth: number, rowLength: number, columns: number): boolean {
+  const breaksThisRow = 1 + Math.floor((wordWidth - (columns - rowLength) - 1) / columns);
+  const breaksNextRow = Math.floor((wordWidth - 1) / columns);
+  return breaksNextRow < breaksThisRow;
+}
+
+/**
  * The rows of a line of printable ASCII without sequences: what {@link wrapLine} makes of it, on
  * strings alone (nothing to reopen on the next row, a cluster per character).
  */
@@ -183,10 +193,7 @@ function wrapPlainAscii(line: string, columns: number): string[] {
       rowLength++;
     }
     if (word.length > columns) {
-      const remaining = columns - rowLength;
-      const breaksThisRow = 1 + Math.floor((word.length - remaining - 1) / columns);
-      const breaksNextRow = Math.floor((word.length - 1) / columns);
-      if (breaksNextRow < breaksThisRow) {
+      if (longWordOnNextRow(word.length, rowLength, columns)) {
         rows.push(row);
         row = '';
         rowLength = 0;
@@ -338,10 +345,7 @@ function wrapLine(line: string, columns: number): string[] | undefined {
     }
     const wordWidth = ascii ? word.plain.length : width(word.plain);
     if (wordWidth > columns) {
-      const remaining = columns - rowLength;
-      const breaksThisRow = 1 + Math.floor((wordWidth - remaining - 1) / columns);
-      const breaksNextRow = Math.floor((wordWidth - 1) / columns);
-      if (breaksNextRow < breaksThisRow) {
+      if (longWordOnNextRow(wordWidth, rowLength, columns)) {
         rows.push(newRow());
         rowLength = 0;
       }
