@@ -13,30 +13,30 @@
  * printed.printed(view); // in the printer, once the history shown with `view` is written
  */
 export class HistoryPrinted {
-  private readonly waiters = new Map<object, Set<() => void>>();
-  private readonly done = new WeakSet<object>();
+  /** Who waits for each view (a view's entry goes with it). */
+  private readonly waiters = new WeakMap<object, Set<() => void>>();
+  private readonly printedViews = new WeakSet<object>();
 
   /** Resolves once `printed(view)` is called (at once if it was), or after `limitMs` at the latest. */
   wait(view: object, limitMs: number): Promise<void> {
-    if (this.done.has(view)) return Promise.resolve();
+    if (this.printedViews.has(view)) return Promise.resolve();
+    const waiters = this.waiters.get(view) ?? new Set<() => void>();
+    this.waiters.set(view, waiters);
     return new Promise((resolve) => {
-      const waiters = this.waiters.get(view) ?? new Set<() => void>();
-      this.waiters.set(view, waiters);
-      const done = (): void => {
+      const go = (): void => {
         clearTimeout(timer);
-        waiters.delete(done);
-        if (waiters.size === 0 && this.waiters.get(view) === waiters) this.waiters.delete(view);
+        waiters.delete(go);
         resolve();
       };
-      const timer = setTimeout(done, limitMs);
+      const timer = setTimeout(go, limitMs);
       timer.unref?.();
-      waiters.add(done);
+      waiters.add(go);
     });
   }
 
   /** The history shown with `view` has been written: whoever waits for it goes on. */
   printed(view: object): void {
-    this.done.add(view);
-    for (const done of [...(this.waiters.get(view) ?? [])]) done();
+    this.printedViews.add(view);
+    for (const go of [...(this.waiters.get(view) ?? [])]) go();
   }
 }
