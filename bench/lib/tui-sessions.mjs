@@ -215,7 +215,8 @@ export async function reopen({ updates, program, dirs: given, session, reopenedB
       (s) => s.includes(`Turn ${Math.ceil(updates / 50)}`) && s.includes('Message · / for commands'),
       { timeoutMs: 120_000, everyMs: 5 },
     );
-    // The agent's session loaded again (context: the agent starts once the session is shown).
+    // The agent's session loaded again (context: a reopened session's agent starts once its
+    // history is printed).
     const connected = await run.waitFor('● connected', { timeoutMs: 60_000, everyMs: 5 });
     const printed = printedTurns(run.history(), updates, reopenedBefore);
     const metrics = await run.quit();
