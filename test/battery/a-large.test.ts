@@ -22,9 +22,12 @@ const GOAL = 3;
  * 4.72x in four runs on 2026-11-28 (load 7-8), against 4.76, 5.22 and 5.43x with the pieces kept
  * to the end of the frame as before (the client's trace taking the exact text), and 3.6-5.3x in
  * earlier runs of the code before that. The bound sits above the new scatter and below most of
- * the old.
+ * the old. A single pair reached 5.12 once in a loaded CI run (2026-11-29); since each side is
+ * the least of two runs, four runs gave 3.16-4.24x idle and 3.12-3.74x with two busy cores.
  */
 const BOUND = 5;
+/** Runs of each turn (see the test). */
+const ROUNDS = 2;
 
 /**
  * `acp run` (from source, transcript on) with the relay agent running `steps`, which print
@@ -57,9 +60,17 @@ describe('A4 one large message within the limit', () => {
     // Every character arrived (ASCII: one byte each), plus the newline acp run ends a message
     // with when its text does not end with one (the relay's text is lines of 80 characters: at
     // 60 MiB its last line is whole).
-    const idle = await peakOf([{ text: 'ok' }], 3);
-    const large = await peakOf([{ bigText: CHARS }], CHARS + (CHARS % 80 === 0 ? 0 : 1));
-    const ratio = Math.round(((large - idle) / CHARS) * 100) / 100;
+    // Each peak depends on when the collector happens to run (one idle turn alone scatters by
+    // ~10 MiB, over half a message at 16 MiB): both are measured in alternation, ROUNDS times, and
+    // the least of each taken, the same estimate for both sides (a lower idle peak only raises the
+    // ratio).
+    const idle: number[] = [];
+    const large: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      idle.push(await peakOf([{ text: 'ok' }], 3));
+      large.push(await peakOf([{ bigText: CHARS }], CHARS + (CHARS % 80 === 0 ? 0 : 1)));
+    }
+    const ratio = Math.round(((Math.min(...large) - Math.min(...idle)) / CHARS) * 100) / 100;
     atMost(
       {
         case: 'A4',
