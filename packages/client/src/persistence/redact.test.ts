@@ -69,5 +69,8 @@ describe('the redaction fast path', () => {
     expect(unchangedInTrace(`{"a":"${'x'.repeat(20_000)}"}`)).toBe(false);
     expect(unchangedInTrace('['.repeat(65) + ']'.repeat(65))).toBe(false);
     expect(unchangedInTrace('['.repeat(60) + ']'.repeat(60))).toBe(true);
+    // Both kinds of opening count towards the depth cut, together.
+    expect(unchangedInTrace('[{"a":'.repeat(33) + '0' + '}]'.repeat(33))).toBe(false);
+    expect(unchangedInTrace('[{"a":'.repeat(32) + '0' + '}]'.repeat(32))).toBe(true);
   });
 });
