@@ -10,7 +10,12 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** A state being edited. */
 export class Draft {
   readonly state: Mutable<SessionState>;
-  private readonly owned = new WeakSet<object>();
+  /**
+   * The arrays and records this draft copied (at most one of each kind): a plain list, since a
+   * `WeakSet` per draft (one per streamed chunk) cost its allocation and the collector's weak
+   * processing.
+   */
+  private readonly owned: object[] = [];
 
   constructor(base: SessionState) {
     this.state = { ...base };
@@ -46,9 +51,9 @@ export class Draft {
     copy: (value: SessionState[K]) => SessionState[K],
   ): SessionState[K] {
     const current = this.state[key];
-    if (this.owned.has(current as object)) return current;
+    if (this.owned.includes(current as object)) return current;
     const next = copy(current);
-    this.owned.add(next as object);
+    this.owned.push(next as object);
     this.state[key] = next;
     return next;
   }
