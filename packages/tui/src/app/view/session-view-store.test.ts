@@ -8,6 +8,7 @@ import {
   SessionStore,
   v1UpdateEvents,
   type SessionEvent,
+  type SessionState,
 } from '@acp-kit/client';
 import type { SessionUpdate } from '@acp-kit/protocol';
 import { unitText } from '../../test-support/units.js';
@@ -211,5 +212,18 @@ describe('onlyStreamedText', () => {
       update({ sessionUpdate: 'plan', entries: [{ content: 'x', priority: 'low', status: 'pending' }] }),
     ]);
     expect(onlyStreamedText(base, plan, 0)).toBe(false);
+  });
+
+  it('fails when a field appears, goes, or is swapped for another', () => {
+    const grown = reduceSessionEvents(base, [chunk('lo')]);
+    const field = Object.keys(grown).find(
+      (key) => !['items', 'updateCount', 'updatedAt', 'messageIndex'].includes(key),
+    ) as keyof SessionState;
+    const fewer: Partial<SessionState> = { ...grown };
+    delete fewer[field];
+    const more = { ...grown, extra: undefined } as SessionState;
+    expect(onlyStreamedText(base, fewer as SessionState, 0)).toBe(false);
+    expect(onlyStreamedText(base, more, 0)).toBe(false);
+    expect(onlyStreamedText(base, { ...fewer, extra: undefined } as SessionState, 0)).toBe(false);
   });
 });

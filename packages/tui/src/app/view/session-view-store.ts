@@ -73,9 +73,19 @@ const PER_UPDATE_FIELDS: ReadonlySet<string> = new Set(['items', 'updateCount', 
  */
 export function onlyStreamedText(previous: SessionState, next: SessionState, from: number): boolean {
   if (previous === next) return true;
-  const keys = Object.keys(next) as (keyof SessionState)[];
-  if (keys.length !== Object.keys(previous).length) return false;
-  for (const key of keys) if (!PER_UPDATE_FIELDS.has(key) && previous[key] !== next[key]) return false;
+  // Keys walked with `for…in` (states are plain objects): `Object.keys` allocated two arrays of
+  // every field at each streamed chunk.
+  let fields = 0;
+  for (const key in next) {
+    fields++;
+    const field = key as keyof SessionState;
+    if (!PER_UPDATE_FIELDS.has(field) && previous[field] !== next[field]) return false;
+  }
+  for (const key in previous) {
+    if (!(key in next)) return false;
+    fields--;
+  }
+  if (fields !== 0) return false;
   const before = previous.items;
   const after = next.items;
   const last = after.length - 1;
@@ -160,7 +170,7 @@ export class SessionViewStore {
     this.clearTimer();
     this.projector = this.projectorFor(count);
     this.view = this.compute();
-    for (const listener of [...this.listeners]) listener();
+    this.notify();
   }
 
   /** Projects the latest state now (for example before the session is shown again). */
@@ -258,6 +268,10 @@ export class SessionViewStore {
     const state = this.store.getSnapshot();
     if (state === this.view.state && !catchingUp) return;
     this.view = this.compute();
+    this.notify();
+  }
+
+  private notify(): void {
     for (const listener of [...this.listeners]) listener();
   }
 }
