@@ -77,8 +77,13 @@ export function finalBlockCount(tokens: readonly Token[], knownFinal = 0): numbe
   return splitAt(text, before) && splitAt(`${text}=`, before) ? last : previous;
 }
 
-/** Whether `text` lexes to `first` as its first block, and more after it. */
+/**
+ * Whether `text` lexes to `first` as its first block, and more after it. Only the blocks are
+ * lexed (what `Lexer.lex` does before the inline pass, line endings included): their kinds and
+ * extents do not depend on the inline pass, which cost as much again.
+ */
 function splitAt(text: string, first: Token): boolean {
-  const block = new Lexer({ gfm: true }).lex(text).find((t) => t.type !== 'space');
+  const blocks = new Lexer({ gfm: true }).blockTokens(text.replace(/\r\n|\r/g, '\n'));
+  const block = blocks.find((t) => t.type !== 'space');
   return block?.type === first.type && block.raw === first.raw;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Token } from 'marked';
-import { isBlankToken, lexMarkdown, MarkdownStream } from './markdown-stream.js';
+import { Lexer, type Token } from 'marked';
+import { IncrementalMarkdown, isBlankToken, lexMarkdown, MarkdownStream } from './markdown-stream.js';
 
 const raw = (tokens: readonly Token[]): string => tokens.map((token) => token.raw).join('');
 
@@ -88,6 +88,25 @@ describe('MarkdownStream', () => {
       { seed: 777, numRuns: 800 },
     );
     expect(verbatim).toBeGreaterThan(0);
+  });
+
+  it('gives the tokens of lexing the whole text, inline tokens included, however it grows (no link definitions)', () => {
+    const plain = pieces.filter((piece) => !piece.startsWith('[l]:'));
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(plain, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 12 }),
+        (steps) => {
+          const markdown = new IncrementalMarkdown();
+          let text = '';
+          for (const step of steps) {
+            text += step.join('');
+            const tokens = markdown.update(text);
+            expect([...tokens]).toEqual([...new Lexer({ gfm: true }).lex(markdown.text)]);
+          }
+        },
+      ),
+      { seed: 4242, numRuns: 400 },
+    );
   });
 
   it('prints the blocks that lexing the whole answer gives, for an answer shaped like a model’s', () => {

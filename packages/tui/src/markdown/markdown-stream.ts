@@ -48,17 +48,36 @@ function relex(
   for (let i = 0; i < keep; i++) offset += tokens[i]?.raw.length ?? 0;
   const lexer = new Lexer({ gfm: true });
   Object.assign(lexer.tokens.links, links);
-  const fresh = lexer.lex(source.slice(offset));
-  Object.assign(links, fresh.links);
-  const next = [
-    ...tokens.slice(0, keep),
-    ...fresh.map((token, i) => {
-      const before = tokens[keep + i];
-      return before && before.type === token.type && before.raw === token.raw ? before : token;
-    }),
-  ];
+  // What `lexer.lex` does, but the inline pass only for the blocks that changed: a block lexed
+  // to the text it had keeps its object, whose inline tokens are done (the block before the
+  // growing one, at nearly every update: half the inline work of each frame).
+  const fresh = lexer.blockTokens(source.slice(offset).replace(/\r\n|\r/g, '\n'), lexer.tokens);
+  Object.assign(links, lexer.tokens.links);
+  const next = tokens.slice(0, keep);
+  const changed = new Set<unknown>();
+  fresh.forEach((token, i) => {
+    const before = tokens[keep + i];
+    if (before && before.type === token.type && before.raw === token.raw) next.push(before);
+    else {
+      next.push(token);
+      collectParts(token, changed);
+    }
+  });
+  for (const { src, tokens: into } of lexer.inlineQueue) {
+    if (!changed.has(into)) continue;
+    lexer.state.inRawBlock = false;
+    lexer.inlineTokens(src, into);
+  }
+  lexer.inlineQueue = [];
   const covered = next.reduce((sum, token) => sum + token.raw.length, 0);
   return covered === source.length || keep === 0 ? next : relex(tokens, source, links, 0);
+}
+
+/** Every array and object inside `value` (a block token), into `into`: where its inline tokens go. */
+function collectParts(value: unknown, into: Set<unknown>): void {
+  if (typeof value !== 'object' || value === null || into.has(value)) return;
+  into.add(value);
+  for (const part of Array.isArray(value) ? value : Object.values(value)) collectParts(part, into);
 }
 
 /**
