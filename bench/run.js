@@ -1,11 +1,13 @@
 /**
- * `npm run bench [-- SUITE ...] [-- --quick] [-- --runs N] [-- --bundle FILE]`
+ * `npm run bench [-- SUITE ...] [-- --quick] [-- --runs N] [-- --bundle FILE] [-- --before-bundle FILE]`
  *
  * Runs every benchmark suite (or those named), each in its own process, and prints every budget
  * they report as a ratio to the floor measured in the same run, with min/median/max and a verdict
  * (bench/lib/verdict.mjs). Exit code 1 when a verdict is missed. `--quick` and `--runs` are passed
  * to every suite; `--bundle FILE` to the suites that run the `acp` bundle (point it at an installed
- * package's `lib/node_modules/acp-kit/bin/acp.cjs` to judge what users run).
+ * package's `lib/node_modules/acp-kit/bin/acp.cjs` to judge what users run); `--before-bundle FILE`
+ * to the stream suite (the build before its work: its flood and loop-delay goals are then
+ * measured in the same run, see bench/stream.mjs).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -25,7 +27,7 @@ const SUITES = [
 
 const argv = process.argv.slice(2);
 const chosen = argv.filter(
-  (a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].match(/^--(runs|bundle)$/)),
+  (a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].match(/^--(runs|bundle|before-bundle)$/)),
 );
 for (const name of chosen)
   if (!SUITES.some((s) => s.name === name))
@@ -37,6 +39,8 @@ for (let i = 0; i < argv.length; i++) {
 }
 const bundleIndex = argv.indexOf('--bundle');
 const bundle = bundleIndex >= 0 ? argv[bundleIndex + 1] : undefined;
+const beforeIndex = argv.indexOf('--before-bundle');
+const before = beforeIndex >= 0 ? argv[beforeIndex + 1] : undefined;
 
 const started = Date.now();
 const machine = machineInfo();
@@ -47,7 +51,12 @@ const rows = [];
 const failedSuites = [];
 for (const suite of SUITES.filter((s) => chosen.length === 0 || chosen.includes(s.name))) {
   console.log(`\n=== ${suite.name} (${suite.script}) ===`);
-  const args = [join(ROOT, suite.script), ...passOn, ...(suite.bundle && bundle ? ['--bundle', bundle] : [])];
+  const args = [
+    join(ROOT, suite.script),
+    ...passOn,
+    ...(suite.bundle && bundle ? ['--bundle', bundle] : []),
+    ...(suite.name === 'stream' && before ? ['--before-bundle', before] : []),
+  ];
   const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
   const file = join(VERDICT_DIR, `${suite.name}.json`);
   if (result.status !== 0 || !existsSync(file) || statSync(file).mtimeMs < started) {
