@@ -79,7 +79,8 @@ export function onlyStreamedText(previous: SessionState, next: SessionState, fro
   for (const key in next) {
     fields++;
     const field = key as keyof SessionState;
-    if (!PER_UPDATE_FIELDS.has(field) && previous[field] !== next[field]) return false;
+    // Most fields are the same object: the set is asked only about the few that changed.
+    if (previous[field] !== next[field] && !PER_UPDATE_FIELDS.has(field)) return false;
   }
   for (const key in previous) {
     if (!(key in next)) return false;
