@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import fastStringWidth from './string-width-fast.ts';
+import fastStringWidth, { isLoneCluster, loneClusterWidth } from './string-width-fast.ts';
 
 describe('fastStringWidth (string-width for the bundle)', () => {
   it('measures what string-width measures', () => {
@@ -20,6 +20,12 @@ describe('fastStringWidth (string-width for the bundle)', () => {
       '\u00ad',
       '\u00a0',
       '◽',
+      '⚑',
+      '⚠',
+      '⠋',
+      '⏳',
+      '✓',
+      '\u2329',
       '界',
       '👍',
       'e\u0301',
@@ -44,9 +50,22 @@ describe('fastStringWidth (string-width for the bundle)', () => {
       fc.property(fc.array(part, { maxLength: 40 }), (parts) => {
         const text = parts.join('');
         expect(fastStringWidth(text)).toBe(stringWidth(text));
+        for (const options of [{ countAnsiEscapeCodes: true }, { ambiguousIsNarrow: true }, {}])
+          expect(fastStringWidth(text, options)).toBe(stringWidth(text, options));
       }),
       { seed: 11, numRuns: 20_000 },
     );
+  });
+
+  it('knows the width of every lone cluster without string-width', () => {
+    for (let code = 0; code <= 0x2fff; code++) {
+      if (!isLoneCluster(code)) continue;
+      const character = String.fromCodePoint(code);
+      expect([code.toString(16), loneClusterWidth(code)]).toEqual([
+        code.toString(16),
+        stringWidth(character),
+      ]);
+    }
   });
 
   it('passes options through', () => {
