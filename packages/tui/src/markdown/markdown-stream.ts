@@ -74,10 +74,19 @@ function relex(
 }
 
 /** Every array and object inside `value` (a block token), into `into`: where its inline tokens go. */
-function collectParts(value: unknown, into: Set<unknown>): void {
-  if (typeof value !== 'object' || value === null || into.has(value)) return;
+function collectParts(value: object, into: Set<unknown>): void {
+  if (into.has(value)) return;
   into.add(value);
-  for (const part of Array.isArray(value) ? value : Object.values(value)) collectParts(part, into);
+  // Walked without copying keys or values (a long list's items, at every frame).
+  if (Array.isArray(value)) {
+    for (const part of value as unknown[])
+      if (typeof part === 'object' && part !== null) collectParts(part, into);
+    return;
+  }
+  for (const key in value) {
+    const part = (value as Record<string, unknown>)[key];
+    if (typeof part === 'object' && part !== null) collectParts(part, into);
+  }
 }
 
 /**
