@@ -78,12 +78,16 @@ export function finalBlockCount(tokens: readonly Token[], knownFinal = 0): numbe
 }
 
 /**
- * Whether `text` lexes to `first` as its first block, and more after it. Only the blocks are
- * lexed (what `Lexer.lex` does before the inline pass, line endings included): their kinds and
- * extents do not depend on the inline pass, which cost as much again.
+ * What `Lexer.lex` does before its inline pass (line endings included): `text`'s blocks, into the
+ * lexer's own token list, their inline text queued in `lexer.inlineQueue`. Their kinds and extents
+ * do not depend on the inline pass, which costs as much again.
  */
+export function lexBlocks(lexer: Lexer, text: string): Token[] {
+  return lexer.blockTokens(text.replace(/\r\n|\r/g, '\n'), lexer.tokens);
+}
+
+/** Whether `text` lexes to `first` as its first block, and more after it (blocks only). */
 function splitAt(text: string, first: Token): boolean {
-  const blocks = new Lexer({ gfm: true }).blockTokens(text.replace(/\r\n|\r/g, '\n'));
-  const block = blocks.find((t) => t.type !== 'space');
+  const block = lexBlocks(new Lexer({ gfm: true }), text).find((t) => t.type !== 'space');
   return block?.type === first.type && block.raw === first.raw;
 }

@@ -12,7 +12,7 @@
  */
 import { Lexer, type Links, type Token } from 'marked';
 import { TextSanitizer } from '../sanitize/sanitize-text.js';
-import { finalBlockCount } from './final-blocks.js';
+import { finalBlockCount, lexBlocks } from './final-blocks.js';
 
 /** Whether a token draws nothing (blank lines, link definitions). */
 export function isBlankToken(token: Token): boolean {
@@ -51,7 +51,7 @@ function relex(
   // What `lexer.lex` does, but the inline pass only for the blocks that changed: a block lexed
   // to the text it had keeps its object, whose inline tokens are done (the block before the
   // growing one, at nearly every update: half the inline work of each frame).
-  const fresh = lexer.blockTokens(source.slice(offset).replace(/\r\n|\r/g, '\n'), lexer.tokens);
+  const fresh = lexBlocks(lexer, source.slice(offset));
   Object.assign(links, lexer.tokens.links);
   const next = tokens.slice(0, keep);
   const changed = new Set<unknown>();
