@@ -22,6 +22,7 @@ import {
 } from './bundle-graph.ts';
 import { AFTER_FRAME_ENTRY, bundleOptions, ENTRY, quickBundleOptions, ROOT, START_ENTRY } from './bundle.ts';
 import { INK_CACHE_ENTRIES, patchInk } from './ink-frame-patch.ts';
+import { VALIDATOR_SETS, validatorSetsBuildOptions } from './lazy-schema.ts';
 import { bundledPackages, thirdPartyLicenses } from './third-party-licenses.ts';
 
 /** What only `acp agent` may load. */
@@ -35,12 +36,19 @@ const MODEL_ENGINE = 'packages/agent/src/model/model-engine.ts';
 let metafile: Metafile;
 /** The bundle's files (both builds) and their text. */
 let outputs: { path: string; text: string }[];
+/** The validator sets' CommonJS files (lazy-schema.ts). */
+let validatorFiles: { path: string; text: string }[];
 
 beforeAll(async () => {
   const program = await build({ ...bundleOptions(), write: false });
   const quick = await build({ ...quickBundleOptions(), write: false });
+  const schema = await build({
+    ...validatorSetsBuildOptions(ROOT, join(ROOT, 'packages/cli/dist'), true),
+    write: false,
+  });
   metafile = program.metafile as Metafile;
   outputs = [...program.outputFiles, ...quick.outputFiles].map(({ path, text }) => ({ path, text }));
+  validatorFiles = schema.outputFiles.map(({ path, text }) => ({ path, text }));
 });
 
 /** The packages loaded by starting with `chunks`, each with the import chain that loads it. */
@@ -162,16 +170,37 @@ describe('the acp bundle', () => {
     expect(Object.keys(loaded([chunkOf(metafile, MODEL_ENGINE)], MODEL_SDKS))).toContain('ai');
   });
 
+  it('holds the generated validators in no ES module chunk: the terminal UI compiles none of them to show a session (scripts/lazy-schema.ts)', () => {
+    // Every generated set reports a value that fits no member of a union so; the stubs only call.
+    const body = 'does not match any allowed shape';
+    for (const set of VALIDATOR_SETS) expect(readFileSync(join(ROOT, set.source), 'utf8')).toContain(body);
+    for (const file of validatorFiles) expect(file.text).toContain(body);
+    expect(
+      outputs.filter((output) => output.text.includes(body)).map((output) => basename(output.path)),
+    ).toEqual([]);
+    // What the UI loads to show a session names them only in stubs.
+    const inUi = [...inputsOf(metafile, staticClosure(metafile, tuiStart()))].filter((input) =>
+      input.endsWith('validators.gen.ts'),
+    );
+    for (const input of inUi) expect(metafile.inputs[input]?.bytes ?? 0).toBeLessThan(60_000);
+  });
+
   it('leaves only Node built-ins outside (the package has no dependencies)', () => {
     const builtins = new Set(builtinModules);
+    const validatorSets = new Set(VALIDATOR_SETS.map((set) => `./${set.file}`));
     const external = [...externalImports(metafile)].filter(
-      (name) => !name.startsWith('node:') && !builtins.has(name),
+      (name) => !name.startsWith('node:') && !builtins.has(name) && !validatorSets.has(name),
     );
     expect(external).toEqual([]);
+    // The validator sets' files are built beside the chunks, and import nothing.
+    expect(validatorFiles.map((file) => basename(file.path)).sort()).toEqual(
+      VALIDATOR_SETS.map((set) => set.file).sort(),
+    );
+    for (const file of validatorFiles) expect(file.text).not.toMatch(/\brequire\(/);
   });
 
   it('is ASCII only: one character past it (esbuild escapes strings, not regular expressions) makes V8 hold and scan the whole file as two-byte text', () => {
-    const wide = outputs
+    const wide = [...outputs, ...validatorFiles]
       .filter((output) => output.path.endsWith('js'))
       .flatMap(({ path, text }) => {
         // eslint-disable-next-line no-control-regex

@@ -2,8 +2,9 @@
  * Builds the `acp-kit` package (packages/cli) as an esbuild bundle with no runtime dependencies:
  * ESM chunks in `packages/cli/dist/` (`cli.js` is the entry; each command's implementation, the
  * terminal UI and the agent are chunks loaded on demand), `quick.cjs` (the same command line as
- * one CommonJS file, for `acp --version` and `acp --help`), `dist/metafile.json` (not shipped) and
- * `THIRD_PARTY_LICENSES.md` for the bundled packages.
+ * one CommonJS file, for `acp --version` and `acp --help`), the protocol's validators as CommonJS
+ * files loaded on their first use (`schema-*.cjs`, lazy-schema.ts), `dist/metafile.json` (not
+ * shipped) and `THIRD_PARTY_LICENSES.md` for the bundled packages.
  *
  *   npx tsx scripts/bundle.ts [--no-minify] [--outdir DIR]
  *
@@ -15,6 +16,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { patchInk, type InkModule } from './ink-frame-patch.ts';
+import { lazyValidators, validatorSetsBuildOptions } from './lazy-schema.ts';
 import { thirdPartyLicenses } from './third-party-licenses.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -235,6 +237,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
       withoutOptionalNativeAddons,
       commanderLazyChildProcess,
       oneMcpValidator,
+      lazyValidators(ROOT),
     ],
     // CommonJS dependencies (React, highlight.js, the MCP SDK's deps) require() Node built-ins.
     banner: {
@@ -260,6 +263,7 @@ export async function writeBundle(options: { outdir?: string; minify?: boolean }
   await build(
     quickBundleOptions({ outdir, ...(options.minify !== undefined ? { minify: options.minify } : {}) }),
   );
+  await build(validatorSetsBuildOptions(ROOT, outdir, options.minify ?? true));
   writeFileSync(join(outdir, 'metafile.json'), JSON.stringify(metafile));
   // Next to dist/, where the package's README and LICENSE are.
   const packageDir = join(outdir, '..');

@@ -1,0 +1,130 @@
+/**
+ * The protocol's generated validators (four sets, ~880 KiB minified: v1 and v2, each stable and
+ * unstable) as CommonJS files of their own that the bundle loads on first use, instead of ES
+ * module code that every start compiles. A reopened session is printed before any message is
+ * validated: before, compiling the four sets was ~38 ms of the ~130 ms the terminal UI's modules
+ * took to load, on the way to the first frame of history. The first validation (the handshake
+ * with the agent) then loads the set it needs, while the agent is starting anyway.
+ *
+ * Why not a dynamic `import()`: a validator is called synchronously by the protocol engine, and
+ * esbuild places a module in the chunk of every entry that reaches it through any import,
+ * re-exports included, so every barrel that names the connections pulled the validators into the
+ * UI's first chunks.
+ *
+ * In the bundle each `validators.gen.ts` is a module of stubs with the same exports, each one
+ * calling the real function, loaded with `require` (synchronous) on the first call. The CommonJS
+ * file's imports of the schema runtime (`FAIL`, `UNKNOWN_VARIANT`, `ParseContext`…) are the
+ * bundle's own objects, handed over by the stubs: identity matters for the sentinels.
+ * Sources and tests are unchanged; `scripts/bundle.test.ts` checks the stubs against the sources
+ * and that the UI's chunks hold no validator code.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { BuildOptions, Plugin } from 'esbuild';
+
+/** Where the generated validator sets are, relative to the repository root. */
+const SCHEMA_DIR = 'packages/protocol/src/schema';
+
+/** The generated validator modules, each with the name of its CommonJS file in dist/. */
+export const VALIDATOR_SETS: readonly { readonly source: string; readonly file: string }[] = [
+  { source: `${SCHEMA_DIR}/validators.gen.ts`, file: 'schema-v1.cjs' },
+  { source: `${SCHEMA_DIR}/unstable/validators.gen.ts`, file: 'schema-v1-unstable.cjs' },
+  { source: `${SCHEMA_DIR}/v2/validators.gen.ts`, file: 'schema-v2.cjs' },
+  { source: `${SCHEMA_DIR}/v2/unstable/validators.gen.ts`, file: 'schema-v2-unstable.cjs' },
+];
+
+/** The global the stubs hand the schema runtime over by (read once by each CommonJS file). */
+const RUNTIME_KEY = 'acp-kit.schema-runtime';
+
+const EXPORTED_FUNCTION = /^export function ([A-Za-z_$][\w$]*)\(/gm;
+
+/** The functions a generated validator module exports (all of them take `(x)` or `(x, c)`). */
+export function validatorExports(source: string): string[] {
+  const names = [...source.matchAll(EXPORTED_FUNCTION)].map((match) => match[1] as string);
+  const other = source.match(/^export (?!function )/m);
+  if (other)
+    throw new Error(`a generated validator module exports something other than functions: ${other[0]}…`);
+  return names;
+}
+
+/** The stub module standing for one validator set in the bundle. */
+export function stubModule(source: string, file: string, runtimePath: string): string {
+  const lines = [
+    `import * as runtime from ${JSON.stringify(runtimePath)};`,
+    'let real;',
+    'function load() {',
+    `  globalThis[Symbol.for(${JSON.stringify(RUNTIME_KEY)})] = runtime;`,
+    `  real = require(${JSON.stringify(`./${file}`)});`,
+    '  return real;',
+    '}',
+  ];
+  for (const name of validatorExports(source))
+    lines.push(`export function ${name}(x, c) { return (real ?? load()).${name}(x, c); }`);
+  return `${lines.join('\n')}\n`;
+}
+
+function setOf(path: string, root: string) {
+  const at = relative(root, path).split('\\').join('/');
+  return VALIDATOR_SETS.find((set) => set.source === at);
+}
+
+/** Replaces each generated validator module by its stubs (the main bundle). */
+export function lazyValidators(root: string): Plugin {
+  return {
+    name: 'lazy-validators',
+    setup(builder) {
+      // The stubs' `require('./schema-….cjs')`: a file beside the chunks, not part of the bundle.
+      builder.onResolve({ filter: /^\.\/schema-v[\w-]+\.cjs$/ }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+      builder.onLoad({ filter: /[\\/]schema[\\/](.+[\\/])?validators\.gen\.ts$/ }, (args) => {
+        const set = setOf(args.path, root);
+        if (!set) return undefined;
+        const runtime = join(root, SCHEMA_DIR, 'runtime.ts');
+        return {
+          contents: stubModule(readFileSync(args.path, 'utf8'), set.file, runtime),
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        };
+      });
+    },
+  };
+}
+
+/** The schema runtime inside a validator set's CommonJS file: the bundle's own, handed over. */
+const runtimeFromBundle: Plugin = {
+  name: 'schema-runtime-from-bundle',
+  setup(builder) {
+    builder.onResolve({ filter: /[\\/]runtime\.js$/ }, (args) =>
+      args.importer.endsWith('validators.gen.ts')
+        ? { path: 'schema-runtime', namespace: 'schema-runtime' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'schema-runtime' }, () => ({
+      contents: `module.exports = globalThis[Symbol.for(${JSON.stringify(RUNTIME_KEY)})];\n`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The esbuild build of the validator sets' CommonJS files into `outdir`. */
+export function validatorSetsBuildOptions(root: string, outdir: string, minify: boolean): BuildOptions {
+  return {
+    absWorkingDir: root,
+    entryPoints: Object.fromEntries(
+      VALIDATOR_SETS.map((set) => [set.file.replace(/\.cjs$/, ''), set.source]),
+    ),
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [runtimeFromBundle],
+    minifySyntax: minify,
+    minifyWhitespace: minify,
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
+}
