@@ -92,11 +92,7 @@ function RunningHead({ call, width, expanded }: { call: ToolCallView; width: num
     <Box flexDirection="row" gap={1}>
       <Spinner color={theme.status.info} />
       <Text color={theme.text.accent}>{toolKindIcon(call.kind)}</Text>
-      <ClipRows
-        rows={expanded ? undefined : FOLDED_CARD_TEXT_ROWS}
-        text={`${title} · undefined`}
-        width={width - 6}
-      >
+      <ClipRows rows={expanded ? undefined : FOLDED_CARD_TEXT_ROWS} text={title} width={width - 6}>
         <Text bold>
           <InlineCode text={title} />
         </Text>

@@ -86,7 +86,7 @@ export function cardHeadLines(call: ToolCallView, layout: LineLayout): string[] 
   return beside(
     `${colorize(statusIcon, color)} ${colorize(kindIcon, theme.text.accent)} `,
     indent,
-    expanded ? rows : clipRows(rows, FOLDED_CARD_TEXT_ROWS, `${title} · ${label}`, width - 6),
+    expanded ? rows : clipRows(rows, FOLDED_CARD_TEXT_ROWS, label ? `${title} · ${label}` : title, width - 6),
   );
 }
 
