@@ -69,6 +69,8 @@ export interface TabDeps {
   readonly metrics?: TuiMetrics;
   /** The agent's process, started before the UI was loaded: the tab's first start takes it. */
   readonly early?: EarlyAgent;
+  /** Lists a workspace's files for `@` mentions (default: {@link listWorkspaceFiles}). */
+  readonly listFiles?: (cwd: string) => Promise<readonly string[]>;
 }
 
 /** Where the session of a new tab comes from. */
@@ -164,12 +166,14 @@ export class TabRuntime {
 
   /** Starts the agent and opens the session; failures end up in the tab's phase, never thrown. */
   async open(source: TabSource): Promise<void> {
-    void listWorkspaceFiles(this.cwd).then((files) => (this.files = files));
+    if (source.kind !== 'stored') this.listFiles();
     try {
       if (source.kind === 'stored') {
         await this.showStored(source.id);
-        // Its agent is needed for the next prompt only: what the person sees comes first.
+        // Its agent and the workspace's files (walking a large tree takes a core for a while) are
+        // needed for the next prompt only: what the person sees comes first.
         if (this.view) await this.deps.historyPrinted?.wait(this.view, HISTORY_WAIT_MS);
+        this.listFiles();
       }
       this.lifecycle({ type: 'start', message: startingMessage(this.agent.name) });
       this.deps.metrics?.mark('agent-start');
@@ -191,6 +195,11 @@ export class TabRuntime {
     } catch (error) {
       this.failed(error);
     }
+  }
+
+  /** Lists the workspace's files for `@` mentions, in the background. */
+  private listFiles(): void {
+    void (this.deps.listFiles ?? listWorkspaceFiles)(this.cwd).then((files) => (this.files = files));
   }
 
   /**

@@ -5,7 +5,6 @@
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import type { PromptPart } from '@acp-kit/client';
-import { listFiles } from '@acp-kit/files';
 import { extractMentions } from '../../composer/suggestions.js';
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
@@ -21,6 +20,8 @@ const LIST_TIMEOUT_MS = 5000;
  * const files = await listWorkspaceFiles(process.cwd(), 5000);
  */
 export async function listWorkspaceFiles(root: string, limit = 5000): Promise<string[]> {
+  // Loaded here: the walker and its matchers are not needed to show a session.
+  const { listFiles } = await import('@acp-kit/files');
   const { files } = await listFiles(root, { maxFiles: limit, timeoutMs: LIST_TIMEOUT_MS });
   return files;
 }
