@@ -5,6 +5,7 @@
  * included.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -118,6 +119,24 @@ describe('the validators loaded on first use (scripts/lazy-schema.ts)', () => {
     // Both outcomes were compared: valid values and values the lenient parse rejects.
     expect(compared).toBeGreaterThan(200);
     expect(failed).toBeGreaterThan(10);
+  });
+
+  it('load each set through the loader bin/acp.cjs leaves (with its code cache) when there is one', async () => {
+    const loaded: string[] = [];
+    const key = Symbol.for('acp-kit.require-dist');
+    const global = globalThis as Record<symbol, unknown>;
+    global[key] = (file: string) => {
+      loaded.push(file);
+      return createRequire(import.meta.url)(file);
+    };
+    try {
+      // A fresh copy of the built entry: its sets are not loaded yet.
+      const copy = (await import(`${pathToFileURL(join(dir, 'entry.js')).href}?fresh`)) as Built;
+      expect(copy.v2.checkSessionId!('s')).toBe(true);
+      expect(loaded).toEqual([join(dir, 'schema-v2.cjs')]);
+    } finally {
+      delete global[key];
+    }
   });
 
   it('keep an unknown variant marked as the bundle’s isUnknownVariant sees it', () => {

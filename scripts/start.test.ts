@@ -139,3 +139,20 @@ describe('acp with options only, when the parser decides it is not the UI', () =
     expect(readFileSync(cache()).equals(written)).toBe(true);
   });
 });
+
+describe('the validators acp loads on first use (scripts/lazy-schema.ts)', () => {
+  it("are read with V8's code cache, written beside them by the first run that loads them", () => {
+    const sets = ['schema-v2.cjs', 'schema-v2-unstable.cjs'].map((file) =>
+      join(pkg, 'dist', `${file}.${process.version}-${process.arch}.v8-cache`),
+    );
+    for (const file of sets) rmSync(file, { force: true });
+    const env = { ACP_KIT_DEMO_DELAY_MS: '0', ACP_KIT_DATA_DIR: join(pkg, 'data') };
+    const first = acp(['run', '--agent', 'demo', 'hello'], env);
+    expect(first.code, first.err).toBe(0);
+    const written = sets.map((file) => readFileSync(file));
+    for (const cache of written) expect(cache.length).toBeGreaterThan(10_000);
+    // The next run (the client and the demo agent both validate v2) takes them as they are.
+    expect(acp(['run', '--agent', 'demo', 'hello'], env).code).toBe(0);
+    sets.forEach((file, i) => expect(readFileSync(file).equals(written[i] as Buffer)).toBe(true));
+  });
+});

@@ -98,6 +98,9 @@ const args = process.argv.slice(2);
 // Node ≥ 22.1 keeps V8's compiled code between runs (about a quarter of the UI's start); Node 20
 // has no such cache for ES modules, and this does nothing there.
 const nodeCache = Module.enableCompileCache?.();
+// The CommonJS files the bundle loads on first use (the protocol's validators: stubs in the ES
+// modules call this, scripts/lazy-schema.ts) are read the same way, with their code cache.
+globalThis[Symbol.for('acp-kit.require-dist')] = (file) => requireDist(file, nodeCache).exports;
 if (args.length === 1 && ['--version', '-V', '--help', '-h'].includes(args[0])) {
   const file = join(__dirname, '../dist/quick.cjs');
   try {
