@@ -124,4 +124,20 @@ describe('demo agent tour (in process)', () => {
     expect(read).toMatchObject({ title: 'Read other.txt', status: 'completed' });
     await client.close();
   });
+
+  it('reads a file named as a client mentions it: `read @README.md`', async () => {
+    const { client } = inProcessAgent({ engine: new DemoEngine({ delayMs: 0 }), dataDir: data });
+    await client.initialize();
+    const { sessionId } = await client.connection.newSession({ cwd: work, mcpServers: [] });
+    await client.connection.promptSession({
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'read @README.md' },
+        { type: 'resource_link', uri: `file://${join(work, 'README.md')}`, name: 'README.md' },
+      ],
+    });
+    const read = client.toolCalls(sessionId).find((c) => c.kind === 'read');
+    expect(read).toMatchObject({ title: 'Read README.md', status: 'completed' });
+    await client.close();
+  });
 });

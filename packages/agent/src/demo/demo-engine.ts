@@ -108,7 +108,8 @@ export class DemoEngine implements TurnEngine {
           background: true,
         });
       case 'read':
-        return single('read_file', { path: argument });
+        // `read @README.md`: what a client's `@` mention puts in the text (acp, Zed) names the file.
+        return single('read_file', { path: argument.replace(/^@(?=\S)/, '') });
       case 'list':
         return single('list_files', { pattern: argument || '**/*' });
       case 'grep':
