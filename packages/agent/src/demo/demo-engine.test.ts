@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ContentBlock } from '@acp-kit/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inProcessAgent, removeDir, tempDir } from '../test-support/harness.js';
 import { choose } from '../test-support/test-client.js';
@@ -18,6 +19,15 @@ afterEach(async () => {
   await removeDir(work);
   await removeDir(data);
 });
+
+/** A demo agent in process, a new session in the workspace, and one prompt's turn in it. */
+async function promptedSession(prompt: ContentBlock[]) {
+  const { client } = inProcessAgent({ engine: new DemoEngine({ delayMs: 0 }), dataDir: data });
+  await client.initialize();
+  const { sessionId } = await client.connection.newSession({ cwd: work, mcpServers: [] });
+  await client.connection.promptSession({ sessionId, prompt });
+  return { client, sessionId };
+}
 
 describe('demo agent tour (in process)', () => {
   it('does real work with full reporting and says it has no model', async () => {
@@ -106,17 +116,11 @@ describe('demo agent tour (in process)', () => {
 
   it('reads the file a prompt links to and acknowledges attachments it cannot see', async () => {
     await writeFile(join(work, 'other.txt'), 'linked\n');
-    const { client } = inProcessAgent({ engine: new DemoEngine({ delayMs: 0 }), dataDir: data });
-    await client.initialize();
-    const { sessionId } = await client.connection.newSession({ cwd: work, mcpServers: [] });
-    await client.connection.promptSession({
-      sessionId,
-      prompt: [
-        { type: 'text', text: 'look' },
-        { type: 'resource_link', uri: `file://${join(work, 'other.txt')}`, name: 'other.txt' },
-        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
-      ],
-    });
+    const { client, sessionId } = await promptedSession([
+      { type: 'text', text: 'look' },
+      { type: 'resource_link', uri: `file://${join(work, 'other.txt')}`, name: 'other.txt' },
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+    ]);
     expect(client.agentText(sessionId)).toMatch(
       /You attached a link to `file:\/\/.*other\.txt`, an image \(image\/png, 9 bytes\)/,
     );
@@ -126,16 +130,10 @@ describe('demo agent tour (in process)', () => {
   });
 
   it('reads a file named as a client mentions it: `read @README.md`', async () => {
-    const { client } = inProcessAgent({ engine: new DemoEngine({ delayMs: 0 }), dataDir: data });
-    await client.initialize();
-    const { sessionId } = await client.connection.newSession({ cwd: work, mcpServers: [] });
-    await client.connection.promptSession({
-      sessionId,
-      prompt: [
-        { type: 'text', text: 'read @README.md' },
-        { type: 'resource_link', uri: `file://${join(work, 'README.md')}`, name: 'README.md' },
-      ],
-    });
+    const { client, sessionId } = await promptedSession([
+      { type: 'text', text: 'read @README.md' },
+      { type: 'resource_link', uri: `file://${join(work, 'README.md')}`, name: 'README.md' },
+    ]);
     const read = client.toolCalls(sessionId).find((c) => c.kind === 'read');
     expect(read).toMatchObject({ title: 'Read README.md', status: 'completed' });
     await client.close();
