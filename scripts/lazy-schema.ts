@@ -17,8 +17,8 @@
  * with `require`. The CommonJS file's imports of the schema runtime (`FAIL`, `UNKNOWN_VARIANT`,
  * `ParseContext`…) are the bundle's own objects, handed over by the stubs: identity matters for
  * the sentinels.
- * Sources and tests are unchanged; `scripts/bundle.test.ts` checks the stubs against the sources
- * and that the UI's chunks hold no validator code.
+ * Sources and tests are unchanged; `scripts/lazy-schema.test.ts` checks the bundled stubs against
+ * the sources, and `scripts/bundle.test.ts` that no ES module chunk holds validator code.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
