@@ -1,5 +1,5 @@
 /**
- * `node bench/protocol.js [--quick] [--runs N] [--no-sdk] [--no-v2] [--only throughput|rtt] [--with IMPL,...] [--profile]`
+ * `node bench/protocol.js [--quick] [--runs N] [--no-sdk] [--no-v2] [--only throughput|rtt] [--with IMPL,...] [--no-pin] [--profile]`
  * (one suite of `npm run bench`)
  *
  * The protocol engine against its floor: acp-kit, a raw JSON.parse/JSON.stringify peer writing one
@@ -15,6 +15,15 @@
  * same alternation (the turn ends at its `idle` state update; the round trip sets a config option,
  * v2 having no modes), judged against our own v1 of the same run (throughput ≥ 0.9, round-trip p50
  * ≤ 1.1) and against the SDK's v2 (at least as far ahead as v1 is of the SDK's v1: ≥ 3×, ≤ 0.5×).
+ *
+ * Round trips run with every pair (a client and the agent it spawns) pinned to one CPU, the same
+ * CPU for every implementation, floors included (`taskset`, where there is one and more than one
+ * CPU; `--no-pin` leaves placement to the scheduler). In a round trip one side waits while the
+ * other works, so one CPU costs it no parallelism; unpinned on a 2-vCPU machine, each process's
+ * CPU per call doubled or not from one pair to the next as its wakeups crossed to the other CPU or
+ * not, the raw peer's too, and the ratio followed whichever pair it happened to
+ * (docs/performance.md, "What is measured (protocol suite)"). Throughput runs unpinned: a stream keeps
+ * both processes busy at once.
  *
  * `--with IMPL,...` adds `bench/impl/IMPL-client.js` pairs as context (say, a build of the
  * previous commit, for a before/after measured in the same run).
@@ -37,13 +46,23 @@ const outDir = join(root, '.bench-out');
 const RUN_TIMEOUT_MS = 300_000;
 
 function parseArgs(argv) {
-  const opts = { quick: false, runs: 5, sdk: true, v2: true, profile: false, only: undefined, with: [] };
+  const opts = {
+    quick: false,
+    runs: 5,
+    sdk: true,
+    v2: true,
+    pin: true,
+    profile: false,
+    only: undefined,
+    with: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') opts.quick = true;
     else if (a === '--profile') opts.profile = true;
     else if (a === '--no-sdk') opts.sdk = false;
     else if (a === '--no-v2') opts.v2 = false;
+    else if (a === '--no-pin') opts.pin = false;
     else if (a === '--runs') opts.runs = Number(argv[++i]);
     else if (a === '--only') opts.only = argv[++i];
     else if (a === '--with') opts.with = argv[++i].split(',');
@@ -77,6 +96,29 @@ const IMPLS = {
 const isSdk = (impl) => impl === 'sdk' || impl === 'sdk-v2';
 const SCENARIOS = opts.only ? [opts.only] : ['throughput', 'rtt'];
 
+/**
+ * The CPU the round trips' pairs are pinned to (see the header), or undefined: the last CPU this
+ * process may run on, so the orchestrator (idle while a block runs) and the rest of the machine
+ * keep CPU 0 as they tend to.
+ */
+function roundTripCpu() {
+  if (!opts.pin || process.platform !== 'linux') return undefined;
+  const probe = spawnSync('taskset', ['-pc', String(process.pid)], { encoding: 'utf8' });
+  if (probe.status !== 0) return undefined;
+  const cpus = expandCpuList(probe.stdout.slice(probe.stdout.lastIndexOf(':') + 1).trim());
+  return cpus.length > 1 ? cpus[cpus.length - 1] : undefined;
+}
+
+/** `0-2,5` → [0, 1, 2, 5]. */
+function expandCpuList(list) {
+  return list.split(',').flatMap((range) => {
+    const [from, to = from] = range.split('-').map(Number);
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+}
+
+const PIN = { rtt: roundTripCpu() };
+
 /** Newest modification time of the non-test files under `dir` (0 when it does not exist). */
 function newestMtime(dir) {
   if (!existsSync(dir)) return 0;
@@ -109,8 +151,12 @@ function ensureBuilt() {
 /** A client process in `serve` mode: its agent spawned, it runs one block per command. */
 function startClient(impl, scenario, nodeFlags = []) {
   const script = join(root, 'bench/impl', `${impl}-client.js`);
-  // The client passes its own node flags (process.execArgv) on to the agent it spawns.
-  const child = spawn(process.execPath, [...nodeFlags, script, 'serve', scenario], {
+  // The client passes its own node flags (process.execArgv) on to the agent it spawns, and its
+  // CPU affinity is inherited by it.
+  const argv = [process.execPath, ...nodeFlags, script, 'serve', scenario];
+  const cpu = PIN[scenario];
+  const [file, ...args] = cpu === undefined ? argv : ['taskset', '-c', String(cpu), ...argv];
+  const child = spawn(file, args, {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -424,6 +470,7 @@ async function main() {
     `protocol: ${machine.cpus}, ${machine.cores} cores, Node ${machine.node}, load ${machine.loadAverage.join(' ')}; ` +
       `${opts.runs} run(s), each implementation in turn, block by block: ${per('throughput')} updates, ` +
       `${per('rtt')} round trips` +
+      (PIN.rtt === undefined ? ', unpinned' : `, every round-trip pair pinned to CPU ${PIN.rtt}`) +
       (opts.quick ? ' (quick)' : ''),
   );
   const results = {};
@@ -467,6 +514,7 @@ async function main() {
         quick: opts.quick,
         blocks: BLOCKS,
         runs: opts.runs,
+        pinned: PIN,
         results,
         rows,
         profiles,
@@ -476,7 +524,7 @@ async function main() {
     ) + '\n',
   );
   console.log(`\nEvery run written to ${file}`);
-  reportVerdicts('protocol', rows, { blocks: BLOCKS, quick: opts.quick });
+  reportVerdicts('protocol', rows, { blocks: BLOCKS, quick: opts.quick, pinned: PIN });
 }
 
 await main();
