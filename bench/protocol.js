@@ -20,10 +20,10 @@
  * CPU for every implementation, floors included (`taskset`, where there is one and more than one
  * CPU; `--no-pin` leaves placement to the scheduler). In a round trip one side waits while the
  * other works, so one CPU costs it no parallelism; unpinned on a 2-vCPU machine, each process's
- * CPU per call doubled or not from one pair to the next as its wakeups crossed to the other CPU or
- * not, the raw peer's too, and the ratio followed whichever pair it happened to
- * (docs/performance.md, "What is measured (protocol suite)"). Throughput runs unpinned: a stream keeps
- * both processes busy at once.
+ * CPU per call tripled or not from one pair to the next as its wakeups crossed to the other CPU
+ * or not, the raw peer's too, and the ratio followed whichever pair it happened to
+ * (docs/performance.md, "What is measured (protocol suite)"). Throughput runs unpinned: a stream
+ * keeps both processes busy at once.
  *
  * `--with IMPL,...` adds `bench/impl/IMPL-client.js` pairs as context (say, a build of the
  * previous commit, for a before/after measured in the same run).
