@@ -16,6 +16,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { patchInk, type InkModule } from './ink-frame-patch.ts';
+import { lazyIntl } from './lazy-intl.ts';
 import { lazyValidators, validatorSetsBuildOptions } from './lazy-schema.ts';
 import { thirdPartyLicenses } from './third-party-licenses.ts';
 
@@ -233,6 +234,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
       withoutDevtools,
       yogaWithoutFetch,
       inkFrameCache,
+      lazyIntl,
       fastStringWidth,
       withoutOptionalNativeAddons,
       commanderLazyChildProcess,

@@ -6,7 +6,16 @@
  * the output that program gives.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,5 +163,33 @@ describe('the validators acp loads on first use (scripts/lazy-schema.ts)', () =>
     // The next run (the client and the demo agent both validate v2) takes them as they are.
     expect(acp(['run', '--agent', 'demo', 'hello'], env).code).toBe(0);
     sets.forEach((file, i) => expect(readFileSync(file).equals(written[i] as Buffer)).toBe(true));
+  });
+});
+
+describe('the terminal UI’s code as it loads (scripts/lazy-intl.ts)', () => {
+  it('makes no grapheme segmenter and compiles no emoji expression until text needs them', () => {
+    const chunk = readdirSync(join(pkg, 'dist')).find((file) => /^run-tui-.*\.js$/.test(file));
+    expect(chunk).toBeDefined();
+    const counter = join(pkg, 'count-intl.mjs');
+    writeFileSync(
+      counter,
+      `globalThis.__intl = { segmenters: 0, emoji: 0 };
+const Segmenter = Intl.Segmenter;
+Intl.Segmenter = class extends Segmenter { constructor(...a) { super(...a); globalThis.__intl.segmenters++; } };
+globalThis.RegExp = new Proxy(RegExp, { construct(target, args) { if (String(args[0]).includes('RGI_Emoji')) globalThis.__intl.emoji++; return Reflect.construct(target, args); } });`,
+    );
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        counter,
+        '--input-type=module',
+        '-e',
+        `await import(${JSON.stringify(join(pkg, 'dist', chunk as string))}); console.log(JSON.stringify(globalThis.__intl));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ segmenters: 0, emoji: 0 });
   });
 });

@@ -2,6 +2,7 @@
  * Word wrapping by terminal cells that keeps offsets into the original text, so that ranges of a
  * line (search matches) can be drawn on the rows it wraps to.
  */
+import { graphemes } from '../text/graphemes.js';
 import { displayWidth } from '../text/width.js';
 
 /** A row of a wrapped line: `[start, end)` in the line's text. */
@@ -11,14 +12,13 @@ export interface WrappedRow {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** The line's graphemes with their offsets and cells (one cell each for printable ASCII). */
 function cellsOf(text: string): { index: number; cells: number; space: boolean }[] {
   if (PRINTABLE_ASCII.test(text)) {
     return Array.from(text, (ch, index) => ({ index, cells: 1, space: ch === ' ' }));
   }
-  return Array.from(segmenter.segment(text), ({ segment, index }) => ({
+  return Array.from(graphemes(text), ({ segment, index }) => ({
     index,
     cells: displayWidth(segment),
     space: segment === ' ',

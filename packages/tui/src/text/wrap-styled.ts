@@ -16,6 +16,7 @@
  */
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
+import { graphemes } from './graphemes.js';
 import { parsedSgr, restoreStyles, SGR, SGR_PATTERN, type Sgr, type StyledRow } from './sgr-styles.js';
 
 /** What sends a text to wrap-ansi: tabs and CRs (expanded/removed there), BEL, 8-bit CSI. */
@@ -45,8 +46,6 @@ interface Row {
   /** The sequences before its first character. */
   readonly lead: Sgr[];
 }
-
-const segmenter = new Intl.Segmenter();
 
 function newRow(): Row {
   return { value: '', plain: '', codes: [], lead: [] };
@@ -133,7 +132,7 @@ function wrapWord(rows: Row[], word: Word, columns: number, rowWidth: number): n
       }
       continue;
     }
-    const clusters = [...segmenter.segment(part)];
+    const clusters = [...graphemes(part)];
     for (let i = 0; i < clusters.length; i++) {
       const cluster = (clusters[i] as Intl.SegmentData).segment;
       const clusterWidth = stringWidth(cluster, { countAnsiEscapeCodes: true });
