@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from './bundle.ts';
 import { lazyIntl, lazyIntlSource } from './lazy-intl.ts';
@@ -115,6 +116,46 @@ describe('lazy Intl work in the bundle’s dependencies (lazy-intl.ts)', () => {
       const lazy = new LazySegmenter(...args);
       expect([...lazy.segment(text)]).toEqual([...real.segment(text)]);
       expect(lazy.resolvedOptions()).toEqual(real.resolvedOptions());
+    }
+  });
+
+  it('splits ASCII text into graphemes as Intl.Segmenter does, without making one', () => {
+    const Real = Intl.Segmenter;
+    const intl = Intl as { Segmenter: typeof Intl.Segmenter };
+    let made = 0;
+    intl.Segmenter = class extends Real {
+      constructor(...args: ConstructorParameters<typeof Intl.Segmenter>) {
+        super(...args);
+        made++;
+      }
+    };
+    try {
+      const lazy = new LazySegmenter(undefined, { granularity: 'grapheme' });
+      const ascii = fc
+        .array(fc.constantFrom('a', ' ', '\r', '\n', '\r\n', '\x1b', '[', 'm', '\t', '\x00', '\x7f', '~'), {
+          maxLength: 16,
+        })
+        .map((parts) => parts.join(''));
+      const real = new Real();
+      fc.assert(
+        fc.property(ascii, fc.integer({ min: -2, max: 20 }), (text, at) => {
+          expect([...lazy.segment(text)]).toEqual([...real.segment(text)]);
+          expect(lazy.segment(text).containing(at)).toEqual(real.segment(text).containing(at));
+        }),
+        { seed: 8, numRuns: 1000 },
+      );
+      expect(lazy.segment('ab').containing()).toEqual(real.segment('ab').containing());
+      expect(made).toBe(0);
+      // Other text, or another granularity, goes to the real one.
+      expect([...lazy.segment('e\u0301\r\n界')]).toEqual([...real.segment('e\u0301\r\n界')]);
+      expect(made).toBe(1);
+      const words = new LazySegmenter('en', { granularity: 'word' });
+      expect([...words.segment('two words')]).toEqual([
+        ...new Real('en', { granularity: 'word' }).segment('two words'),
+      ]);
+      expect(made).toBe(2);
+    } finally {
+      intl.Segmenter = Real;
     }
   });
 });
