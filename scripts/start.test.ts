@@ -104,6 +104,52 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
     }
   }, 120_000);
 
+  it('set the UI’s V8 flags once its modules are loaded, not before the built-in ones it uses', async () => {
+    // After a V8 flag changes, Node's code cache of its built-in modules is rejected: each one
+    // loaded then is compiled from its source.
+    const dirs = makeScenarioDirs();
+    const log = join(dirs.root, 'flags.log');
+    const recorder = join(dirs.root, 'record-flags.cjs');
+    writeFileSync(
+      recorder,
+      `const v8 = require('node:v8');
+const fs = require('node:fs');
+const set = v8.setFlagsFromString;
+let at;
+v8.setFlagsFromString = function (flags) {
+  at ??= process.moduleLoadList.length;
+  fs.appendFileSync(${JSON.stringify(log)}, 'flags ' + flags + '\\n');
+  return set.call(this, flags);
+};
+process.on('exit', () => fs.appendFileSync(${JSON.stringify(log)}, process.moduleLoadList.slice(at).join('\\n')));
+`,
+    );
+    const h = TuiHarness.launch({
+      program: [process.execPath, '--require', recorder, join(pkg, 'bin/acp.cjs')],
+      args: ['--agent', 'scenario'],
+      env: scenarioEnv(dirs),
+      dirs,
+    });
+    try {
+      await h.waitFor(/connected │ Scenario/, { timeoutMs: 60_000 });
+      h.press('C-q');
+      expect(await h.exitStatus()).toBe(0);
+      const lines = readFileSync(log, 'utf8').split('\n');
+      expect(lines[0]).toBe('flags --interrupt-budget=540672');
+      const after = lines.filter((line) => line.startsWith('NativeModule '));
+      // What the UI's modules and the agent's start use is loaded before (with the flags first,
+      // 34 were loaded after them, node:crypto's 16 among them); a few small ones that later work
+      // loads on first use (the workspace's walk, a deep comparison) may come after.
+      expect(
+        after.filter((name) => /crypto|perf|child_process|readline|streams|fs\/promises/.test(name)),
+      ).toEqual([]);
+      expect(after.length, after.join(', ')).toBeLessThanOrEqual(4);
+    } finally {
+      h.close();
+      rmSync(dirs.root, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('keep a key typed over the drawing of the picker for the UI', async () => {
     const dirs = makeScenarioDirs();
     const h = TuiHarness.launch({

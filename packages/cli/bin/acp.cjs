@@ -125,11 +125,13 @@ if (args.length === 1 && ['--version', '-V', '--help', '-h'].includes(args[0])) 
     if (!missing(error, file)) throw error;
   }
   // import() of this file: code run through vm.Script has none of its own.
-  // Once start.cjs's own work is done: its code cache first, since V8 rejects a cache made under
-  // other flags.
+  // Once start.cjs's own work is done: its code cache, made under the flags it was read with (V8
+  // rejects a cache made under others). The UI's flags are set once its modules are loaded: after
+  // a flag changes, V8 also rejects the code cache Node keeps for its built-in modules, which are
+  // then compiled from source (3x the time for node:crypto and the rest the UI loads).
   const leaveStart = () => {
     loaded.saveCodeCache();
-    optimiseLikeTheUi();
+    return optimiseLikeTheUi;
   };
   loaded?.exports
     .start((url) => import(url), leaveStart)

@@ -21,9 +21,16 @@ export type ImportModule = (url: string) => Promise<unknown>;
 
 /**
  * Called once this file's own work is done, before any ES module loads: bin/acp.cjs then writes
- * V8's code cache of this file (if it is to write one) and sets the V8 flags the UI runs with.
+ * V8's code cache of this file (if it is to write one). Returns the function that sets the V8
+ * flags the UI runs with, for once the UI's modules are loaded: after a flag changes, V8 rejects
+ * the code cache Node keeps for its built-in modules, and each one loaded then is compiled from
+ * its source (`node:crypto` and what it loads: ~3x the time; docs/performance.md, "The ninth
+ * round").
  */
-export type LeaveStart = () => void;
+export type LeaveStart = () => SetUiFlags;
+
+/** Sets the V8 flags the UI runs with (see {@link LeaveStart}). */
+export type SetUiFlags = () => void;
 
 /** What scripts/bundle.ts makes an import of a module outside this file throw. */
 export const NOT_BUNDLED = 'ACP_NOT_BUNDLED';
@@ -91,8 +98,7 @@ function terminalUi(
     } catch {
       // The UI's own start meets the same problem and reports it (after-frame.ts).
     }
-    // V8's flags change after the frame is drawn: loading node:v8 costs a few milliseconds.
-    leaveStart();
+    const setUiFlags = leaveStart();
     const file = join(dist, 'after-frame.js');
     let afterFrame: AfterFrame;
     try {
@@ -102,7 +108,7 @@ function terminalUi(
       io.stderr.write(`acp: cannot load the terminal UI (${file}): ${(error as Error).message}\n`);
       return 1;
     }
-    return afterFrame(args, drawing, io);
+    return afterFrame(args, drawing, io, setUiFlags);
   };
 }
 
@@ -112,7 +118,7 @@ function terminalUi(
  */
 export async function start(
   importModule: ImportModule,
-  leaveStart: LeaveStart = () => undefined,
+  leaveStart: LeaveStart = () => () => undefined,
   dist: string = __dirname,
 ): Promise<void> {
   const listening = process.stdout.listeners('error');
@@ -133,7 +139,8 @@ export async function start(
     if (!isHandOver(error)) throw error;
     stderr.drop();
     for (const listener of brokenPipe) process.stdout.off('error', listener as (error: Error) => void);
-    leaveStart();
+    // The ES module program runs with the UI's flags from its start, as before this hand-over.
+    leaveStart()();
     await importModule(pathToFileURL(join(dist, 'cli.js')).href);
   }
 }
