@@ -71,6 +71,32 @@ out.write = function (data, ...rest) {
   return recorder;
 }
 
+/**
+ * A `--require` module (written into `dir`) that appends to `log` each call of V8's
+ * `setFlagsFromString` and, at exit, the modules the process loaded after the first of them.
+ */
+function recordBuiltinsAfterFlags(dir: string, log: string): string {
+  const recorder = join(dir, 'record-flags.cjs');
+  writeFileSync(
+    recorder,
+    `const v8 = require('node:v8');
+const fs = require('node:fs');
+const set = v8.setFlagsFromString;
+let at;
+v8.setFlagsFromString = function (flags) {
+  at ??= process.moduleLoadList.length;
+  fs.appendFileSync(${JSON.stringify(log)}, 'flags ' + flags + '\\n');
+  return set.call(this, flags);
+};
+process.on('exit', () => fs.appendFileSync(${JSON.stringify(log)}, process.moduleLoadList.slice(at).join('\\n')));
+`,
+  );
+  return recorder;
+}
+
+/** Node's code cache of its built-ins is rejected after a V8 flag changes (bin/acp.cjs). */
+const UNCACHED_HEAVY = /crypto|perf|child_process|readline|streams|fs\/promises/;
+
 describe('acp --agent NAME and acp, from the CommonJS start', () => {
   it('draw the first frame before any ES module (or the agent, crypto, V8 flags) loads; the UI takes it over in one write', async () => {
     const dirs = makeScenarioDirs();
@@ -109,21 +135,7 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
     // loaded then is compiled from its source.
     const dirs = makeScenarioDirs();
     const log = join(dirs.root, 'flags.log');
-    const recorder = join(dirs.root, 'record-flags.cjs');
-    writeFileSync(
-      recorder,
-      `const v8 = require('node:v8');
-const fs = require('node:fs');
-const set = v8.setFlagsFromString;
-let at;
-v8.setFlagsFromString = function (flags) {
-  at ??= process.moduleLoadList.length;
-  fs.appendFileSync(${JSON.stringify(log)}, 'flags ' + flags + '\\n');
-  return set.call(this, flags);
-};
-process.on('exit', () => fs.appendFileSync(${JSON.stringify(log)}, process.moduleLoadList.slice(at).join('\\n')));
-`,
-    );
+    const recorder = recordBuiltinsAfterFlags(dirs.root, log);
     const h = TuiHarness.launch({
       program: [process.execPath, '--require', recorder, join(pkg, 'bin/acp.cjs')],
       args: ['--agent', 'scenario'],
@@ -237,5 +249,46 @@ globalThis.RegExp = new Proxy(RegExp, { construct(target, args) { if (String(arg
     );
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ segmenters: 0, emoji: 0 });
+  });
+});
+
+describe('acp run and the other commands, from bin/acp.cjs', () => {
+  it('load the built-in modules a session needs before V8’s flags change', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-flags-'));
+    try {
+      const log = join(dir, 'flags.log');
+      const result = spawnSync(
+        process.execPath,
+        [
+          '--require',
+          recordBuiltinsAfterFlags(dir, log),
+          join(pkg, 'bin/acp.cjs'),
+          'run',
+          '--agent',
+          'demo',
+          'hi',
+        ],
+        {
+          encoding: 'utf8',
+          env: {
+            PATH: process.env.PATH,
+            HOME: dir,
+            ACP_KIT_CONFIG_DIR: join(dir, 'config'),
+            ACP_KIT_DATA_DIR: join(dir, 'data'),
+            ACP_KIT_DEMO_DELAY_MS: '0',
+          },
+        },
+      );
+      expect(result.status, result.stderr).toBe(0);
+      const lines = readFileSync(log, 'utf8').split('\n');
+      expect(lines.slice(0, 2)).toEqual([
+        'flags --interrupt-budget=540672',
+        'flags --heap-growing-percent=50',
+      ]);
+      const after = lines.filter((line) => line.startsWith('NativeModule '));
+      expect(after.filter((name) => UNCACHED_HEAVY.test(name))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
