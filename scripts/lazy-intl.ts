@@ -57,7 +57,10 @@ export function lazyIntlSource(source: string, path: string): string | undefined
   return patched === source ? undefined : patched;
 }
 
-/** The esbuild plugin: every ES module of a dependency goes through {@link lazyIntlSource}. */
+/**
+ * The esbuild plugin: every JavaScript file of a dependency (ES module or CommonJS) that has such
+ * work goes through {@link lazyIntlSource}.
+ */
 export const lazyIntl: Plugin = {
   name: 'lazy-intl',
   setup(builder) {
