@@ -152,9 +152,7 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
       // What the UI's modules and the agent's start use is loaded before (with the flags first,
       // 34 were loaded after them, node:crypto's 16 among them); a few small ones that later work
       // loads on first use (the workspace's walk, a deep comparison) may come after.
-      expect(
-        after.filter((name) => /crypto|perf|child_process|readline|streams|fs\/promises/.test(name)),
-      ).toEqual([]);
+      expect(after.filter((name) => UNCACHED_HEAVY.test(name))).toEqual([]);
       expect(after.length, after.join(', ')).toBeLessThanOrEqual(4);
     } finally {
       h.close();
