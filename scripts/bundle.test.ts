@@ -366,6 +366,57 @@ describe('the patch of Ink’s frames (ink-frame-patch.ts)', () => {
   });
 });
 
+describe('the patch of Ink’s sanitizing of texts (ink-frame-patch.ts)', () => {
+  it('gives what Ink gives for any text, returning a text of only SGR sequences at once', async () => {
+    const inkSanitize = join(ROOT, 'node_modules/ink/build/sanitize-ansi.js');
+    type Sanitize = (text: string) => string;
+    const source = readFileSync(inkSanitize, 'utf8');
+    const original = await importInkModule<Sanitize>(source, 'original');
+    const patched = await importInkModule<Sanitize>(patchInk('sanitize-ansi.js', source), 'patched');
+    const styled = '\x1b[1m\x1b[38;2;1;2;3mbold\x1b[22m \x1b[4:3mcurly\x1b[m 界';
+    expect(patched(styled)).toBe(styled);
+    expect(patched('a\x1b[2Jb\x1b[?25lc\x1b]8;;https://x\x07link\x1b]8;;\x07')).toBe(
+      original('a\x1b[2Jb\x1b[?25lc\x1b]8;;https://x\x07link\x1b]8;;\x07'),
+    );
+    fc.assert(
+      fc.property(
+        fc
+          .array(
+            fc.constantFrom(
+              'a',
+              ' ',
+              '界',
+              '\x1b',
+              '[',
+              ']',
+              '1',
+              '38',
+              ';',
+              ':',
+              'm',
+              'H',
+              '?',
+              ' ',
+              '\x07',
+              '\x9b',
+              '\x85',
+              '\n',
+            ),
+            { maxLength: 24 },
+          )
+          .map((parts) => parts.join('')),
+        (text) => {
+          expect(patched(text)).toBe(original(text));
+        },
+      ),
+      { seed: 11, numRuns: 3000 },
+    );
+    expect(() => patchInk('sanitize-ansi.js', source.replace('const sanitizeAnsi', 'const clean'))).toThrow(
+      /sanitize-ansi\.js is not the text/,
+    );
+  });
+});
+
 describe('the patch of Ink’s text measuring (ink-frame-patch.ts)', () => {
   it('keeps a bounded number of texts’ sizes, where Ink kept every text it ever laid out', async () => {
     const inkMeasureText = join(ROOT, 'node_modules/ink/build/measure-text.js');

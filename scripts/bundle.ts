@@ -63,7 +63,7 @@ export const inkFrameCache: Plugin = {
   name: 'ink-frame-cache',
   setup(builder) {
     builder.onLoad(
-      { filter: /[\\/]ink[\\/]build[\\/](output|render-node-to-output|ink|measure-text)\.js$/ },
+      { filter: /[\\/]ink[\\/]build[\\/](output|render-node-to-output|ink|measure-text|sanitize-ansi)\.js$/ },
       (args) => ({
         contents: patchInk(basename(args.path) as InkModule, readFileSync(args.path, 'utf8')),
         loader: 'js',

@@ -10,7 +10,8 @@
  * per character, which were most of the garbage a frame made. The output is the same
  * (scripts/bundle.test.ts compares the two on random frames); tests that run from source use Ink
  * unpatched. In ink/build/ink.js, the throttle of frames and writes is ink-lazy-throttle.ts: the same
- * calls at the same times, without a timer after every frame.
+ * calls at the same times, without a timer after every frame. In ink/build/sanitize-ansi.js, a
+ * text whose only control sequences are SGR ones is returned without being tokenised.
  */
 import { fileURLToPath } from 'node:url';
 
@@ -29,7 +30,8 @@ export const INK_CACHE_ENTRIES = 4096;
 export const INK_CELL_CACHE_ENTRIES = 1024;
 
 /** Which of Ink's modules a patch is for. */
-export type InkModule = 'output.js' | 'render-node-to-output.js' | 'ink.js' | 'measure-text.js';
+export type InkModule =
+  'output.js' | 'render-node-to-output.js' | 'ink.js' | 'measure-text.js' | 'sanitize-ansi.js';
 
 /** One replacement, which must match the text exactly once. */
 interface Replacement {
@@ -343,11 +345,29 @@ const MEASURE_TEXT: readonly Replacement[] = [
   },
 ];
 
+/**
+ * Ink strips control sequences other than SGR from every text node of every frame by tokenising
+ * it (~11 ms of a 20-second paced stream, the live region's few texts each frame). A text whose
+ * only control sequences are SGR ones with plain parameters, and which has no C1 control, is
+ * what the tokenising would give back: it is returned at once.
+ */
+const SANITIZE_ANSI: readonly Replacement[] = [
+  {
+    find: `const sanitizeAnsi = (text) => {
+    if (!hasAnsiControlCharacters(text)) {`,
+    replace: `/** What sanitizing may change: a C1 control, or an escape that does not start an SGR sequence (acp bundle). */
+const notOnlySgr = /[\\u0080-\\u009f]|\\u001b(?!\\[[\\d:;]*m)/;
+const sanitizeAnsi = (text) => {
+    if (!notOnlySgr.test(text)) {`,
+  },
+];
+
 const PATCHES: Readonly<Record<InkModule, readonly Replacement[]>> = {
   'output.js': OUTPUT,
   'render-node-to-output.js': RENDER_NODE_TO_OUTPUT,
   'ink.js': INK,
   'measure-text.js': MEASURE_TEXT,
+  'sanitize-ansi.js': SANITIZE_ANSI,
 };
 
 /**
