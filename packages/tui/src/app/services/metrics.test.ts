@@ -16,4 +16,22 @@ describe('TuiMetrics', () => {
     expect(quiet?.report().rssAtQuitMb).toBeGreaterThan(0);
     expect(quiet?.report().memoryAtQuitMb?.heapUsed).toBeGreaterThan(0);
   });
+
+  it('samples the first turn’s progress unless told not to (its timer wakes a paced stream as often as its frames)', () => {
+    const sampled = TuiMetrics.fromEnv({ ACP_KIT_TUI_METRICS_FILE: '/dev/null' });
+    const quiet = TuiMetrics.fromEnv({
+      ACP_KIT_TUI_METRICS_FILE: '/dev/null',
+      ACP_KIT_TUI_METRICS_PROGRESS: 'off',
+    });
+    for (const metrics of [sampled, quiet]) {
+      metrics?.mark('first-prompt');
+      metrics?.sampleProgress(() => 3);
+    }
+    expect(sampled?.report().progress).toEqual([[expect.any(Number), expect.any(Number), 3]]);
+    expect(quiet?.report().progress).toEqual([]);
+    // Its timer is cleared at the quit, as the sampled one is.
+    sampled?.mark('quit');
+    quiet?.mark('quit');
+    expect(quiet?.report().cpuSinceFirstPromptMs).toEqual(expect.any(Number));
+  });
 });

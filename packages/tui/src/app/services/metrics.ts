@@ -131,10 +131,14 @@ export class TuiMetrics {
   /**
    * `sampleLoop`: whether to sample the event-loop delay. Its timer wakes the process every 5 ms
    * (200 times a second, more than a streamed answer does), so a measurement of CPU turns it off.
+   * `sampleProgress`: whether to sample the first turn's progress ({@link sampleProgress}); its
+   * timer wakes the process 4 times a second, as often as a paced stream's frames, so a
+   * measurement of a paced stream's CPU turns it off too.
    */
   constructor(
     private readonly file: string,
     sampleLoop = true,
+    private readonly sampleProgressToo = true,
   ) {
     if (sampleLoop) {
       this.histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
@@ -146,7 +150,13 @@ export class TuiMetrics {
   /** Metrics from the environment, or undefined when not asked for. */
   static fromEnv(env: NodeJS.ProcessEnv): TuiMetrics | undefined {
     const file = env.ACP_KIT_TUI_METRICS_FILE || env.ACP_KIT_TUI_METRICS;
-    return file ? new TuiMetrics(file, env.ACP_KIT_TUI_METRICS_LOOP !== 'off') : undefined;
+    return file
+      ? new TuiMetrics(
+          file,
+          env.ACP_KIT_TUI_METRICS_LOOP !== 'off',
+          env.ACP_KIT_TUI_METRICS_PROGRESS !== 'off',
+        )
+      : undefined;
   }
 
   /** Ink rendered a frame (`renderTime`: building the frame, before writing it). */
@@ -183,7 +193,7 @@ export class TuiMetrics {
    * the UI quits; the first call wins.
    */
   sampleProgress(updates: () => number): void {
-    if (this.progressTimer || !this.cpuAtPrompt) return;
+    if (!this.sampleProgressToo || this.progressTimer || !this.cpuAtPrompt) return;
     const start = performance.now();
     const sample = (): void => {
       const cpu = process.cpuUsage(this.cpuAtPrompt);
