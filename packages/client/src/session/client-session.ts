@@ -199,7 +199,9 @@ export class ClientSession {
       if (answer === undefined) {
         const grace = describeLimit(link.timeouts.cancelGraceMs);
         this.store.dispatch({ type: 'turn_end', at: Date.now(), turn, stopReason: 'cancelled' });
-        void link.kill();
+        // Stopped before the turn returns, as its note says: a caller that looks at the agent
+        // then finds it stopped, not still exiting (SIGKILL to its group: not long).
+        await link.kill().catch(() => undefined);
         return {
           stopReason: 'cancelled',
           notes: [
