@@ -16,9 +16,11 @@ export interface StyledLinesProps {
 export const StyledLines = memo(function StyledLines({ lines }: StyledLinesProps) {
   // Never squeezed: in a box of fewer rows (`ClipRows`) its first rows show and the rest is cut,
   // where shrinking would lay its lines over one another.
+  const text = lines.join('\n');
   return (
     <Box flexDirection="column" flexShrink={0}>
-      {lines.length > 0 && <Text>{lines.join('\n')}</Text>}
+      {/* A text of one blank line would take no row: it is a space. */}
+      {lines.length > 0 && <Text>{text === '' ? ' ' : text}</Text>}
     </Box>
   );
 });
