@@ -29,7 +29,7 @@ describe('TuiMetrics', () => {
     }
     expect(sampled?.report().progress).toEqual([[expect.any(Number), expect.any(Number), 3]]);
     expect(quiet?.report().progress).toEqual([]);
-    // Its timer is cleared at the quit, as the sampled one is.
+    // The quit clears the sampled one's timer; the quiet one reports without ever having had one.
     sampled?.mark('quit');
     quiet?.mark('quit');
     expect(quiet?.report().cpuSinceFirstPromptMs).toEqual(expect.any(Number));
