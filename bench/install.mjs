@@ -13,7 +13,7 @@
  *   named baseline, what the unbundled `acp` needed: the library tarballs plus the UI's and the
  *   command line's own dependencies, installed into another fresh prefix (`--no-baseline` skips it).
  * Variants: `installed` (the tarball, run as `acp` from the prefix's bin), `clone`
- * (packages/cli/bin/acp.cjs), any `--extra NAME=PATH` (another `acp` or a build's cli.js) and
+ * (packages/cli/bin/acp.cjs), any `--extra NAME=PATH` (another `acp` or a build's cli.cjs) and
  * `--extra-ui NAME=PATH` (a program measured for the UI's first frame only).
  * Besides wall-clock times, CPU times (user + system: /usr/bin/time, /proc/PID/schedstat on
  * Linux), steadier on a shared machine. Public tools only: child_process timing, npm, du, tmux,

@@ -24,7 +24,7 @@ import { option } from './common.js';
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 /** The clone's `acp`: the same bundle the `acp-kit` package ships (scripts/bundle.ts). */
 export const ACP = join(ROOT, 'packages/cli/bin/acp.cjs');
-const BUNDLE_ENTRY = join(ROOT, 'packages/cli/dist/cli.js');
+const BUNDLE_ENTRY = join(ROOT, 'packages/cli/dist/cli.cjs');
 export const SCENARIO_AGENT = join(ROOT, 'packages/tui/src/e2e/fixtures/scenario-agent.mjs');
 
 function newestMtime(dir) {
@@ -75,7 +75,7 @@ export function machine() {
 /**
  * How the UI is run: `node ACP`, or with `--bundle FILE` another `acp` (an installed one's bin,
  * or for profiles a build without minification: `npx tsx scripts/bundle.ts --no-minify --outdir
- * /tmp/acp-prof/dist` gives /tmp/acp-prof/dist/cli.js), and with `--cpu-prof DIR` under
+ * /tmp/acp-prof/dist` and its bin/acp.cjs copied to /tmp/acp-prof/bin), and with `--cpu-prof DIR` under
  * `node --cpu-prof` (summarise with `node bench/profile-summary.js DIR`; `--cpu-prof-interval US`
  * samples more often than every 1,000 µs).
  */

@@ -1,7 +1,8 @@
 /**
  * Builds the `acp-kit` package (packages/cli) as an esbuild bundle with no runtime dependencies:
- * ESM chunks in `packages/cli/dist/` (`cli.js` is the entry; each command's implementation, the
- * terminal UI and the agent are chunks loaded on demand), `quick.cjs` (the same command line as
+ * chunks in `packages/cli/dist/` (`cli.cjs` is the entry; each command's implementation, the
+ * terminal UI and the agent are chunks loaded on demand), split by esbuild as ES modules and then
+ * made CommonJS files for V8's code cache (commonjs-chunks.ts), `quick.cjs` (the same command line as
  * one CommonJS file, for `acp --version` and `acp --help`), the protocol's validators as CommonJS
  * files loaded on their first use (`schema-*.cjs`, lazy-schema.ts), `dist/metafile.json` (not
  * shipped) and `THIRD_PARTY_LICENSES.md` for the bundled packages.
@@ -9,12 +10,13 @@
  *   npx tsx scripts/bundle.ts [--no-minify] [--outdir DIR]
  *
  * `npm run build` runs it. `--no-minify --outdir /tmp/acp-prof/dist` gives readable chunks for
- * `node --cpu-prof` profiles (run /tmp/acp-prof/dist/cli.js; its package.json is copied beside).
+ * `node --cpu-prof` profiles (run /tmp/acp-prof/dist/cli.cjs; its package.json is copied beside).
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { ESM_REQUIRE_BANNER, toCommonJs, withoutTopLevelAwait } from './commonjs-chunks.ts';
 import { patchInk, type InkModule } from './ink-frame-patch.ts';
 import { lazyIntl } from './lazy-intl.ts';
 import { lazyValidators, validatorSetsBuildOptions } from './lazy-schema.ts';
@@ -34,22 +36,6 @@ const withoutDevtools: Plugin = {
       contents: '// React DevTools are not part of the acp bundle.\n',
       loader: 'js',
     }));
-  },
-};
-
-/**
- * Yoga's wasm is embedded as base64; its loader decodes it directly unless `fetch` exists, in
- * which case it fetches the data: URL, which starts Node's whole fetch stack (~25 ms).
- */
-const yogaWithoutFetch: Plugin = {
-  name: 'yoga-without-fetch',
-  setup(builder) {
-    builder.onLoad({ filter: /yoga-wasm-base64-esm\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const patched = source.replaceAll('"function"!=typeof fetch', 'true');
-      if (patched === source) throw new Error('yoga-without-fetch: the loader changed; update the patch');
-      return { contents: patched, loader: 'js' };
-    });
   },
 };
 
@@ -218,7 +204,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
     absWorkingDir: ROOT,
     entryPoints: { cli: ENTRY, 'after-frame': AFTER_FRAME_ENTRY },
     outdir: options.outdir ?? join(BUNDLE_PACKAGE_DIR, 'dist'),
-    // Chunks sit next to cli.js: `new URL('../package.json', import.meta.url)` (the agent's
+    // Chunks sit next to cli.cjs: `new URL('../package.json', import.meta.url)` (the agent's
     // version) then still finds the package's manifest, as it does from src/ and dist/.
     chunkNames: '[name]-[hash]',
     bundle: true,
@@ -232,7 +218,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
     define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [
       withoutDevtools,
-      yogaWithoutFetch,
+      withoutTopLevelAwait,
       inkFrameCache,
       lazyIntl,
       fastStringWidth,
@@ -242,9 +228,7 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
       lazyValidators(ROOT),
     ],
     // CommonJS dependencies (React, highlight.js, the MCP SDK's deps) require() Node built-ins.
-    banner: {
-      js: "import { createRequire as __acpRequire } from 'node:module'; const require = __acpRequire(import.meta.url);",
-    },
+    banner: { js: ESM_REQUIRE_BANNER },
     minifySyntax: minify,
     minifyWhitespace: minify,
     // Licenses are shipped whole in THIRD_PARTY_LICENSES.md instead.
@@ -262,6 +246,8 @@ export async function writeBundle(options: { outdir?: string; minify?: boolean }
   mkdirSync(outdir, { recursive: true });
   const { metafile } = await build(config);
   if (!metafile) throw new Error('esbuild returned no metafile');
+  // CommonJS, for V8's code cache (commonjs-chunks.ts); the metafile keeps the chunk graph.
+  toCommonJs(outdir, options.minify ?? true);
   await build(
     quickBundleOptions({ outdir, ...(options.minify !== undefined ? { minify: options.minify } : {}) }),
   );

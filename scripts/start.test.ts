@@ -2,7 +2,7 @@
  * `acp` with options only, through bin/acp.cjs and dist/start.cjs (the whole bundle built here into
  * a temp package): the terminal UI's first frame is drawn by the CommonJS start before any ES
  * module loads, V8's code cache is used from the second start on, the UI takes the drawing over in
- * one write; and what the argument parser decides is not the UI goes to the ES module program, with
+ * one write; and what the argument parser decides is not the UI goes to the bundle's program, with
  * the output that program gives.
  */
 import { spawnSync } from 'node:child_process';
@@ -24,7 +24,12 @@ import { ROOT, writeBundle } from './bundle.ts';
 import { inProcessProgram } from './in-process-program.ts';
 
 let pkg: string;
-const cache = (): string => join(pkg, 'dist', `start.cjs.${process.version}-${process.arch}.v8-cache`);
+/** The code cache bin/acp.cjs keeps of dist/FILE, made under the V8 flags it names ('' for none). */
+const cacheOf = (file: string, flags = ''): string =>
+  join(pkg, 'dist', `${file}.${process.version}-${process.arch}${flags ? `-${flags}` : ''}.v8-cache`);
+const cache = (): string => cacheOf('start.cjs');
+/** The flags of `acp run` and the other commands (bin/acp.cjs). */
+const COMMAND_FLAGS = 'interrupt-budget+heap-growing';
 
 beforeAll(async () => {
   pkg = mkdtempSync(join(tmpdir(), 'acp-start-'));
@@ -98,7 +103,7 @@ process.on('exit', () => fs.appendFileSync(${JSON.stringify(log)}, process.modul
 const UNCACHED_HEAVY = /crypto|perf|child_process|readline|streams|fs\/promises/;
 
 describe('acp --agent NAME and acp, from the CommonJS start', () => {
-  it('draw the first frame before any ES module (or the agent, crypto, V8 flags) loads; the UI takes it over in one write', async () => {
+  it('draw the first frame before any chunk or ES module (or the agent, crypto, V8 flags) loads; the UI takes it over in one write', async () => {
     const dirs = makeScenarioDirs();
     const rawLog = join(dirs.root, 'raw.log');
     const modulesLog = join(dirs.root, 'modules.log');
@@ -160,6 +165,44 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
     }
   }, 120_000);
 
+  it("read the UI's chunks with V8's code cache: written by the first start, kept as they are by the next", async () => {
+    const dist = join(pkg, 'dist');
+    for (const file of readdirSync(dist)) if (file.endsWith('.v8-cache')) rmSync(join(dist, file));
+    const run = async () => {
+      const dirs = makeScenarioDirs();
+      const h = TuiHarness.launch({
+        program: [process.execPath, join(pkg, 'bin/acp.cjs')],
+        args: ['--agent', 'scenario'],
+        env: scenarioEnv(dirs),
+        dirs,
+      });
+      try {
+        await h.waitFor(/connected │ Scenario/, { timeoutMs: 60_000 });
+        h.press('C-q');
+        expect(await h.exitStatus()).toBe(0);
+      } finally {
+        h.close();
+        rmSync(dirs.root, { recursive: true, force: true });
+      }
+    };
+    await run();
+    const caches = new Map(
+      readdirSync(dist)
+        .filter((file) => file.endsWith('.v8-cache'))
+        .map((file) => [file, readFileSync(join(dist, file))]),
+    );
+    // The UI's entry and its chunks, loaded before its flags are set, are cached under none.
+    const names = [...caches.keys()];
+    expect(names).toContain(`after-frame.cjs.${process.version}-${process.arch}.v8-cache`);
+    expect(
+      names.some((name) => /^run-tui-\w+\.cjs\.v[\d.]+-\w+\.v8-cache$/.test(name)),
+      names.join(' '),
+    ).toBe(true);
+    await run();
+    // V8 took every one (a cache it rejects is written again).
+    for (const [file, bytes] of caches) expect(readFileSync(join(dist, file)).equals(bytes), file).toBe(true);
+  }, 120_000);
+
   it('keep a key typed over the drawing of the picker for the UI', async () => {
     const dirs = makeScenarioDirs();
     const h = TuiHarness.launch({
@@ -180,7 +223,7 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
 });
 
 describe('acp with options only, when the parser decides it is not the UI', () => {
-  it('gives what the ES module program gives, warnings once', async () => {
+  it('gives what the bundle’s program (dist/cli.cjs) gives, warnings once', async () => {
     const env = { ACP_KIT_LOG: 'debug' };
     for (const args of [
       ['--agent', 'demo'], // no terminal
@@ -207,9 +250,7 @@ describe('acp with options only, when the parser decides it is not the UI', () =
 
 describe('the validators acp loads on first use (scripts/lazy-schema.ts)', () => {
   it("are read with V8's code cache, written beside them by the first run that loads them", () => {
-    const sets = ['schema-v2.cjs', 'schema-v2-unstable.cjs'].map((file) =>
-      join(pkg, 'dist', `${file}.${process.version}-${process.arch}.v8-cache`),
-    );
+    const sets = ['schema-v2.cjs', 'schema-v2-unstable.cjs'].map((file) => cacheOf(file, COMMAND_FLAGS));
     for (const file of sets) rmSync(file, { force: true });
     const env = { ACP_KIT_DEMO_DELAY_MS: '0', ACP_KIT_DATA_DIR: join(pkg, 'data') };
     const first = acp(['run', '--agent', 'demo', 'hello'], env);
@@ -224,7 +265,7 @@ describe('the validators acp loads on first use (scripts/lazy-schema.ts)', () =>
 
 describe('the terminal UI’s code as it loads (scripts/lazy-intl.ts)', () => {
   it('makes no grapheme segmenter and compiles no emoji expression until text needs them', () => {
-    const chunk = readdirSync(join(pkg, 'dist')).find((file) => /^run-tui-.*\.js$/.test(file));
+    const chunk = readdirSync(join(pkg, 'dist')).find((file) => /^run-tui-.*\.cjs$/.test(file));
     expect(chunk).toBeDefined();
     const counter = join(pkg, 'count-intl.mjs');
     writeFileSync(
@@ -239,9 +280,8 @@ globalThis.RegExp = new Proxy(RegExp, { construct(target, args) { if (String(arg
       [
         '--import',
         counter,
-        '--input-type=module',
         '-e',
-        `await import(${JSON.stringify(join(pkg, 'dist', chunk as string))}); console.log(JSON.stringify(globalThis.__intl));`,
+        `require(${JSON.stringify(join(pkg, 'dist', chunk as string))}); console.log(JSON.stringify(globalThis.__intl));`,
       ],
       { encoding: 'utf8' },
     );

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The `acp` command. dist/ holds the esbuild bundle (scripts/bundle.ts; `npm run build` in a clone).
 // Plain CommonJS that any Node runs, so an old Node gets a clear message instead of a syntax error,
-// and so that `acp --version` and `acp --help` (dist/quick.cjs) and the terminal UI until its first
-// frame is drawn (dist/start.cjs) start no ES module loader.
+// which runs the bundle's CommonJS files (dist/) with V8's code cache kept beside them: `acp --version`
+// and `acp --help` (dist/quick.cjs), the terminal UI until its first frame (dist/start.cjs), and
+// the rest (dist/cli.cjs and the chunks it loads).
 'use strict';
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, join } = require('node:path');
-const { pathToFileURL } = require('node:url');
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
@@ -30,15 +30,50 @@ function missing(error, file) {
 }
 
 /**
- * Runs a CommonJS file with V8's code cache kept beside it (Node 20 has no compile cache of its
- * own; ≥ 22.1 has one, enabled below): compiling is a third of `acp --help`. The cache is written
- * after the first run where the package directory is writable, and V8 rejects one that does not
- * fit this Node or this file, which is then written again. A cache that cannot be read or written
- * only costs the compile.
+ * The V8 flags this process has set so far (see `setFlags`): a code cache made under other flags is
+ * one V8 rejects, so each cache file is named for the flags it was made under.
  */
-function requireCached(file) {
+let flagsKey = '';
+/** Code caches to write: [script, file, flags they were compiled under]. */
+const pendingCaches = [];
+
+/**
+ * Writes the code cache of every file loaded under the current flags (with what V8 compiled of
+ * them so far: the functions that ran, too), once each. At exit, and before the flags change:
+ * a cache made after a change is one V8 rejects where the file is loaded under the flags before it.
+ */
+function saveCodeCaches() {
+  for (const [script, cacheFile, key] of pendingCaches.splice(0)) {
+    if (key !== flagsKey) continue;
+    try {
+      const temporary = `${cacheFile}.${process.pid}`;
+      writeFileSync(temporary, script.createCachedData());
+      renameSync(temporary, cacheFile);
+    } catch {
+      // A read-only installation: no cache.
+    }
+  }
+}
+process.once('exit', saveCodeCaches);
+
+/** Sets V8 flags, after writing the code caches made under the flags before. */
+function setFlags(key, flags) {
+  saveCodeCaches();
+  require('node:v8').setFlagsFromString(flags);
+  flagsKey = flagsKey ? `${flagsKey}+${key}` : key;
+}
+
+/**
+ * Runs a CommonJS file of dist/ as `module` with V8's code cache kept beside it (Node 20 keeps
+ * none for any file of its own; ≥ 22.1 has one, enabled below): compiling is a third of
+ * `acp --help`, and a fifth of reopening a long session in the UI (its ~1.7 MB of chunks). The
+ * cache is written after the first run where the package directory is writable, and V8 rejects one
+ * that does not fit this Node, its flags or this file, which is then written again. A cache that
+ * cannot be read or written only costs the compile.
+ */
+function runCached(module, file) {
   const source = readFileSync(file, 'utf8');
-  const cacheFile = `${file}.${process.version}-${process.arch}.v8-cache`;
+  const cacheFile = `${file}.${process.version}-${process.arch}${flagsKey ? `-${flagsKey}` : ''}.v8-cache`;
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
@@ -46,35 +81,27 @@ function requireCached(file) {
     // First run.
   }
   const vm = require('node:vm');
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-  const module = { exports: {} };
+  const script = new vm.Script(Module.wrap(source), {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (cachedData === undefined || script.cachedDataRejected)
+    pendingCaches.push([script, cacheFile, flagsKey]);
   script
     .runInThisContext()
     .call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
-  let saveCodeCache = () => undefined;
-  if (cachedData === undefined || script.cachedDataRejected) {
-    let saved = false;
-    // After the run (the cache then holds the functions it compiled, too), or when the file asks:
-    // before it changes V8's flags, which V8 would then find changed and reject the cache for.
-    saveCodeCache = () => {
-      if (saved) return;
-      saved = true;
-      try {
-        const temporary = `${cacheFile}.${process.pid}`;
-        writeFileSync(temporary, script.createCachedData());
-        renameSync(temporary, cacheFile);
-      } catch {
-        // A read-only installation: no cache.
-      }
-    };
-    process.once('exit', saveCodeCache);
-  }
-  return { exports: module.exports, saveCodeCache };
 }
 
-/** Runs a CommonJS file of dist/, with the code cache (or Node's own compile cache, when it has one). */
-function requireDist(file, nodeCache) {
-  return nodeCache ? { exports: require(file), saveCodeCache: () => undefined } : requireCached(file);
+const DIST = join(__dirname, '../dist');
+/**
+ * Node's loading of `.cjs` files, with the files of dist/ (the bundle's chunks, which require each
+ * other as `.cjs` files: scripts/commonjs-chunks.ts) run with their code cache.
+ */
+function loadDistWithCodeCache() {
+  const plain = Module._extensions['.cjs'] ?? Module._extensions['.js'];
+  Module._extensions['.cjs'] = (module, file) =>
+    dirname(file) === DIST ? runCached(module, file) : plain(module, file);
 }
 
 /**
@@ -85,7 +112,7 @@ function requireDist(file, nodeCache) {
  * quickly.
  */
 function optimiseLikeTheUi() {
-  require('node:v8').setFlagsFromString('--interrupt-budget=540672');
+  setFlags('interrupt-budget', '--interrupt-budget=540672');
 }
 
 /**
@@ -111,56 +138,56 @@ function loadBuiltinsFirst() {
  * (paced stream, flood, a 10 MB answer) for ~3 MiB less resident at the end.
  */
 function keepTheOldGenerationSmall() {
-  require('node:v8').setFlagsFromString('--heap-growing-percent=50');
+  setFlags('heap-growing', '--heap-growing-percent=50');
 }
 
 const args = process.argv.slice(2);
 // Node ≥ 22.1 keeps V8's compiled code between runs (about a quarter of the UI's start); Node 20
-// has no such cache for ES modules, and this does nothing there.
-const nodeCache = Module.enableCompileCache?.();
-// The CommonJS files the bundle loads on first use (the protocol's validators: stubs in the ES
-// modules call this, scripts/lazy-schema.ts) are read the same way, with their code cache.
-globalThis[Symbol.for('acp-kit.require-dist')] = (file) => requireDist(file, nodeCache).exports;
+// has no such cache (`enableCompileCache` is undefined there): this file keeps V8's code cache.
+if (!Module.enableCompileCache?.()) loadDistWithCodeCache();
+// The CommonJS files the bundle loads on first use (the protocol's validators: stubs in the chunks
+// call this, scripts/lazy-schema.ts).
+globalThis[Symbol.for('acp-kit.require-dist')] = (file) => require(file);
 if (args.length === 1 && ['--version', '-V', '--help', '-h'].includes(args[0])) {
   const file = join(__dirname, '../dist/quick.cjs');
   try {
-    requireDist(file, nodeCache);
+    require(file);
   } catch (error) {
     if (!missing(error, file)) throw error;
   }
 } else if (args.length === 0 || args[0].startsWith('-')) {
   // No command word first: the terminal UI, most likely (`acp`, `acp --agent NAME`, `acp -- CMD`).
   // start.cjs runs the argument parser and draws the UI's first frame; for anything else the
-  // parser decides (a command after options, an error, help) it runs dist/cli.js instead.
+  // parser decides (a command after options, an error, help) it runs dist/cli.cjs instead.
   const file = join(__dirname, '../dist/start.cjs');
-  let loaded;
+  let start;
   try {
-    loaded = requireDist(file, nodeCache);
+    ({ start } = require(file));
   } catch (error) {
     if (!missing(error, file)) throw error;
   }
-  // import() of this file: code run through vm.Script has none of its own.
-  // Once start.cjs's own work is done: its code cache, made under the flags it was read with (V8
-  // rejects a cache made under others). The UI's flags are set once its modules are loaded: after
-  // a flag changes, V8 also rejects the code cache Node keeps for its built-in modules, which are
-  // then compiled from source (3x the time for node:crypto and the rest the UI loads).
+  // Once start.cjs's own work is done: the code caches made so far, under the flags they were
+  // read with (V8 rejects a cache made under others). The UI's flags are set once its modules are
+  // loaded: after a flag changes, V8 also rejects the code cache Node keeps for its built-in
+  // modules, which are then compiled from source (3x the time for node:crypto and the rest the UI
+  // loads).
   const leaveStart = () => {
-    loaded.saveCodeCache();
+    saveCodeCaches();
     return optimiseLikeTheUi;
   };
-  loaded?.exports
-    .start((url) => import(url), leaveStart)
-    .catch((error) => {
-      process.exitCode = 1;
-      throw error;
-    });
+  start?.(async (chunk) => require(chunk), leaveStart).catch((error) => {
+    process.exitCode = 1;
+    throw error;
+  });
 } else {
   // Before the bundle loads, so that all of it is counted this way; the built-ins first.
   loadBuiltinsFirst();
   optimiseLikeTheUi();
   keepTheOldGenerationSmall();
-  const file = join(__dirname, '../dist/cli.js');
-  import(pathToFileURL(file).href).catch((error) => {
+  const file = join(__dirname, '../dist/cli.cjs');
+  try {
+    require(file);
+  } catch (error) {
     if (!missing(error, file)) throw error;
-  });
+  }
 }

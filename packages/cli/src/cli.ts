@@ -8,7 +8,9 @@ import { main } from './main.js';
 /** Commands whose stdout is a protocol channel: they handle its end themselves. */
 const STDIO_PEERS = new Set(['agent', 'chain', 'proxy']);
 
-process.exitCode = await main(
-  process.argv,
-  processIo({ exitOnBrokenPipe: !STDIO_PEERS.has(process.argv[2] ?? '') }),
+// No top-level `await`: the bundle's chunks are CommonJS files (scripts/commonjs-chunks.ts).
+void main(process.argv, processIo({ exitOnBrokenPipe: !STDIO_PEERS.has(process.argv[2] ?? '') })).then(
+  (code) => {
+    process.exitCode = code;
+  },
 );

@@ -2,25 +2,25 @@
  * The start of `acp` when its arguments may open the terminal UI (none, or options first: bin/acp.cjs
  * sends those here): the same program (main.ts) built as one CommonJS file, dist/start.cjs, that
  * bin/acp.cjs runs with V8's code cache kept beside it. For the UI it draws the first frame
- * (`drawEarly`: settings, catalog, the screen) before any ES module is loaded, then loads the
- * UI's ES module entry (after-frame.ts, in the bundle's chunks), which starts the agent and takes
- * the drawing over. Everything else (a command, an error to report, line mode) needs modules this
- * file does not hold (scripts/bundle.ts makes importing one throw `ACP_NOT_BUNDLED`): the whole
- * program is then run again by the ES module entry (dist/cli.js), so the argument parser decides,
- * and what it would have written on stderr here is dropped, as the run there writes it.
+ * (`drawEarly`: settings, catalog, the screen) before any chunk of the bundle is loaded, then loads
+ * the UI's entry (after-frame.ts, dist/after-frame.cjs in the bundle's chunks), which starts the
+ * agent and takes the drawing over. Everything else (a command, an error to report, line mode)
+ * needs modules this file does not hold (scripts/bundle.ts makes importing one throw
+ * `ACP_NOT_BUNDLED`): the whole program is then run again by the bundle's entry (dist/cli.cjs), so
+ * the argument parser decides, and what it would have written on stderr here is dropped, as the
+ * run there writes it.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { drawEarly, terminalProblem, type EarlyDrawing, type TuiArguments } from '@acp-kit/tui/entry';
 import type { AfterFrame } from './after-frame.js';
 import { processIo, type CliIo, type Output } from './io.js';
 import { isDumbTerminal, main, type TerminalUi } from './main.js';
 
-/** How this file imports an ES module: bin/acp.cjs's own `import()` (a `vm.Script` has none). */
-export type ImportModule = (url: string) => Promise<unknown>;
+/** How this file loads a chunk of the bundle (a path): bin/acp.cjs's loader, with its code cache. */
+export type LoadChunk = (file: string) => Promise<unknown>;
 
 /**
- * Called once this file's own work is done, before any ES module loads: bin/acp.cjs then writes
+ * Called once this file's own work is done, before any chunk loads: bin/acp.cjs then writes
  * V8's code cache of this file (if it is to write one). Returns the function that sets the V8
  * flags the UI runs with, for once the UI's modules are loaded: after a flag changes, V8 rejects
  * the code cache Node keeps for its built-in modules, and each one loaded then is compiled from
@@ -35,7 +35,7 @@ export type SetUiFlags = () => void;
 /** What scripts/bundle.ts makes an import of a module outside this file throw. */
 export const NOT_BUNDLED = 'ACP_NOT_BUNDLED';
 
-/** Thrown to have the ES module entry run the program instead (see {@link NOT_BUNDLED}). */
+/** Thrown to have the bundle's entry run the program instead (see {@link NOT_BUNDLED}). */
 function handOver(why: string): Error {
   return Object.assign(new Error(`acp: ${why} is not part of dist/start.cjs`), { code: NOT_BUNDLED });
 }
@@ -69,12 +69,12 @@ function heldOutput(target: Output): Output & { release(): void; drop(): void } 
 }
 
 /**
- * The UI from here: draws its first frame, then loads the ES module rest. Before the drawing,
- * what only the ES module entry can do (line mode, the error of a missing terminal) hands over.
+ * The UI from here: draws its first frame, then loads the rest from the chunks. Before the drawing,
+ * what only the bundle's entry can do (line mode, the error of a missing terminal) hands over.
  */
 function terminalUi(
   dist: string,
-  importModule: ImportModule,
+  loadChunk: LoadChunk,
   leaveStart: LeaveStart,
   release: () => void,
 ): TerminalUi {
@@ -99,10 +99,10 @@ function terminalUi(
       // The UI's own start meets the same problem and reports it (after-frame.ts).
     }
     const setUiFlags = leaveStart();
-    const file = join(dist, 'after-frame.js');
+    const file = join(dist, 'after-frame.cjs');
     let afterFrame: AfterFrame;
     try {
-      ({ afterFrame } = (await importModule(pathToFileURL(file).href)) as { afterFrame: AfterFrame });
+      ({ afterFrame } = (await loadChunk(file)) as { afterFrame: AfterFrame });
     } catch (error) {
       // Not handed over: the drawing is on screen. An installation without its chunks.
       io.stderr.write(`acp: cannot load the terminal UI (${file}): ${(error as Error).message}\n`);
@@ -114,16 +114,16 @@ function terminalUi(
 
 /**
  * Runs `acp` with the process's arguments; resolves when the program's end is set as the exit code
- * (or handed to the ES module entry, which sets it). `dist` is the bundle's directory.
+ * (or handed to the bundle's entry, which sets it). `dist` is the bundle's directory.
  */
 export async function start(
-  importModule: ImportModule,
+  loadChunk: LoadChunk,
   leaveStart: LeaveStart = () => () => undefined,
   dist: string = __dirname,
 ): Promise<void> {
   const listening = process.stdout.listeners('error');
   const base = processIo({ exitOnBrokenPipe: true });
-  // Its end on a broken pipe, which dist/cli.js's io installs again when the program goes there.
+  // Its end on a broken pipe, which dist/cli.cjs's io installs again when the program goes there.
   const brokenPipe = process.stdout.listeners('error').filter((listener) => !listening.includes(listener));
   const stderr = heldOutput(base.stderr);
   // The process's io with stderr held; its getters (stdin, made on first use) stay getters.
@@ -132,15 +132,15 @@ export async function start(
     process.exitCode = await main(
       process.argv,
       io,
-      terminalUi(dist, importModule, leaveStart, () => stderr.release()),
+      terminalUi(dist, loadChunk, leaveStart, () => stderr.release()),
     );
     stderr.release();
   } catch (error) {
     if (!isHandOver(error)) throw error;
     stderr.drop();
     for (const listener of brokenPipe) process.stdout.off('error', listener as (error: Error) => void);
-    // The ES module program runs with the UI's flags from its start, as before this hand-over.
+    // The bundle's program runs with the UI's flags from its start, as before this hand-over.
     leaveStart()();
-    await importModule(pathToFileURL(join(dist, 'cli.js')).href);
+    await loadChunk(join(dist, 'cli.cjs'));
   }
 }
