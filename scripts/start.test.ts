@@ -99,6 +99,23 @@ process.on('exit', () => fs.appendFileSync(${JSON.stringify(log)}, process.modul
   return recorder;
 }
 
+/** `acp --agent scenario` in tmux (node given `nodeFlags`) until its agent is connected, then quit. */
+async function connectAndQuit(dirs: ReturnType<typeof makeScenarioDirs>, nodeFlags: string[] = []) {
+  const h = TuiHarness.launch({
+    program: [process.execPath, ...nodeFlags, join(pkg, 'bin/acp.cjs')],
+    args: ['--agent', 'scenario'],
+    env: scenarioEnv(dirs),
+    dirs,
+  });
+  try {
+    await h.waitFor(/connected │ Scenario/, { timeoutMs: 60_000 });
+    h.press('C-q');
+    expect(await h.exitStatus()).toBe(0);
+  } finally {
+    h.close();
+  }
+}
+
 /** Node's code cache of its built-ins is rejected after a V8 flag changes (bin/acp.cjs). */
 const UNCACHED_HEAVY = /crypto|perf|child_process|readline|streams|fs\/promises/;
 
@@ -140,17 +157,8 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
     // loaded then is compiled from its source.
     const dirs = makeScenarioDirs();
     const log = join(dirs.root, 'flags.log');
-    const recorder = recordBuiltinsAfterFlags(dirs.root, log);
-    const h = TuiHarness.launch({
-      program: [process.execPath, '--require', recorder, join(pkg, 'bin/acp.cjs')],
-      args: ['--agent', 'scenario'],
-      env: scenarioEnv(dirs),
-      dirs,
-    });
     try {
-      await h.waitFor(/connected │ Scenario/, { timeoutMs: 60_000 });
-      h.press('C-q');
-      expect(await h.exitStatus()).toBe(0);
+      await connectAndQuit(dirs, ['--require', recordBuiltinsAfterFlags(dirs.root, log)]);
       const lines = readFileSync(log, 'utf8').split('\n');
       expect(lines[0]).toBe('flags --interrupt-budget=540672');
       const after = lines.filter((line) => line.startsWith('NativeModule '));
@@ -160,7 +168,6 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
       expect(after.filter((name) => UNCACHED_HEAVY.test(name))).toEqual([]);
       expect(after.length, after.join(', ')).toBeLessThanOrEqual(4);
     } finally {
-      h.close();
       rmSync(dirs.root, { recursive: true, force: true });
     }
   }, 120_000);
@@ -170,18 +177,9 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
     for (const file of readdirSync(dist)) if (file.endsWith('.v8-cache')) rmSync(join(dist, file));
     const run = async () => {
       const dirs = makeScenarioDirs();
-      const h = TuiHarness.launch({
-        program: [process.execPath, join(pkg, 'bin/acp.cjs')],
-        args: ['--agent', 'scenario'],
-        env: scenarioEnv(dirs),
-        dirs,
-      });
       try {
-        await h.waitFor(/connected │ Scenario/, { timeoutMs: 60_000 });
-        h.press('C-q');
-        expect(await h.exitStatus()).toBe(0);
+        await connectAndQuit(dirs);
       } finally {
-        h.close();
         rmSync(dirs.root, { recursive: true, force: true });
       }
     };
