@@ -67,7 +67,8 @@ let done = false;
 out.write = function (data, ...rest) {
   if (!done && typeof data === 'string' && data.startsWith('\\x1b[?25l')) {
     done = true;
-    require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.join('\\n'));
+    const files = Object.keys(require.cache).map((file) => 'file ' + file);
+    require('node:fs').writeFileSync(${JSON.stringify(log)}, [...process.moduleLoadList, ...files].join('\\n'));
   }
   return write.call(this, data, ...rest);
 };
@@ -138,6 +139,9 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
       const notYet =
         /modules\/esm\/(translators|module_job|resolve|load)$|NativeModule (child_process|crypto|v8)$/;
       expect(loaded.filter((name) => notYet.test(name))).toEqual([]);
+      // Of the bundle's files, only the start itself (the chunks come after the drawing).
+      const distFiles = loaded.filter((line) => line.startsWith(`file ${join(pkg, 'dist')}`));
+      expect(distFiles.map((line) => line.slice(line.lastIndexOf('/') + 1))).toEqual(['start.cjs']);
       // One copy of each line in the whole history: the UI's first write replaced the drawing.
       const history = h.history();
       for (const line of [/^ 1 Scenario/m, /Message · \/ for commands/])
