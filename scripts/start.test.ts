@@ -28,8 +28,9 @@ let pkg: string;
 const cacheOf = (file: string, flags = ''): string =>
   join(pkg, 'dist', `${file}.${process.version}-${process.arch}${flags ? `-${flags}` : ''}.v8-cache`);
 const cache = (): string => cacheOf('start.cjs');
-/** The flags of `acp run` and the other commands (bin/acp.cjs). */
+/** The flags of `acp run` and the other commands, and of the UI (bin/acp.cjs). */
 const COMMAND_FLAGS = 'interrupt-budget+heap-growing';
+const UI_FLAGS = 'interrupt-budget';
 
 beforeAll(async () => {
   pkg = mkdtempSync(join(tmpdir(), 'acp-start-'));
@@ -156,7 +157,7 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
     }
   }, 120_000);
 
-  it('set the UI’s V8 flags once its modules are loaded, not before the built-in ones it uses', async () => {
+  it('set the UI’s V8 flags once the first frame is drawn, after the built-in modules it uses', async () => {
     // After a V8 flag changes, Node's code cache of its built-in modules is rejected: each one
     // loaded then is compiled from its source.
     const dirs = makeScenarioDirs();
@@ -166,9 +167,10 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
       const lines = readFileSync(log, 'utf8').split('\n');
       expect(lines[0]).toBe('flags --interrupt-budget=540672');
       const after = lines.filter((line) => line.startsWith('NativeModule '));
-      // What the UI's modules and the agent's start use is loaded before (with the flags first,
-      // 34 were loaded after them, node:crypto's 16 among them); a few small ones that later work
-      // loads on first use (the workspace's walk, a deep comparison) may come after.
+      // What the UI's modules and the agent's start use is loaded before (bin/acp.cjs loads them
+      // first; without, 34 were loaded after the flags, node:crypto's 16 among them); a few small
+      // ones that later work loads on first use (the workspace's walk, a deep comparison) may
+      // come after.
       expect(after.filter((name) => UNCACHED_HEAVY.test(name))).toEqual([]);
       expect(after.length, after.join(', ')).toBeLessThanOrEqual(4);
     } finally {
@@ -193,11 +195,12 @@ describe('acp --agent NAME and acp, from the CommonJS start', () => {
         .filter((file) => file.endsWith('.v8-cache'))
         .map((file) => [file, readFileSync(join(dist, file))]),
     );
-    // The UI's entry and its chunks, loaded before its flags are set, are cached under none.
+    // The UI's entry and its chunks are read, and cached, under the UI's flags; start.cjs under none.
     const names = [...caches.keys()];
-    expect(names).toContain(`after-frame.cjs.${process.version}-${process.arch}.v8-cache`);
+    expect(names).toContain(cacheOf('start.cjs').slice(dist.length + 1));
+    expect(names).toContain(cacheOf('after-frame.cjs', UI_FLAGS).slice(dist.length + 1));
     expect(
-      names.some((name) => /^run-tui-\w+\.cjs\.v[\d.]+-\w+\.v8-cache$/.test(name)),
+      names.some((name) => /^run-tui-\w+\.cjs\.v[\d.]+-\w+-interrupt-budget\.v8-cache$/.test(name)),
       names.join(' '),
     ).toBe(true);
     await run();

@@ -13,23 +13,19 @@ export type AfterFrame = typeof afterFrame;
 
 /**
  * Runs the UI for `args` after `drawing` (undefined when drawing failed: the UI's own start then
- * meets the problem and reports it); resolves with the exit code. `setUiFlags` is called once the
- * UI's modules are loaded, before it runs.
+ * meets the problem and reports it); resolves with the exit code.
  */
 export async function afterFrame(
   args: TuiArguments,
   drawing: EarlyDrawing | undefined,
   io: CliIo,
-  setUiFlags: () => void = () => undefined,
 ): Promise<number> {
   const tuiIo = { self: io.self, env: io.env };
   try {
     // The agent first: its own start then overlaps the loading of the UI's modules.
     const early = drawing ? await startDrawnAgent(drawing) : undefined;
     const { runStartedTui, tuiMain } = await import('@acp-kit/tui/entry');
-    // The flags once the UI's modules are loaded (see start.ts's LeaveStart).
-    const uiIo = { ...tuiIo, loaded: setUiFlags };
-    return await (early ? runStartedTui(args, early, uiIo) : tuiMain(args, uiIo));
+    return await (early ? runStartedTui(args, early, tuiIo) : tuiMain(args, tuiIo));
   } catch (error) {
     const { reportError } = await import('./errors.js');
     return reportError(error, io);

@@ -20,17 +20,14 @@ import { isDumbTerminal, main, type TerminalUi } from './main.js';
 export type LoadChunk = (file: string) => Promise<unknown>;
 
 /**
- * Called once this file's own work is done, before any chunk loads: bin/acp.cjs then writes
- * V8's code cache of this file (if it is to write one). Returns the function that sets the V8
- * flags the UI runs with, for once the UI's modules are loaded: after a flag changes, V8 rejects
- * the code cache Node keeps for its built-in modules, and each one loaded then is compiled from
- * its source (`node:crypto` and what it loads: ~3x the time; docs/performance.md, "The ninth
- * round").
+ * Called once this file's own work is done, before any chunk loads: bin/acp.cjs then writes the
+ * code cache of this file (if it is to write one), loads the built-in modules the UI uses and sets
+ * the V8 flags it runs with, so that the chunks are read, and their code caches made, under those
+ * flags (V8 rejects a cache made under others; after a flag changes it also rejects the code
+ * cache Node keeps for its built-in modules, hence those first: docs/performance.md, "The ninth
+ * round" and "The twelfth round").
  */
-export type LeaveStart = () => SetUiFlags;
-
-/** Sets the V8 flags the UI runs with (see {@link LeaveStart}). */
-export type SetUiFlags = () => void;
+export type LeaveStart = () => void;
 
 /** What scripts/bundle.ts makes an import of a module outside this file throw. */
 export const NOT_BUNDLED = 'ACP_NOT_BUNDLED';
@@ -98,7 +95,7 @@ function terminalUi(
     } catch {
       // The UI's own start meets the same problem and reports it (after-frame.ts).
     }
-    const setUiFlags = leaveStart();
+    leaveStart();
     const file = join(dist, 'after-frame.cjs');
     let afterFrame: AfterFrame;
     try {
@@ -108,7 +105,7 @@ function terminalUi(
       io.stderr.write(`acp: cannot load the terminal UI (${file}): ${(error as Error).message}\n`);
       return 1;
     }
-    return afterFrame(args, drawing, io, setUiFlags);
+    return afterFrame(args, drawing, io);
   };
 }
 
@@ -118,7 +115,7 @@ function terminalUi(
  */
 export async function start(
   loadChunk: LoadChunk,
-  leaveStart: LeaveStart = () => () => undefined,
+  leaveStart: LeaveStart = () => undefined,
   dist: string = __dirname,
 ): Promise<void> {
   const listening = process.stdout.listeners('error');
@@ -140,7 +137,7 @@ export async function start(
     stderr.drop();
     for (const listener of brokenPipe) process.stdout.off('error', listener as (error: Error) => void);
     // The bundle's program runs with the UI's flags from its start, as before this hand-over.
-    leaveStart()();
+    leaveStart();
     await loadChunk(join(dist, 'cli.cjs'));
   }
 }

@@ -35,11 +35,6 @@ export interface TuiMainIo {
   readonly stdin?: NodeJS.ReadStream;
   readonly stdout?: NodeJS.WriteStream;
   readonly stderr?: NodeJS.WriteStream;
-  /**
-   * Called once the UI's modules are loaded, before it runs (the installed `acp` sets its V8 flags
-   * then: Node's built-in modules loaded after a flag change are compiled without their cache).
-   */
-  readonly loaded?: () => void;
 }
 
 /**
@@ -95,7 +90,6 @@ export async function runStartedTui(
   io: TuiMainIo = {},
 ): Promise<number> {
   const { runTui } = await import('./app/run-tui.js');
-  io.loaded?.();
   return runTui({
     ...args,
     early,
