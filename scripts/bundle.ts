@@ -28,17 +28,6 @@ export const BUNDLE_PACKAGE_DIR = join(ROOT, 'packages/cli');
 /** The entry module, relative to the repository root (as esbuild's metafile names inputs). */
 export const ENTRY = 'packages/cli/src/cli.ts';
 
-/** Ink connects to React DevTools when DEV=true; that package is not bundled, so this does nothing. */
-const withoutDevtools: Plugin = {
-  name: 'without-react-devtools',
-  setup(builder) {
-    builder.onLoad({ filter: /[\\/]ink[\\/]build[\\/]devtools\.js$/ }, () => ({
-      contents: '// React DevTools are not part of the acp bundle.\n',
-      loader: 'js',
-    }));
-  },
-};
-
 /**
  * Ink's frames reuse the widths of texts and the text of lines and rows from earlier frames, and
  * its throttles start no idle timers and its cache of laid-out text sizes is bounded (see
@@ -217,7 +206,6 @@ export function bundleOptions(options: { outdir?: string; minify?: boolean } = {
     // React and Ink check NODE_ENV: production drops their development-only code paths.
     define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [
-      withoutDevtools,
       withoutTopLevelAwait,
       inkFrameCache,
       lazyIntl,

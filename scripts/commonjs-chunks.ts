@@ -33,7 +33,8 @@ function patched(name: string, source: string, from: string | RegExp, to: string
  *   initialised module rather than a promise of it. Without `fetch`, too: the loader fetched its
  *   embedded data: URL when `fetch` exists, which starts Node's whole fetch stack (~25 ms).
  * - Ink's reconciler imports React DevTools and reads its own package.json when `DEV=true`:
- *   neither is part of the bundle (DevTools are not bundled; the name was only for them).
+ *   neither is part of the bundle (DevTools are not bundled; the name was only for them), so
+ *   with that import gone Ink's devtools.js is not bundled either.
  */
 export const withoutTopLevelAwait: Plugin = {
   name: 'without-top-level-await',
@@ -80,17 +81,13 @@ export const withoutTopLevelAwait: Plugin = {
   },
 };
 
-/** A chunk's name once it is CommonJS. */
-export const commonJsName = (file: string): string => file.replace(/\.js$/, '.cjs');
-
 /**
  * Turns every ES module chunk of `outdir` (`*.js`, built with {@link ESM_REQUIRE_BANNER}) into a
  * CommonJS file (`*.cjs`) and removes the ES module. Imports of other chunks become `require`s of
  * their CommonJS names; `import()` of a chunk becomes a `require` on demand (esbuild's own
  * conversion: a chunk's top level still runs on its first import only).
  */
-export function toCommonJs(outdir: string, minify: boolean): string[] {
-  const converted: string[] = [];
+export function toCommonJs(outdir: string, minify: boolean): void {
   for (const file of readdirSync(outdir)) {
     if (!file.endsWith('.js')) continue;
     const path = join(outdir, file);
@@ -113,9 +110,7 @@ export function toCommonJs(outdir: string, minify: boolean): string[] {
     const requires = code.replace(/require\((["'])\.\/([\w.-]+)\.js\1\)/g, 'require($1./$2.cjs$1)');
     if (/(["'])\.\/[\w.-]+\.js\1/.test(requires))
       throw new Error(`toCommonJs: ${file} names another chunk other than in a require()`);
-    writeFileSync(join(outdir, commonJsName(file)), requires);
+    writeFileSync(join(outdir, file.replace(/\.js$/, '.cjs')), requires);
     rmSync(path);
-    converted.push(commonJsName(file));
   }
-  return converted;
 }
