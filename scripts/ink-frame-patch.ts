@@ -89,7 +89,8 @@ class OutputCaches {
             }
             const value = line[i];
             values.push(value);
-            widths.push(Math.max(1, this.getStringWidth(value)));
+            // Printable ASCII is one cell (most of a line): no width lookup per character.
+            widths.push(c <= 0x7e ? 1 : Math.max(1, this.getStringWidth(value)));
             styles.push(codes);
         }
         return { values, widths, styles };

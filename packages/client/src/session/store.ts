@@ -1,6 +1,11 @@
 /**
  * One store per session: the current snapshot, a reducer over events, and subscriptions in the
  * shape React's `useSyncExternalStore` expects.
+ *
+ * Events are applied when the state is next read, all those dispatched since in one pass: a
+ * streamed answer's chunks arrive ~50 to a read, and a screen reads the state once per frame, so
+ * they cost one copy of the session's records instead of one each. Readers cannot tell: the
+ * snapshot they get holds every event dispatched before they asked.
  */
 import { Emitter, type Unsubscribe } from '../util/emitter.js';
 import type { SessionEvent } from './events.js';
@@ -19,6 +24,8 @@ import type { SessionState } from './state.js';
  */
 export class SessionStore {
   private state: SessionState;
+  /** Events dispatched and not applied yet (applied when the state is read). */
+  private pending: SessionEvent[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly events = new Emitter<{ event: SessionEvent }>();
   private retention: SessionRetention | undefined;
@@ -35,11 +42,15 @@ export class SessionStore {
    * session.store.setRetention({ maxItems: 200, maxMessageChars: 16_384 }); // a headless run
    */
   setRetention(retention: SessionRetention | undefined): void {
+    if (this.pending.length > 0) this.apply();
     this.retention = retention;
   }
 
   /** The current snapshot (a new object after every change, the same object otherwise). */
-  getSnapshot = (): SessionState => this.state;
+  getSnapshot = (): SessionState => {
+    if (this.pending.length > 0) this.apply();
+    return this.state;
+  };
 
   /** Calls `listener` after every change; returns the unsubscribe function. */
   subscribe = (listener: () => void): Unsubscribe => {
@@ -56,7 +67,7 @@ export class SessionStore {
 
   /** Applies an event and notifies. */
   dispatch(event: SessionEvent): void {
-    this.state = this.reduce([event]);
+    this.pending.push(event);
     this.events.emit('event', event);
     this.notify();
   }
@@ -64,13 +75,34 @@ export class SessionStore {
   /** Applies events in one go (one notification); `emit` false keeps them from event listeners (replays from disk). */
   dispatchMany(events: readonly SessionEvent[], emit = true): void {
     if (events.length === 0) return;
-    this.state = this.reduce(events);
+    for (const event of events) this.pending.push(event);
     if (emit) for (const event of events) this.events.emit('event', event);
     this.notify();
   }
 
-  private reduce(events: readonly SessionEvent[]): SessionState {
-    const next = reduceSessionEvents(this.state, events);
+  /**
+   * Applies the pending events. Should the reducer fail on one (it does not on any event the
+   * engine makes), the others are applied one by one and that one is left out, as a failed
+   * dispatch left the state before.
+   */
+  private apply(): void {
+    const events = this.pending;
+    this.pending = [];
+    try {
+      this.state = this.reduce(this.state, events);
+    } catch {
+      for (const event of events) {
+        try {
+          this.state = this.reduce(this.state, [event]);
+        } catch {
+          // Left out: the state stays as it was before this event.
+        }
+      }
+    }
+  }
+
+  private reduce(state: SessionState, events: readonly SessionEvent[]): SessionState {
+    const next = reduceSessionEvents(state, events);
     return this.retention ? retain(next, this.retention) : next;
   }
 

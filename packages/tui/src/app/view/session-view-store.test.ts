@@ -122,6 +122,27 @@ describe('SessionViewStore', () => {
     expect(scheduler.size).toBe(0);
   });
 
+  it('reads the session state once for a read of streamed text and once to draw it', () => {
+    const { store, scheduler, projections, liveText } = setup();
+    store.dispatchMany([prompt('go'), chunk('a')]);
+    scheduler.advance(30);
+    scheduler.advance(200);
+    let reads = 0;
+    const getSnapshot = store.getSnapshot;
+    store.getSnapshot = () => (reads++, getSnapshot());
+    // A read of 50 chunks after the pace: its first is compared, the rest wait for the frame due
+    // at once (the store then applies them together), and so does a tool call among them.
+    for (let i = 0; i < 25; i++) store.dispatch(chunk('b'));
+    store.dispatch(toolCall('t'));
+    for (let i = 0; i < 24; i++) store.dispatch(chunk('c'));
+    expect(reads).toBe(1);
+    scheduler.advance(0);
+    scheduler.advance(0);
+    expect(projections()).toBe(2);
+    expect(reads).toBeLessThanOrEqual(3);
+    expect(liveText()).toEqual(['tool_call', 'c'.repeat(24)]);
+  });
+
   it('draws the text of a read after the timers that fell due while the read was handled', async () => {
     // Real timers: the read and its frame in one task held the event loop for both.
     let clock = 0;

@@ -199,8 +199,10 @@ export class SessionViewStore {
       } else {
         this.schedule(this.intervalMs);
       }
-    } else if (this.pacing && !this.onlyText()) {
-      // Something other than text: drawn at once when a burst's interval has passed.
+    } else if (this.pacing && !this.soon && !this.onlyText()) {
+      // Something other than text: drawn at once when a burst's interval has passed. (With a
+      // projection already due at once, nothing waits: the state is not compared, nor read, at
+      // each chunk of the read, so the store applies the read's chunks together.)
       this.clearTimer();
       const wait = this.pendingSince + this.intervalMs - now;
       if (wait > 0) this.schedule(wait);
