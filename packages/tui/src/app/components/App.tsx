@@ -5,7 +5,8 @@ import { PlanPanel } from '../../components/PlanPanel.js';
 import { activeTab } from '../state/app-state.js';
 import { useAppState, useController } from '../hooks/AppContext.js';
 import { useGlobalKeys } from '../hooks/useGlobalKeys.js';
-import { useSessionView } from '../hooks/useSessionView.js';
+import { useSessionChrome, useSessionView } from '../hooks/useSessionView.js';
+import type { SessionViewStore } from '../view/session-view-store.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
 import { sameStatus, statusView } from '../view/status-view.js';
 import { useStableValue } from '../hooks/useStableValue.js';
@@ -41,8 +42,6 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
   const { rows, columns } = useTerminalSize();
   const tab = activeTab(app);
   const runtime = controller.tab(tab?.id);
-  const view = useSessionView(runtime?.view);
-  const state = view?.state;
   const review = app.reviews.find((r) => r.tabId === tab?.id);
   const permission = app.permissions.find((p) => p.tabId === tab?.id);
   const elicitation = app.elicitations.find((e) => e.tabId === tab?.id);
@@ -51,6 +50,9 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
     review !== undefined ||
     permission !== undefined ||
     elicitation !== undefined;
+  // Not the live transcript's frames (LiveRegion draws those): a modal's screens read the state.
+  const view = useSessionChrome(runtime?.view, modal, liveSpins);
+  const state = view?.state;
   // A shown form's keys (Esc declines, Shift+Tab moves back…) win over the session keys.
   const formShown =
     elicitation !== undefined &&
@@ -64,7 +66,7 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
   const waiting = app.permissions.filter((p) => p.tabId === tab?.id).length;
   const waitingForms = app.elicitations.filter((e) => e.tabId === tab?.id).length;
   // Whole seconds are enough for the stall indicator; the same view keeps the status bar from redrawing.
-  const lastActivity = view ? Math.floor(view.lastActivityAt / 1000) * 1000 : undefined;
+  const lastActivity = view?.lastActivityAt;
   const status = useStableValue(
     useMemo(
       () => (tab ? statusView(tab, state, lastActivity, waiting, waitingForms) : undefined),
@@ -77,7 +79,7 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
   );
   // A streamed answer alone shows no spinner: ticking for it would redraw the screen 10 times a second.
   const spinning =
-    app.tabs.some((t) => t.phase === 'starting') || (view !== undefined && !modal && liveSpins(view.live));
+    app.tabs.some((t) => t.phase === 'starting') || (view !== undefined && !modal && view.spins);
   const history = usePromptHistory(state, tab?.unsent);
   const plan = state?.plan ?? [];
   const showPlan = plan.length > 0 && !modal;
@@ -88,9 +90,9 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
     <>
       <ClockProvider paused={!busy} intervalMs={spinning ? CLOCK_MS : SLOW_CLOCK_MS}>
         <Box flexDirection="column" width={columns}>
-          {view && !modal && view.live.length > 0 && (
-            <LiveTranscript
-              live={view.live}
+          {view && !modal && view.hasLive && (
+            <LiveRegion
+              store={runtime?.view}
               budget={liveBudget}
               columns={columns}
               cwd={state?.cwd}
@@ -122,4 +124,22 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
       </ClockProvider>
     </>
   );
+});
+
+/** Props of {@link LiveRegion}. */
+interface LiveRegionProps {
+  readonly store: SessionViewStore | undefined;
+  readonly budget: number;
+  readonly columns: number;
+  readonly cwd: string | undefined;
+  readonly showThoughts: boolean;
+}
+
+/**
+ * The live transcript, subscribed to the session's view on its own: a frame of streamed text
+ * renders this and not the screen around it.
+ */
+const LiveRegion = memo(function LiveRegion({ store, ...props }: LiveRegionProps) {
+  const view = useSessionView(store);
+  return view && view.live.length > 0 ? <LiveTranscript live={view.live} {...props} /> : null;
 });
