@@ -1,5 +1,6 @@
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
+import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ClockProvider, useNow } from './ClockContext.js';
 
@@ -60,5 +61,28 @@ describe('ClockProvider', () => {
     );
     expect(lastFrame()).toBe(paused);
     unmount();
+  });
+
+  it('shows the time in a frame another component draws for a store it is given, in that frame', () => {
+    let now = 1_000;
+    const clock = (): number => now;
+    const listeners = new Set<() => void>();
+    const frames = {
+      subscribe: (listener: () => void) => (listeners.add(listener), () => listeners.delete(listener)),
+    };
+    const { lastFrame, unmount } = render(
+      <ClockProvider intervalMs={1000} now={clock} frames={frames}>
+        <Shown label="a" />
+      </ClockProvider>,
+    );
+    now = 1_600;
+    act(() => listeners.forEach((listener) => listener()));
+    expect(lastFrame()).toBe('a 1000');
+    // A frame of streamed text once the second is up: the time moves with it.
+    now = 2_050;
+    act(() => listeners.forEach((listener) => listener()));
+    expect(lastFrame()).toBe('a 2050');
+    unmount();
+    expect(listeners.size).toBe(0);
   });
 });

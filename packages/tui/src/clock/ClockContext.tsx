@@ -14,6 +14,12 @@ export interface ClockProviderProps {
   readonly now?: () => number;
   /** Stop ticking (for example while nothing is running) to avoid needless renders. */
   readonly paused?: boolean;
+  /**
+   * Frames drawn below for other reasons, by components that are not rendered with this one (the
+   * live transcript, subscribed to its session's view): each shows the new time once it is a tick
+   * old, in the same frame, instead of the clock drawing one of its own.
+   */
+  readonly frames?: { readonly subscribe: (listener: () => void) => () => void } | undefined;
   readonly children?: ReactNode;
 }
 
@@ -30,6 +36,7 @@ export function ClockProvider({
   intervalMs = 80,
   now = Date.now,
   paused = false,
+  frames,
   children,
 }: ClockProviderProps) {
   const [ticked, setTicked] = useState(now);
@@ -60,6 +67,17 @@ export function ClockProvider({
     schedule();
     return () => clearTimeout(timer);
   }, [intervalMs, now, paused]);
+  useEffect(() => {
+    if (paused || !frames) return undefined;
+    // Rendered in the same commit as the frame that notified (React batches both updates).
+    return frames.subscribe(() => {
+      const current = now();
+      if (current - shown.current >= intervalMs) {
+        shown.current = current;
+        setTicked(current);
+      }
+    });
+  }, [frames, intervalMs, now, paused]);
   return <ClockContext.Provider value={shown.current}>{children}</ClockContext.Provider>;
 }
 

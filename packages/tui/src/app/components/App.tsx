@@ -88,7 +88,11 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
   const liveBudget = Math.max(3, rows - STATUS_ROWS - COMPOSER_ROWS - planRows - 2);
   return (
     <>
-      <ClockProvider paused={!busy} intervalMs={spinning ? CLOCK_MS : SLOW_CLOCK_MS}>
+      <ClockProvider
+        paused={!busy}
+        intervalMs={spinning ? CLOCK_MS : SLOW_CLOCK_MS}
+        frames={view?.hasLive && !modal ? runtime?.view : undefined}
+      >
         <Box flexDirection="column" width={columns}>
           {view && !modal && view.hasLive && (
             <LiveRegion
