@@ -75,4 +75,12 @@ describe('SessionStore', () => {
     expect(text.length).toBeLessThan(5000);
     expect(text.endsWith('xy')).toBe(true);
   });
+
+  it('applies what is queued once it is long, with nobody reading', () => {
+    const store = new SessionStore(initialSessionState('s', '/p'));
+    for (let i = 0; i < 1000; i++) store.dispatch(chunk('x', i)[0] as SessionEvent);
+    // A headless run that never reads: the queue is bounded (checked through its length).
+    expect((store as unknown as { pending: unknown[] }).pending.length).toBeLessThan(256);
+    expect(messageText(store.getSnapshot())[0]).toHaveLength(1000);
+  });
 });

@@ -22,6 +22,12 @@ import type { SessionState } from './state.js';
  * // anywhere
  * const off = store.onEvent((event) => log(event.type));
  */
+/**
+ * Events queued before they are applied even if nobody reads the state (a headless run that only
+ * writes events out): what is queued stays bounded, and a read's chunks still go together.
+ */
+const MAX_PENDING_EVENTS = 256;
+
 export class SessionStore {
   private state: SessionState;
   /** Events dispatched and not applied yet (applied when the state is read). */
@@ -68,6 +74,7 @@ export class SessionStore {
   /** Applies an event and notifies. */
   dispatch(event: SessionEvent): void {
     this.pending.push(event);
+    if (this.pending.length >= MAX_PENDING_EVENTS) this.apply();
     this.events.emit('event', event);
     this.notify();
   }
@@ -76,6 +83,7 @@ export class SessionStore {
   dispatchMany(events: readonly SessionEvent[], emit = true): void {
     if (events.length === 0) return;
     for (const event of events) this.pending.push(event);
+    if (this.pending.length >= MAX_PENDING_EVENTS) this.apply();
     if (emit) for (const event of events) this.events.emit('event', event);
     this.notify();
   }
