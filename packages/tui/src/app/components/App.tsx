@@ -84,19 +84,17 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
   const plan = state?.plan ?? [];
   const showPlan = plan.length > 0 && !modal;
   const planRows = showPlan ? (app.view.planCollapsed ? 1 : plan.length + 1) : 0;
+  // The view whose frames draw the live transcript (and move the clock), when it is shown.
+  const liveView = view?.hasLive && !modal ? runtime?.view : undefined;
   const bottomRows = bottomPanelRows(rows);
   const liveBudget = Math.max(3, rows - STATUS_ROWS - COMPOSER_ROWS - planRows - 2);
   return (
     <>
-      <ClockProvider
-        paused={!busy}
-        intervalMs={spinning ? CLOCK_MS : SLOW_CLOCK_MS}
-        frames={view?.hasLive && !modal ? runtime?.view : undefined}
-      >
+      <ClockProvider paused={!busy} intervalMs={spinning ? CLOCK_MS : SLOW_CLOCK_MS} frames={liveView}>
         <Box flexDirection="column" width={columns}>
-          {view && !modal && view.hasLive && (
+          {liveView && (
             <LiveRegion
-              store={runtime?.view}
+              store={liveView}
               budget={liveBudget}
               columns={columns}
               cwd={state?.cwd}
@@ -132,7 +130,7 @@ export const App = memo(function App({ armDelayMs }: AppProps) {
 
 /** Props of {@link LiveRegion}. */
 interface LiveRegionProps {
-  readonly store: SessionViewStore | undefined;
+  readonly store: SessionViewStore;
   readonly budget: number;
   readonly columns: number;
   readonly cwd: string | undefined;

@@ -2,23 +2,11 @@ import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
-import { initialSessionState, SessionStore, v1UpdateEvents, type SessionEvent } from '@acp-kit/client';
-import type { SessionUpdate } from '@acp-kit/protocol';
+import { initialSessionState, SessionStore, type SessionEvent } from '@acp-kit/client';
+import { chunk, prompt, update } from '../../test-support/session-events.js';
 import { ManualScheduler } from '../../text/coalesce.js';
 import { SessionViewStore } from '../view/session-view-store.js';
 import { useSessionChrome, useSessionView } from './useSessionView.js';
-
-let at = 0;
-const update = (u: Record<string, unknown>): SessionEvent[] =>
-  v1UpdateEvents(u as unknown as SessionUpdate, ++at);
-const chunk = (text: string) =>
-  update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
-const prompt = (text: string): SessionEvent => ({
-  type: 'prompt',
-  at: ++at,
-  turn: 1,
-  prompt: [{ type: 'text', text }],
-});
 
 function setup(exact: () => boolean) {
   const scheduler = new ManualScheduler();
@@ -58,13 +46,15 @@ function setup(exact: () => boolean) {
 describe('useSessionChrome', () => {
   it('changes with everything but the text of the message being streamed', () => {
     const { app, renders, step, status } = setup(() => false);
-    step([prompt('go'), ...chunk('Hello')]);
+    step([prompt('go'), chunk('Hello')]);
     const before = { ...renders };
-    for (const text of [' wor', 'ld', '!']) step(chunk(text));
+    for (const text of [' wor', 'ld', '!']) step([chunk(text)]);
     // Three frames of streamed text: the live part drew each, the rest none.
     expect(renders.live - before.live).toBe(3);
     expect(renders.chrome - before.chrome).toBe(0);
-    step(update({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }] }));
+    step([
+      update({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }] }),
+    ]);
     expect(renders.chrome - before.chrome).toBe(1);
     expect(status()).toMatch(/ 1 updates /);
     app.unmount();
@@ -72,10 +62,10 @@ describe('useSessionChrome', () => {
 
   it('gives the latest state at every frame when asked to be exact', () => {
     const { app, renders, step, status } = setup(() => true);
-    step([prompt('go'), ...chunk('Hello')]);
+    step([prompt('go'), chunk('Hello')]);
     const before = renders.chrome;
-    step(chunk(' world'));
-    step(chunk('!'));
+    step([chunk(' world')]);
+    step([chunk('!')]);
     expect(renders.chrome - before).toBe(2);
     expect(status()).toMatch(/updates 3$/);
     app.unmount();

@@ -6,29 +6,14 @@ import {
   initialSessionState,
   reduceSessionEvents,
   SessionStore,
-  v1UpdateEvents,
   type SessionEvent,
   type SessionState,
 } from '@acp-kit/client';
-import type { SessionUpdate } from '@acp-kit/protocol';
+import { chunk, prompt, update } from '../../test-support/session-events.js';
 import { unitText } from '../../test-support/units.js';
 import { ManualScheduler } from '../../text/coalesce.js';
 import { onlyStreamedText, SessionViewStore, UI_READ_PACING_MS } from './session-view-store.js';
 
-let at = 0;
-const update = (u: SessionUpdate): SessionEvent => {
-  const [event, ...more] = v1UpdateEvents(u, ++at);
-  if (!event || more.length > 0) throw new Error('expected one event');
-  return event;
-};
-const chunk = (text: string): SessionEvent =>
-  update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
-const prompt = (text: string): SessionEvent => ({
-  type: 'prompt',
-  at: ++at,
-  turn: 1,
-  prompt: [{ type: 'text', text }],
-});
 const toolCall = (id: string): SessionEvent =>
   update({ sessionUpdate: 'tool_call', toolCallId: id, title: 'Read', status: 'pending' });
 

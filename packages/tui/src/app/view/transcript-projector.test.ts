@@ -7,29 +7,13 @@ import {
   reduceSessionEvents,
   type SessionEvent,
   type SessionState,
-  v1UpdateEvents,
 } from '@acp-kit/client';
 import type { SessionUpdate } from '@acp-kit/protocol';
+import { chunk, endTurn, nextAt, prompt, update } from '../../test-support/session-events.js';
 import { unitText } from '../../test-support/units.js';
 import { darkTheme } from '../../theme/theme.js';
 import { fitLive } from './live-fit.js';
 import { MAX_LEX_CHARS, TranscriptProjector, type TranscriptUnit } from './transcript-projector.js';
-
-let at = 0;
-const update = (u: SessionUpdate): SessionEvent => {
-  const [event, ...more] = v1UpdateEvents(u, ++at);
-  if (!event || more.length > 0) throw new Error('expected one event');
-  return event;
-};
-const chunk = (text: string): SessionEvent =>
-  update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
-const prompt = (text: string, turn = 1): SessionEvent => ({
-  type: 'prompt',
-  at: ++at,
-  turn,
-  prompt: [{ type: 'text', text }],
-});
-const endTurn = (turn = 1): SessionEvent => ({ type: 'turn_end', at: ++at, turn, stopReason: 'end_turn' });
 
 function apply(state: SessionState, ...events: SessionEvent[]): SessionState {
   return reduceSessionEvents(state, events);
@@ -38,7 +22,7 @@ const texts = (units: readonly TranscriptUnit[]): string[] => units.map(unitText
 
 const attached = (how: 'new' | 'load'): SessionEvent => ({
   type: 'attached',
-  at: ++at,
+  at: nextAt(),
   agentId: 'scenario',
   agentSessionId: 'a1',
   how,
@@ -121,7 +105,7 @@ describe('TranscriptProjector', () => {
       state = apply(state, chunk(`Paragraph ${i} with **bold** text.\n\n`));
       projector.project(state);
     }
-    state = apply(state, { type: 'turn_end', at: ++at, turn: 1, stopReason: 'end_turn' });
+    state = apply(state, { type: 'turn_end', at: nextAt(), turn: 1, stopReason: 'end_turn' });
     const printed = projector.project(state).printed.filter((unit) => unit.part);
     expect(printed.length).toBeGreaterThan(10);
     for (const unit of printed) {
@@ -209,7 +193,7 @@ describe('TranscriptProjector', () => {
         status: 'in_progress',
         content: [{ type: 'terminal', terminalId: 'term' }],
       }),
-      { type: 'terminal_started', at: ++at, terminalId: 'term', command: 'ls', cwd: '/w' },
+      { type: 'terminal_started', at: nextAt(), terminalId: 'term', command: 'ls', cwd: '/w' },
       chunk('after'),
     );
     let view = projector.project(state);
@@ -226,7 +210,7 @@ describe('TranscriptProjector', () => {
     expect(projector.project(state).live.map((u) => u.item.kind)).toEqual(['tool_call', 'message']);
     state = apply(state, {
       type: 'terminal_exited',
-      at: ++at,
+      at: nextAt(),
       terminalId: 'term',
       exitStatus: { exitCode: 0, signal: null },
       output: 'a\n',
@@ -252,10 +236,10 @@ describe('TranscriptProjector', () => {
       initialSessionState('s', '/w'),
       prompt('x'),
       update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Stuck', status: 'in_progress' }),
-      { type: 'permission_requested', at: ++at, request },
-      { type: 'permission_resolved', at: ++at, key: '1', decision: 'allow', by: 'default', reason: 'ok' },
-      { type: 'permission_requested', at: ++at, request: { ...request, key: '2', title: 'Write a' } },
-      { type: 'permission_resolved', at: ++at, key: '2', decision: 'deny', by: 'user' },
+      { type: 'permission_requested', at: nextAt(), request },
+      { type: 'permission_resolved', at: nextAt(), key: '1', decision: 'allow', by: 'default', reason: 'ok' },
+      { type: 'permission_requested', at: nextAt(), request: { ...request, key: '2', title: 'Write a' } },
+      { type: 'permission_resolved', at: nextAt(), key: '2', decision: 'deny', by: 'user' },
       endTurn(),
     );
     const view = projector.project(state);
